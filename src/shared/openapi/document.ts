@@ -1,0 +1,23 @@
+/**
+ * The shape of an OpenAPI 3.x document as the engines read it. Loose on purpose: documents are
+ * user data, so every engine reads fields defensively; these types only name what is expected.
+ */
+import type { JsonObject, JsonValue } from '../json';
+
+export type OpenApiDocument = JsonObject & {
+  openapi: string;
+  paths?: Record<string, JsonObject>;
+  components?: JsonObject;
+  servers?: JsonValue;
+};
+
+/** HTTP methods an OpenAPI path item can hold, in the order endpoints are listed. */
+export const HTTP_METHODS = Object.freeze(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const);
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export function isHttpMethod(value: string): value is HttpMethod {
+  return (HTTP_METHODS as readonly string[]).includes(value);
+}
+
+/** Which OpenAPI line the registered text was written in. */
+export type SourceFormat = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';

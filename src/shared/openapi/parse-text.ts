@@ -1,0 +1,96 @@
+/**
+ * Schema text → plain JSON value, behind the intake guards: size, UTF-8, YAML alias bombs and
+ * nesting depth. JSON text takes the fast path (JSON.parse); anything else is read as YAML 1.2.
+ */
+import YAML from 'yaml';
+import { LIMITS, formatBytes } from '../limits';
+import { invalidSchema, limitExceeded } from '../errors';
+import { nestingDepthExceeds } from '../json';
+
+export interface ParseLimits {
+  maxSchemaBytes: number;
+  maxSchemaDepth: number;
+  maxYamlAliases: number;
+}
+
+const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxSchemaBytes: LIMITS.maxSchemaBytes,
+  maxSchemaDepth: LIMITS.maxSchemaDepth,
+  maxYamlAliases: LIMITS.maxYamlAliases,
+};
+
+/** protobuf decoding replaces invalid UTF-8 with U+FFFD, so its presence marks undecodable input. */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+export function parseSchemaText(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): unknown {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limits.maxSchemaBytes) {
+    throw limitExceeded(
+      `Invalid schema: content is ${formatBytes(bytes)}, over the limit of ${formatBytes(limits.maxSchemaBytes)} (maxSchemaBytes)`,
+    );
+  }
+  if (text.trim() === '') throw invalidSchema('content is empty');
+  if (text.includes(REPLACEMENT_CHARACTER)) {
+    throw invalidSchema('content is not valid UTF-8 text');
+  }
+
+  const value = looksLikeJson(text) ? parseJson(text) : parseYaml(text, limits);
+  if (nestingDepthExceeds(value, limits.maxSchemaDepth)) {
+    throw limitExceeded(
+      `Invalid schema: document nesting exceeds the limit of ${limits.maxSchemaDepth} levels (maxSchemaDepth)`,
+    );
+  }
+  return value;
+}
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '{' || first === '[';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    // Flow-style YAML also starts with '{'; give it a chance before reporting the JSON error.
+    try {
+      return YAML.parse(text, { maxAliasCount: LIMITS.maxYamlAliases });
+    } catch {
+      throw invalidSchema(`content is neither valid JSON nor YAML: ${(error as Error).message}`);
+    }
+  }
+}
+
+function parseYaml(text: string, limits: ParseLimits): unknown {
+  let document: YAML.Document.Parsed;
+  try {
+    document = YAML.parseDocument(text, { uniqueKeys: true });
+  } catch (error) {
+    throw yamlError(error, limits);
+  }
+  if (document.errors.length > 0) throw yamlError(document.errors[0], limits);
+  try {
+    return document.toJS({ maxAliasCount: limits.maxYamlAliases });
+  } catch (error) {
+    throw yamlError(error, limits);
+  }
+}
+
+function yamlError(error: unknown, limits: ParseLimits): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Maximum call stack size exceeded/.test(message)) {
+    return limitExceeded(
+      `Invalid schema: document nesting exceeds the limit of ${limits.maxSchemaDepth} levels (maxSchemaDepth)`,
+    );
+  }
+  if (/alias/i.test(message) && /resource exhaustion|excessive/i.test(message)) {
+    return limitExceeded(
+      `Invalid schema: YAML aliases expand beyond the limit of ${limits.maxYamlAliases} (maxYamlAliases)`,
+    );
+  }
+  return invalidSchema(`content is not valid YAML: ${firstLine(message)}`);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]!;
+}

@@ -1,0 +1,61 @@
+/** Local `$ref` handling: the only references the service ever follows are JSON pointers into the same document. */
+import { invalidSchema } from '../errors';
+import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
+
+/**
+ * Throws `Invalid schema:` for the first `$ref` that does not start with '#'. External references
+ * (files, URLs, relative paths) are never resolved on the server: they could read local files or
+ * reach internal hosts.
+ */
+export function assertOnlyLocalRefs(root: unknown): void {
+  const stack: Array<[unknown, string]> = [[root, '']];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`]));
+    } else if (isJsonObject(node)) {
+      const ref = node.$ref;
+      if (typeof ref === 'string' && !ref.startsWith('#')) {
+        throw invalidSchema(
+          `external $ref "${truncate(ref, 200)}" at ${pointer || '/'} is not allowed: only local references starting with '#' are accepted`,
+        );
+      }
+      for (const [key, child] of Object.entries(node)) stack.push([child, `${pointer}/${escapePointerToken(key)}`]);
+    }
+  }
+}
+
+/** Resolves a local JSON pointer (`#/components/schemas/User`); undefined when it points nowhere. */
+export function resolvePointer(root: JsonValue, ref: string): JsonValue | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  const pointer = decodeURIComponent(ref.slice(1));
+  if (pointer === '') return root;
+  if (!pointer.startsWith('/')) return undefined;
+  let node: JsonValue | undefined = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = unescapePointerToken(raw);
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isJsonObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * Follows `$ref` chains (a reference to a reference...) to the object they end at. Cycles and
+ * dangling references end in undefined.
+ */
+export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHops = 32): JsonObject | undefined {
+  let node = value;
+  for (let hops = 0; hops <= maxHops; hops++) {
+    if (!isJsonObject(node)) return undefined;
+    const ref = node.$ref;
+    if (typeof ref !== 'string') return node;
+    node = resolvePointer(root, ref);
+  }
+  return undefined;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
