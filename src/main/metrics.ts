@@ -1,0 +1,68 @@
+/**
+ * Every metric of the spec's table, in one registry, plus Node process metrics. Label values
+ * come only from bounded sets: gRPC operation names, status names, change types, error
+ * categories, auth reasons, and schema ids that are registered (others become UNKNOWN_LABEL).
+ */
+import client from 'prom-client';
+
+/** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
+export const UNKNOWN_LABEL = '__unknown__';
+
+const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class Metrics {
+  readonly registry = new client.Registry();
+
+  readonly schemasRegistered = this.#counter('svc_schemas_registered_total', 'Schema registrations', ['status']);
+  readonly schemaRegistrationErrors = this.#counter('svc_schema_registration_errors_total', 'Registration errors by type', ['error_type']);
+  readonly validations = this.#counter('svc_validations_total', 'Validations performed', ['schema_id', 'method', 'result']);
+  readonly validationDuration = new client.Histogram({
+    name: 'svc_validation_duration_seconds',
+    help: 'Validation duration',
+    labelNames: ['schema_id', 'method'],
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+  readonly validationErrors = this.#counter('svc_validation_errors_total', 'Validation errors by category', ['error_category']);
+  readonly cacheHits = this.#counter('svc_cache_hits_total', 'Cache hits', []);
+  readonly cacheMisses = this.#counter('svc_cache_misses_total', 'Cache misses', []);
+  readonly cacheSizeBytes = this.#gauge('svc_cache_size_bytes', 'Current cache size', []);
+  readonly cacheItems = this.#gauge('svc_cache_items_total', 'Current cached items', []);
+  readonly grpcRequests = this.#counter('svc_grpc_requests_total', 'gRPC requests', ['method', 'status']);
+  readonly grpcDuration = new client.Histogram({
+    name: 'svc_grpc_request_duration_seconds',
+    help: 'gRPC request duration',
+    labelNames: ['method'],
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+  readonly breakingChangesDetected = this.#counter('svc_breaking_changes_detected_total', 'Breaking changes by type', ['change_type']);
+  readonly schemaVersions = this.#gauge('svc_schema_versions_total', 'Versions per schema', ['schema_id']);
+  readonly authSuccess = this.#counter('svc_auth_success_total', 'Successful authentications', []);
+  readonly authFailure = this.#counter('svc_auth_failure_total', 'Authentication failures', ['reason']);
+  readonly schemasByOwner = this.#gauge('svc_schemas_by_owner', 'Schemas per owner', ['owner']);
+  readonly schemasByTeam = this.#gauge('svc_schemas_by_team', 'Schemas per team', ['team']);
+  readonly readOnlyViolations = this.#counter('svc_read_only_violations_total', 'Attempts to modify read-only schemas', []);
+  readonly auditEvents = this.#counter('svc_audit_events_total', 'Audit events by type', ['event_type']);
+
+  constructor() {
+    client.collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Text exposition for `GET /metrics`. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  #counter<L extends string>(name: string, help: string, labelNames: L[]): client.Counter<L> {
+    return new client.Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  #gauge<L extends string>(name: string, help: string, labelNames: L[]): client.Gauge<L> {
+    return new client.Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+}

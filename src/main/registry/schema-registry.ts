@@ -1,0 +1,292 @@
+/**
+ * The schema registry: owns every registered schema version. An in-memory index of all versions
+ * (no texts) answers latest/previous/list in memory; texts and documents come from storage, with
+ * a small cache of parsed documents for the engines.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ErrorCode, SvcError, invalidArgument, schemaNotFound, schemaVersionNotFound,
+} from '../../shared/errors';
+import {
+  checkIdentifier, checkMetadataText, checkSemanticVersion, compareVersions, isSemanticVersion,
+} from '../../shared/identifiers';
+import { loadSchema, type LoadedSchema } from '../../shared/openapi/load-document';
+import type { OpenApiDocument } from '../../shared/openapi/document';
+import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord } from '../../shared/schema-records';
+import type { SchemaMetadata__Output } from '../../shared/generated/svc/SchemaMetadata';
+import type { SchemaVersionRecord, SchemaVersionSummary, Storage } from '../storage/storage';
+import { KeyedMutex } from './keyed-mutex';
+import { LruCache } from './lru-cache';
+
+export interface ResolvedSchema {
+  schemaId: string;
+  version: string;
+  hash: string;
+  metadata: SchemaMetadata__Output;
+  document: OpenApiDocument;
+  /** `document` as JSON text: what crosses to worker threads. */
+  documentJson: string;
+}
+
+export interface RegisterInput {
+  schemaId: string;
+  content: string;
+  /** Empty: the document's `info.version`. */
+  version: string;
+  /** Undefined: inherited from the latest version of the same id (or empty for a new id). */
+  ownership: SchemaOwnershipRecord | undefined;
+}
+
+export type RegisterOutcome = 'created' | 'updated' | 'unchanged';
+
+export interface RegisterResult {
+  outcome: RegisterOutcome;
+  metadata: SchemaMetadata__Output;
+  /** The version before this one by semantic-version order, if any. */
+  previousVersion: string | undefined;
+  loaded: LoadedSchema;
+}
+
+export interface SchemaRegistryOptions {
+  /** Parsed documents kept in memory (each can be tens of MB for the largest descriptions). */
+  documentCacheEntries: number;
+  /** Clock in Unix seconds; injectable for tests. */
+  now: () => number;
+}
+
+const DEFAULT_OPTIONS: SchemaRegistryOptions = {
+  documentCacheEntries: 64,
+  now: () => Math.floor(Date.now() / 1000),
+};
+
+export class SchemaRegistry {
+  readonly #storage: Storage;
+  readonly #options: SchemaRegistryOptions;
+  /** schema id → versions, ascending by semantic version. */
+  readonly #index = new Map<string, SchemaVersionSummary[]>();
+  readonly #documents: LruCache<string, { document: OpenApiDocument; documentJson: string }>;
+  readonly #writes = new KeyedMutex();
+
+  private constructor(storage: Storage, options: SchemaRegistryOptions) {
+    this.#storage = storage;
+    this.#options = options;
+    this.#documents = new LruCache(options.documentCacheEntries);
+  }
+
+  /** Loads the index of every stored version. */
+  static async open(storage: Storage, options: Partial<SchemaRegistryOptions> = {}): Promise<SchemaRegistry> {
+    const registry = new SchemaRegistry(storage, { ...DEFAULT_OPTIONS, ...options });
+    for (const summary of await storage.loadSchemaIndex()) registry.#indexVersion(summary);
+    return registry;
+  }
+
+  /** Checks, converts and stores one version; see README "Registering schemas" for the rules. */
+  async register(input: RegisterInput): Promise<RegisterResult> {
+    checkIdentifier('schema_id', input.schemaId);
+    if (input.version !== '') checkSemanticVersion('schema_version', input.version);
+    if (input.ownership) {
+      checkMetadataText('ownership.owner', input.ownership.owner);
+      checkMetadataText('ownership.team', input.ownership.team);
+      checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
+    }
+    const loaded = await loadSchema(input.content);
+    const version = input.version !== '' ? input.version : versionFromDocument(loaded.infoVersion);
+
+    return this.#writes.run(input.schemaId, async () => {
+      const existing = this.#summary(input.schemaId, version);
+      const contentHash = sha256(input.content);
+      const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
+
+      if (existing && existing.contentHash === contentHash && sameOwnership(existing.ownership, ownership)) {
+        return { outcome: 'unchanged', metadata: toMetadata(existing), previousVersion: this.previousVersion(input.schemaId, version), loaded };
+      }
+      if (existing?.ownership.readOnly) {
+        throw new SvcError(
+          ErrorCode.READ_ONLY,
+          `schema ${input.schemaId} version ${version} is read-only and cannot be updated; register a new version instead`,
+        );
+      }
+      const now = this.#options.now();
+      const documentJson = JSON.stringify(loaded.document);
+      const record: SchemaVersionRecord = {
+        schemaId: input.schemaId,
+        version,
+        content: input.content,
+        contentHash,
+        documentJson,
+        openapiVersion: loaded.openapiVersion,
+        endpointCount: loaded.endpointCount,
+        ownership: { ...ownership },
+        registeredAt: existing?.registeredAt ?? now,
+        updatedAt: now,
+      };
+      await this.#storage.saveSchemaVersion(record);
+      const { content: _content, documentJson: _json, ...summary } = record;
+      this.#indexVersion(summary);
+      this.#documents.set(cacheKey(input.schemaId, version, contentHash), { document: loaded.document, documentJson });
+      return {
+        outcome: existing ? 'updated' : 'created',
+        metadata: toMetadata(summary),
+        previousVersion: this.previousVersion(input.schemaId, version),
+        loaded,
+      };
+    });
+  }
+
+  /** The version asked for, or the latest when `version` is empty. */
+  async resolve(schemaId: string, version = ''): Promise<ResolvedSchema> {
+    const summary = this.#requireSummary(schemaId, version);
+    const key = cacheKey(summary.schemaId, summary.version, summary.contentHash);
+    let cached = this.#documents.get(key);
+    if (!cached) {
+      const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
+      if (!record) throw schemaVersionNotFound();
+      cached = { document: JSON.parse(record.documentJson) as OpenApiDocument, documentJson: record.documentJson };
+      this.#documents.set(key, cached);
+    }
+    return {
+      schemaId: summary.schemaId,
+      version: summary.version,
+      hash: summary.contentHash,
+      metadata: toMetadata(summary),
+      document: cached.document,
+      documentJson: cached.documentJson,
+    };
+  }
+
+  /** Metadata and registered text of a version (latest when `version` is empty). */
+  async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaMetadata__Output; content: string }> {
+    const summary = this.#requireSummary(schemaId, version);
+    const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
+    if (!record) throw schemaVersionNotFound();
+    return { metadata: toMetadata(summary), content: record.content };
+  }
+
+  /** Metadata of a version without touching storage. */
+  metadata(schemaId: string, version = ''): SchemaMetadata__Output {
+    return toMetadata(this.#requireSummary(schemaId, version));
+  }
+
+  hasSchema(schemaId: string): boolean {
+    return this.#index.has(schemaId);
+  }
+
+  versionsOf(schemaId: string): string[] {
+    return (this.#index.get(schemaId) ?? []).map((s) => s.version);
+  }
+
+  latestVersion(schemaId: string): string | undefined {
+    return this.#latestSummary(schemaId)?.version;
+  }
+
+  previousVersion(schemaId: string, version: string): string | undefined {
+    const versions = this.#index.get(schemaId) ?? [];
+    let previous: string | undefined;
+    for (const summary of versions) {
+      if (compareVersions(summary.version, version) >= 0) break;
+      previous = summary.version;
+    }
+    return previous;
+  }
+
+  /** Latest version of every schema id, ascending by id, optionally filtered by owner and team. */
+  listLatest(filter: { owner?: string; team?: string }): SchemaMetadata__Output[] {
+    const result: SchemaMetadata__Output[] = [];
+    for (const schemaId of [...this.#index.keys()].sort()) {
+      const latest = this.#latestSummary(schemaId)!;
+      if (filter.owner && latest.ownership.owner !== filter.owner) continue;
+      if (filter.team && latest.ownership.team !== filter.team) continue;
+      result.push(toMetadata(latest));
+    }
+    return result;
+  }
+
+  /** Counts of schema ids by the owner and team of their latest version (for gauges). */
+  ownershipCounts(): { byOwner: Map<string, number>; byTeam: Map<string, number> } {
+    const byOwner = new Map<string, number>();
+    const byTeam = new Map<string, number>();
+    for (const schemaId of this.#index.keys()) {
+      const { owner, team } = this.#latestSummary(schemaId)!.ownership;
+      byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
+      byTeam.set(team, (byTeam.get(team) ?? 0) + 1);
+    }
+    return { byOwner, byTeam };
+  }
+
+  schemaIds(): string[] {
+    return [...this.#index.keys()];
+  }
+
+  #requireSummary(schemaId: string, version: string): SchemaVersionSummary {
+    checkIdentifier('schema_id', schemaId);
+    const versions = this.#index.get(schemaId);
+    if (!versions || versions.length === 0) throw schemaNotFound(schemaId);
+    if (version === '') return versions[versions.length - 1]!;
+    const summary = versions.find((s) => s.version === version);
+    if (!summary) throw schemaVersionNotFound();
+    return summary;
+  }
+
+  #summary(schemaId: string, version: string): SchemaVersionSummary | undefined {
+    return this.#index.get(schemaId)?.find((s) => s.version === version);
+  }
+
+  #latestSummary(schemaId: string): SchemaVersionSummary | undefined {
+    const versions = this.#index.get(schemaId);
+    return versions?.[versions.length - 1];
+  }
+
+  #indexVersion(summary: SchemaVersionSummary): void {
+    const versions = this.#index.get(summary.schemaId) ?? [];
+    const at = versions.findIndex((s) => s.version === summary.version);
+    if (at >= 0) versions[at] = summary;
+    else {
+      versions.push(summary);
+      versions.sort((a, b) => compareVersions(a.version, b.version));
+    }
+    this.#index.set(summary.schemaId, versions);
+  }
+}
+
+function versionFromDocument(infoVersion: string | undefined): string {
+  if (infoVersion === undefined || infoVersion === '') {
+    throw invalidArgument('schema_version is empty and the document has no info.version; give a semantic version');
+  }
+  if (!isSemanticVersion(infoVersion)) {
+    throw invalidArgument(
+      `schema_version is empty and the document's info.version "${infoVersion.slice(0, 64)}" is not a semantic version; give schema_version (for example 1.2.3)`,
+    );
+  }
+  return infoVersion;
+}
+
+function toMetadata(summary: SchemaVersionSummary): SchemaMetadata__Output {
+  return {
+    schema_id: summary.schemaId,
+    schema_version: summary.version,
+    schema_hash: summary.contentHash,
+    registered_at: summary.registeredAt,
+    updated_at: summary.updatedAt,
+    ownership: {
+      owner: summary.ownership.owner,
+      team: summary.ownership.team,
+      contact_email: summary.ownership.contactEmail,
+      read_only: summary.ownership.readOnly,
+    },
+    openapi_version: summary.openapiVersion,
+    endpoint_count: summary.endpointCount,
+  };
+}
+
+function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
+  return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function cacheKey(schemaId: string, version: string, hash: string): string {
+  return `${schemaId}@${version}#${hash}`;
+}
+

@@ -1,0 +1,135 @@
+/** RegisterSchema, GetSchema, ListSchemas, ListEndpoints. */
+import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import { listOperations } from '../../shared/openapi/operations';
+import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import type { RegisterSchemaRequest__Output } from '../../shared/generated/svc/RegisterSchemaRequest';
+import type { RegisterSchemaResponse } from '../../shared/generated/svc/RegisterSchemaResponse';
+import type { ListSchemasRequest__Output } from '../../shared/generated/svc/ListSchemasRequest';
+import type { ListSchemasResponse } from '../../shared/generated/svc/ListSchemasResponse';
+import type { SchemaOwnershipRecord } from '../../shared/schema-records';
+import type { SchemaOwnership__Output } from '../../shared/generated/svc/SchemaOwnership';
+import { unary } from '../rpc';
+import type { ServiceContext } from '../service-context';
+import type { RegisterResult } from '../registry/schema-registry';
+
+export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  refreshSchemaGauges(ctx);
+  return {
+    RegisterSchema: unary(ctx, 'RegisterSchema', (request, call) => registerSchema(ctx, request, call)),
+
+    GetSchema: unary(ctx, 'GetSchema', async (request) => {
+      try {
+        const { metadata, content } = await ctx.schemas.getContent(request.schema_id, request.schema_version);
+        return { found: true, metadata, schema_content: content };
+      } catch (error) {
+        if (error instanceof SvcError && (error.code === ErrorCode.SCHEMA_NOT_FOUND || error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND)) {
+          return { found: false, schema_content: '' };
+        }
+        throw error;
+      }
+    }),
+
+    ListSchemas: unary(ctx, 'ListSchemas', async (request) => listSchemas(ctx, request)),
+
+    ListEndpoints: unary(ctx, 'ListEndpoints', async (request) => {
+      const { document } = await ctx.schemas.resolve(request.schema_id, request.schema_version);
+      const endpoints = listOperations(document).map(({ method, path, operationId, summary }) => ({
+        method, path, operation_id: operationId, summary,
+      }));
+      return { endpoints };
+    }),
+  };
+}
+
+async function registerSchema(
+  ctx: ServiceContext,
+  request: RegisterSchemaRequest__Output,
+  _call: ServerUnaryCall<RegisterSchemaRequest__Output, RegisterSchemaResponse>,
+): Promise<RegisterSchemaResponse> {
+  const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
+  let result: RegisterResult;
+  try {
+    result = await ctx.schemas.register({
+      schemaId: request.schema_id,
+      content: request.schema_content,
+      version: request.schema_version,
+      ownership: toOwnershipRecord(request.ownership),
+    });
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    ctx.metrics.schemasRegistered.labels('failure').inc();
+    ctx.metrics.schemaRegistrationErrors.labels(error.code.toLowerCase()).inc();
+    if (error.code === ErrorCode.READ_ONLY) ctx.metrics.readOnlyViolations.inc();
+    log.warn({ code: error.code }, `registration refused: ${errorMessage(error)}`);
+    return { success: false, message: error.message, breaking_changes: [] };
+  }
+
+  ctx.metrics.schemasRegistered.labels('success').inc();
+  refreshSchemaGauges(ctx, request.schema_id);
+  const { metadata, outcome } = result;
+  log.info({ version: metadata.schema_version, outcome, hash: metadata.schema_hash }, 'schema registered');
+  const verb = { created: 'registered', updated: 'updated', unchanged: 'already registered with identical content' }[outcome];
+  return {
+    success: true,
+    message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}`,
+    metadata,
+    breaking_changes: [],
+  };
+}
+
+function listSchemas(ctx: ServiceContext, request: ListSchemasRequest__Output): ListSchemasResponse {
+  if (request.page_size < 0) throw invalidArgument('page_size must not be negative');
+  const pageSize = Math.min(request.page_size || LIMITS.defaultPageSize, LIMITS.maxPageSize);
+  const all = ctx.schemas.listLatest({ owner: request.owner, team: request.team });
+  const after = request.page_token === '' ? undefined : decodePageToken(request.page_token);
+  const start = after === undefined ? 0 : all.findIndex((m) => m.schema_id > after);
+  const page = start < 0 ? [] : all.slice(start, start + pageSize);
+  const last = page[page.length - 1];
+  const more = start >= 0 && start + pageSize < all.length;
+  return {
+    schemas: page,
+    next_page_token: more && last ? encodePageToken(last.schema_id) : '',
+    total_count: all.length,
+  };
+}
+
+/** Page tokens are opaque to clients: the last schema id of the page, versioned and base64url-encoded. */
+function encodePageToken(lastSchemaId: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, after: lastSchemaId }), 'utf8').toString('base64url');
+}
+
+function decodePageToken(token: string): string {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (typeof parsed === 'object' && parsed !== null && (parsed as { v?: unknown }).v === 1
+      && typeof (parsed as { after?: unknown }).after === 'string') {
+      return (parsed as { after: string }).after;
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw invalidArgument('page_token is not valid: pass the next_page_token of a previous ListSchemas response');
+}
+
+function toOwnershipRecord(ownership: SchemaOwnership__Output | null): SchemaOwnershipRecord | undefined {
+  if (!ownership) return undefined;
+  return {
+    owner: ownership.owner,
+    team: ownership.team,
+    contactEmail: ownership.contact_email,
+    readOnly: ownership.read_only,
+  };
+}
+
+/** Recomputes the per-schema and per-owner/team gauges (one schema's versions, or all). */
+export function refreshSchemaGauges(ctx: ServiceContext, schemaId?: string): void {
+  const ids = schemaId === undefined ? ctx.schemas.schemaIds() : [schemaId];
+  for (const id of ids) ctx.metrics.schemaVersions.labels(id).set(ctx.schemas.versionsOf(id).length);
+  const { byOwner, byTeam } = ctx.schemas.ownershipCounts();
+  ctx.metrics.schemasByOwner.reset();
+  ctx.metrics.schemasByTeam.reset();
+  for (const [owner, count] of byOwner) ctx.metrics.schemasByOwner.labels(owner).set(count);
+  for (const [team, count] of byTeam) ctx.metrics.schemasByTeam.labels(team).set(count);
+}

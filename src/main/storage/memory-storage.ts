@@ -1,0 +1,57 @@
+/** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
+import type { ConsumerKey, ConsumerRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+import { consumerKeyString } from './consumer-key';
+
+export class MemoryStorage implements Storage {
+  readonly #schemas = new Map<string, SchemaVersionRecord>();
+  readonly #consumers = new Map<string, ConsumerRecord>();
+
+  async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
+    return [...this.#schemas.values()].map(({ content: _content, documentJson: _documentJson, ...summary }) => ({
+      ...summary,
+      ownership: { ...summary.ownership },
+    }));
+  }
+
+  async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
+    const record = this.#schemas.get(schemaKey(schemaId, version));
+    return record && structuredClone(record);
+  }
+
+  async saveSchemaVersion(record: SchemaVersionRecord): Promise<void> {
+    this.#schemas.set(schemaKey(record.schemaId, record.version), structuredClone(record));
+  }
+
+  async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
+    return [...this.#consumers.values()]
+      .filter((c) => (filter.schemaId === undefined || c.schemaId === filter.schemaId)
+        && (filter.environment === undefined || c.environment === filter.environment))
+      .sort(compareConsumers)
+      .map((c) => structuredClone(c));
+  }
+
+  async getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined> {
+    const record = this.#consumers.get(consumerKeyString(key));
+    return record && structuredClone(record);
+  }
+
+  async saveConsumer(record: ConsumerRecord): Promise<void> {
+    this.#consumers.set(consumerKeyString(record), structuredClone(record));
+  }
+
+  async deleteConsumer(key: ConsumerKey): Promise<boolean> {
+    return this.#consumers.delete(consumerKeyString(key));
+  }
+
+  async close(): Promise<void> {}
+}
+
+function schemaKey(schemaId: string, version: string): string {
+  return `${schemaId}\u0000${version}`;
+}
+
+/** The order every backend lists consumers in: schema, environment, consumer id. */
+export function compareConsumers(a: ConsumerRecord, b: ConsumerRecord): number {
+  return a.schemaId.localeCompare(b.schemaId) || a.environment.localeCompare(b.environment)
+    || a.consumerId.localeCompare(b.consumerId);
+}
