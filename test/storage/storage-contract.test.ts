@@ -1,0 +1,154 @@
+/** One contract suite, run against every storage backend. */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { ConsumerRecord, SchemaVersionRecord, Storage } from '../../src/main/storage/storage';
+import { MemoryStorage } from '../../src/main/storage/memory-storage';
+import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import { makeTempDir } from '../helpers/server';
+
+interface Backend {
+  name: string;
+  open(): Storage;
+  /** Re-opens the same data (undefined when the backend keeps nothing). */
+  reopen?(): Storage;
+  cleanup(): void;
+}
+
+function backends(): Backend[] {
+  let dir = '';
+  return [
+    { name: 'memory', open: () => new MemoryStorage(), cleanup: () => {} },
+    {
+      name: 'sqlite',
+      open: () => {
+        dir = makeTempDir('svc-storage-');
+        return new SqliteStorage(dir);
+      },
+      reopen: () => new SqliteStorage(dir),
+      cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    },
+  ];
+}
+
+function schemaRecord(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersionRecord {
+  return {
+    schemaId: 'users',
+    version: '1.0.0',
+    content: '{"openapi":"3.0.0"}',
+    contentHash: 'a'.repeat(64),
+    documentJson: '{"openapi":"3.0.0"}',
+    openapiVersion: '3.0.0',
+    endpointCount: 2,
+    ownership: { owner: 'alice', team: 'core', contactEmail: 'a@example.com', readOnly: false },
+    registeredAt: 1_700_000_000,
+    updatedAt: 1_700_000_000,
+    ...overrides,
+  };
+}
+
+function consumerRecord(overrides: Partial<ConsumerRecord> = {}): ConsumerRecord {
+  return {
+    consumerId: 'web',
+    consumerVersion: '2.3.0',
+    schemaId: 'users',
+    schemaVersion: '1.0.0',
+    environment: 'prod',
+    registeredAt: 1_700_000_000,
+    lastValidatedAt: 1_700_000_100,
+    usedEndpoints: [{ method: 'GET', path: '/users/{id}', usedFields: ['id', 'email'] }],
+    ...overrides,
+  };
+}
+
+for (const backend of backends()) {
+  describe(`storage contract: ${backend.name}`, () => {
+    let storage: Storage;
+    beforeEach(() => {
+      storage = backend.open();
+    });
+    afterEach(async () => {
+      await storage.close();
+      backend.cleanup();
+    });
+
+    it('saves and reads a schema version with its texts', async () => {
+      const record = schemaRecord();
+      await storage.saveSchemaVersion(record);
+      assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), record);
+      assert.equal(await storage.getSchemaVersion('users', '9.9.9'), undefined);
+      assert.equal(await storage.getSchemaVersion('nobody', '1.0.0'), undefined);
+    });
+
+    it('indexes every version without texts', async () => {
+      await storage.saveSchemaVersion(schemaRecord());
+      await storage.saveSchemaVersion(schemaRecord({ version: '1.1.0', contentHash: 'b'.repeat(64) }));
+      await storage.saveSchemaVersion(schemaRecord({ schemaId: 'orders' }));
+      const index = await storage.loadSchemaIndex();
+      assert.equal(index.length, 3);
+      for (const summary of index) {
+        assert.equal('content' in summary, false);
+        assert.equal('documentJson' in summary, false);
+      }
+      const v110 = index.find((s) => s.schemaId === 'users' && s.version === '1.1.0');
+      assert.equal(v110?.contentHash, 'b'.repeat(64));
+      assert.deepEqual(v110?.ownership, { owner: 'alice', team: 'core', contactEmail: 'a@example.com', readOnly: false });
+    });
+
+    it('replaces a version in place, keeping one row per (schema, version)', async () => {
+      await storage.saveSchemaVersion(schemaRecord());
+      await storage.saveSchemaVersion(schemaRecord({ content: 'new', contentHash: 'c'.repeat(64), updatedAt: 1_700_000_500, ownership: { owner: 'bob', team: 't', contactEmail: '', readOnly: true } }));
+      const record = await storage.getSchemaVersion('users', '1.0.0');
+      assert.equal(record?.content, 'new');
+      assert.equal(record?.updatedAt, 1_700_000_500);
+      assert.equal(record?.ownership.readOnly, true);
+      assert.equal((await storage.loadSchemaIndex()).length, 1);
+    });
+
+    it('stores, filters, replaces and deletes consumers by their key', async () => {
+      await storage.saveConsumer(consumerRecord());
+      await storage.saveConsumer(consumerRecord({ environment: 'dev' }));
+      await storage.saveConsumer(consumerRecord({ consumerId: 'mobile' }));
+      await storage.saveConsumer(consumerRecord({ schemaId: 'orders' }));
+
+      assert.equal((await storage.listConsumers({})).length, 4);
+      const usersProd = await storage.listConsumers({ schemaId: 'users', environment: 'prod' });
+      assert.deepEqual(usersProd.map((c) => c.consumerId), ['mobile', 'web']);
+      assert.equal((await storage.listConsumers({ environment: 'dev' })).length, 1);
+
+      await storage.saveConsumer(consumerRecord({ consumerVersion: '3.0.0', usedEndpoints: [] }));
+      const updated = await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' });
+      assert.equal(updated?.consumerVersion, '3.0.0');
+      assert.deepEqual(updated?.usedEndpoints, []);
+      assert.equal((await storage.listConsumers({ schemaId: 'users', environment: 'prod' })).length, 2);
+
+      assert.equal(await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), true);
+      assert.equal(await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), false);
+      assert.equal(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), undefined);
+    });
+
+    it('returns copies that callers cannot use to change stored data', async () => {
+      await storage.saveConsumer(consumerRecord());
+      const first = await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' });
+      first!.usedEndpoints[0]!.usedFields.push('mutated');
+      const second = await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' });
+      assert.deepEqual(second!.usedEndpoints[0]!.usedFields, ['id', 'email']);
+    });
+
+    it('closes idempotently', async () => {
+      await storage.close();
+      await storage.close();
+    });
+
+    if (backend.reopen) {
+      it('keeps everything across a reopen', async () => {
+        await storage.saveSchemaVersion(schemaRecord());
+        await storage.saveConsumer(consumerRecord());
+        await storage.close();
+        storage = backend.reopen!();
+        assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), schemaRecord());
+        assert.deepEqual(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), consumerRecord());
+      });
+    }
+  });
+}
