@@ -1,0 +1,125 @@
+/**
+ * One validation call on the main thread, shared by the unary operations and the stream: read the
+ * routing head of the raw request, resolve the schema version, hand the bytes to the worker pool,
+ * count the outcome. Failures a client must see as results (unknown schema or version, invalid
+ * call parameters) come back as encoded ValidationResults with valid=false; only a call that
+ * could not be validated at all (malformed message, worker stopped) rejects with an SvcError.
+ */
+import { ErrorCode, SvcError, invalidArgument } from '../../shared/errors';
+import { HTTP_METHODS } from '../../shared/openapi/document';
+import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
+import { WireFormatError } from '../../shared/validation-messages/protobuf-wire';
+import {
+  encodeValidationResult, readInteractionHead, readProducerHead, type MessageHead,
+} from '../../shared/validation-messages/validation-codec';
+import type { ErrorCategory } from '../../shared/validation/types';
+import { UNKNOWN_LABEL, type Metrics } from '../metrics';
+import type { ServiceContext } from '../service-context';
+
+/** Validates one raw request message and resolves with the encoded ValidationResult. */
+export type CallValidator = (operation: ValidationOperation, message: Buffer) => Promise<Buffer>;
+
+/** The spec's `error_category` values, all exported from the start (at 0) so dashboards see every series. */
+export const VALIDATION_ERROR_CATEGORIES: readonly ErrorCategory[] = Object.freeze([
+  'input_validation', 'schema_not_found', 'http_request_creation', 'router_creation',
+  'route_not_found', 'request_invalid', 'response_invalid',
+]);
+
+/** `result` label of svc_validations_total: the result's `valid`, or `error` when no result could be given. */
+type ResultLabel = 'valid' | 'invalid' | 'error';
+
+const METHOD_LABELS = new Set(HTTP_METHODS.map((method) => method.toUpperCase()));
+const CATEGORY_LABELS = new Set<string>(VALIDATION_ERROR_CATEGORIES);
+const MESSAGE_NAMES = Object.freeze({
+  [ValidationOperation.INTERACTION]: 'svc.InteractionRequest',
+  [ValidationOperation.PRODUCER_RESPONSE]: 'svc.ValidateProducerRequest',
+});
+
+export function createCallValidator(ctx: ServiceContext): CallValidator {
+  const record = createOutcomeRecorder(ctx.metrics);
+  return async (operation, message) => {
+    const started = performance.now();
+    let head: MessageHead;
+    try {
+      head = readHead(operation, message);
+    } catch (error) {
+      record(UNKNOWN_LABEL, UNKNOWN_LABEL, 'error', '', started);
+      throw error;
+    }
+    const method = methodLabel(head.method);
+    try {
+      // Metadata only: the document itself travels to a worker once, when that worker first needs it.
+      const metadata = ctx.schemas.metadata(head.schemaId, head.schemaVersion);
+      const contract = { schemaId: metadata.schema_id, version: metadata.schema_version, hash: metadata.schema_hash };
+      const answer = await ctx.pool.validate({ operation, message, contract });
+      record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
+      return answer.result;
+    } catch (error) {
+      const failure = failureResult(error);
+      const schemaLabel = ctx.schemas.hasSchema(head.schemaId) ? head.schemaId : UNKNOWN_LABEL;
+      if (failure === undefined) {
+        record(schemaLabel, method, 'error', '', started);
+        throw error;
+      }
+      record(schemaLabel, method, 'invalid', failure.category, started);
+      return encodeValidationResult({ valid: false, errors: [failure.message], version: '', hash: '', correlationId: head.correlationId });
+    }
+  };
+}
+
+/** The HTTP method as a bounded label value: a known method upper-cased, anything else UNKNOWN_LABEL. */
+function methodLabel(method: string): string {
+  const upper = method.toUpperCase();
+  return METHOD_LABELS.has(upper) ? upper : UNKNOWN_LABEL;
+}
+
+function readHead(operation: ValidationOperation, message: Buffer): MessageHead {
+  try {
+    return operation === ValidationOperation.INTERACTION ? readInteractionHead(message) : readProducerHead(message);
+  } catch (error) {
+    if (error instanceof WireFormatError) {
+      throw invalidArgument(`the request is not a valid ${MESSAGE_NAMES[operation]} message: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** The answer-as-result for the failures the spec reports in ValidationResult; undefined for the others. */
+function failureResult(error: unknown): { category: ErrorCategory; message: string } | undefined {
+  if (!(error instanceof SvcError)) return undefined;
+  switch (error.code) {
+    case ErrorCode.INVALID_ARGUMENT: return { category: 'input_validation', message: error.message };
+    case ErrorCode.SCHEMA_NOT_FOUND:
+    case ErrorCode.SCHEMA_VERSION_NOT_FOUND: return { category: 'schema_not_found', message: error.message };
+    default: return undefined;
+  }
+}
+
+/**
+ * Counts one call in svc_validations_total, svc_validation_duration_seconds and
+ * svc_validation_errors_total. Label children are looked up once per label combination: the
+ * combinations are bounded (registered schema ids × methods × results) and the lookup is on the
+ * hot path.
+ */
+function createOutcomeRecorder(metrics: Metrics) {
+  for (const category of VALIDATION_ERROR_CATEGORIES) metrics.validationErrors.labels(category).inc(0);
+  const counters = new Map<string, { inc(): void }>();
+  const histograms = new Map<string, { observe(value: number): void }>();
+  return (schemaLabel: string, method: string, result: ResultLabel, category: string, startedMs: number): void => {
+    const key = `${schemaLabel}\n${method}`;
+    let histogram = histograms.get(key);
+    if (!histogram) {
+      histogram = metrics.validationDuration.labels(schemaLabel, method);
+      histograms.set(key, histogram);
+    }
+    histogram.observe((performance.now() - startedMs) / 1000);
+    const counterKey = `${key}\n${result}`;
+    let counter = counters.get(counterKey);
+    if (!counter) {
+      counter = metrics.validations.labels(schemaLabel, method, result);
+      counters.set(counterKey, counter);
+    }
+    counter.inc();
+    if (category !== '') metrics.validationErrors.labels(CATEGORY_LABELS.has(category) ? category : UNKNOWN_LABEL).inc();
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * ValidateInteractionStream: one ValidationResult per InteractionRequest, in the order the
+ * requests arrived, `correlation_id` echoed. Validation failures are results like on the unary
+ * operation, so one bad interaction never ends the stream. A call-level failure (a malformed
+ * message, a worker that stopped) ends the stream with that status after every result before it
+ * has been written: the client resends from the first interaction it has no result for.
+ *
+ * Backpressure: reading pauses while `validationStreamMaxInFlight` interactions (or
+ * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, and while that many
+ * results wait for the client to take them; HTTP/2 flow control then holds the client back. Calls are counted and logged by the call observer (rpc.ts).
+ */
+import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import { SvcError } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
+import { grpcStatusOf, toServiceError } from '../grpc-status';
+import type { ServiceContext } from '../service-context';
+import type { CallValidator } from './validation-call';
+
+const OPERATION = 'ValidateInteractionStream';
+
+interface Slot {
+  bytes: number;
+  settled: boolean;
+  result: Buffer | undefined;
+  error: unknown;
+}
+
+export interface StreamLimits {
+  maxInFlight: number;
+  maxInFlightBytes: number;
+}
+
+export function createValidationStreamHandler(
+  ctx: ServiceContext,
+  validate: CallValidator,
+  { maxInFlight, maxInFlightBytes }: StreamLimits = {
+    maxInFlight: LIMITS.validationStreamMaxInFlight,
+    maxInFlightBytes: LIMITS.validationStreamMaxInFlightBytes,
+  },
+): handleBidiStreamingCall<Buffer, Buffer> {
+  return (call: ServerDuplexStream<Buffer, Buffer>) => {
+    const slots: Slot[] = [];
+    let slotBytes = 0;
+    let inputEnded = false;
+    let finished = false;
+    let paused = false;
+    let waitingForDrain = false;
+
+    const finish = (code: status, error?: unknown) => {
+      if (finished) return;
+      finished = true;
+      if (error === undefined) call.end();
+      else if (code !== status.CANCELLED) {
+        if (!(error instanceof SvcError)) ctx.logger.error({ err: error, operation: OPERATION }, 'unexpected failure');
+        call.emit('error', toServiceError(error));
+      }
+    };
+
+    const updateFlow = () => {
+      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain);
+      if (shouldPause && !paused) call.pause();
+      else if (!shouldPause && paused) call.resume();
+      paused = shouldPause;
+    };
+
+    /** Writes every settled result at the head of the line, in arrival order. */
+    const flush = () => {
+      while (!finished && slots.length > 0 && slots[0]!.settled) {
+        const slot = slots.shift()!;
+        slotBytes -= slot.bytes;
+        if (slot.result === undefined) {
+          finish(grpcStatusOf(slot.error), slot.error);
+          break;
+        }
+        // Object mode: write() turns false after a handful of queued results; pause only once many wait.
+        if (!call.write(slot.result) && call.writableLength >= maxInFlight) waitingForDrain = true;
+      }
+      if (inputEnded && slots.length === 0) finish(status.OK);
+      updateFlow();
+    };
+
+    call.on('data', (message: Buffer) => {
+      if (finished) return;
+      const slot: Slot = { bytes: message.length, settled: false, result: undefined, error: undefined };
+      slots.push(slot);
+      slotBytes += slot.bytes;
+      validate(ValidationOperation.INTERACTION, message).then(
+        (result) => {
+          slot.settled = true;
+          slot.result = result;
+          flush();
+        },
+        (error: unknown) => {
+          slot.settled = true;
+          slot.error = error;
+          flush();
+        },
+      );
+      updateFlow();
+    });
+    call.on('drain', () => {
+      waitingForDrain = false;
+      updateFlow();
+    });
+    call.on('end', () => {
+      inputEnded = true;
+      flush();
+    });
+    call.on('cancelled', () => finish(status.CANCELLED, new Error('cancelled by the client')));
+  };
+}

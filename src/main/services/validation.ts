@@ -1,0 +1,61 @@
+/**
+ * ValidateInteraction, ValidateProducerResponse and ValidateInteractionStream. These operations
+ * carry raw protobuf bytes between gRPC and the worker pool (withRawValidationCodecs): the main
+ * thread never decodes a body or re-encodes a result, which keeps its share of a call small
+ * enough that gRPC itself stays the ceiling (DESIGN.md "Measured here").
+ *
+ * Answers: every validation outcome is a ValidationResult. Invalid call parameters (an empty or
+ * malformed schema id, an unknown HTTP method, a missing request or response) are results too,
+ * valid=false with one message and error_category `input_validation`, so a stream goes on past
+ * them. gRPC statuses are kept for calls that could not be validated at all: INVALID_ARGUMENT
+ * for a message that is not valid protobuf, UNAVAILABLE when the worker holding the call stopped,
+ * RESOURCE_EXHAUSTED (from grpc-js) for a message over LIMITS.maxGrpcMessageBytes.
+ */
+import type * as grpc from '@grpc/grpc-js';
+import type { ContractValidatorDefinition, ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
+import type { ContractDocument, ContractRef } from '../pool';
+import type { SchemaRegistry } from '../registry/schema-registry';
+import { unary } from '../rpc';
+import type { ServiceContext } from '../service-context';
+import { createCallValidator } from './validation-call';
+import { createValidationStreamHandler } from './validation-stream';
+
+/** The operations whose messages stay raw bytes on the main thread. */
+export const RAW_BYTES_OPERATIONS = Object.freeze(['ValidateInteraction', 'ValidateProducerResponse', 'ValidateInteractionStream'] as const);
+
+export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  const validate = createCallValidator(ctx);
+  const handlers: Record<(typeof RAW_BYTES_OPERATIONS)[number], grpc.UntypedHandleCall> = {
+    ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message) => validate(ValidationOperation.INTERACTION, message)),
+    ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
+    ValidateInteractionStream: createValidationStreamHandler(ctx, validate),
+  };
+  // The generated handler types describe decoded messages; withRawValidationCodecs makes them bytes.
+  return handlers as unknown as Partial<ContractValidatorHandlers>;
+}
+
+/** The service definition with pass-through (de)serializers for the validation operations. */
+export function withRawValidationCodecs(definition: ContractValidatorDefinition): grpc.ServiceDefinition {
+  // One map for operations of different message types: only `any` fits them all.
+  const raw: Record<string, grpc.MethodDefinition<any, any>> = { ...definition };
+  for (const name of RAW_BYTES_OPERATIONS) {
+    raw[name] = {
+      ...definition[name],
+      requestDeserialize: (bytes: Buffer) => bytes,
+      responseSerialize: (bytes: Buffer) => bytes,
+    };
+  }
+  return raw as grpc.ServiceDefinition;
+}
+
+/** How the pool fetches a document a worker lacks: from the registry (its cache, then storage). */
+export function registryContractLoader(schemas: SchemaRegistry): (ref: ContractRef) => Promise<ContractDocument> {
+  return async (ref) => {
+    const resolved = await schemas.resolve(ref.schemaId, ref.version);
+    return {
+      ref: { schemaId: resolved.schemaId, version: resolved.version, hash: resolved.hash },
+      documentJson: resolved.documentJson,
+    };
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Request and response bodies: presence, content type against the declared media types, then —
+ * for JSON media types — parse behind the guards and validate against the media type's schema.
+ * Bodies of other media types (XML, forms, files) get the presence and content-type checks only:
+ * their text is not JSON and the service carries no parser for them.
+ */
+import type { CallContext } from './call-context';
+import { addError } from './error-report';
+import { headerValue } from './headers';
+import { JsonRefusal, parseGuardedJson } from './json-body';
+import { essence, isJsonMediaType, lookupMediaType } from './media-type';
+import { validationMessages, where, type MessagePart } from './messages';
+import type { BodyPlan, MediaTypePlan } from './operation-plan';
+import { runSlot } from './schema-slot';
+import type { ErrorCategory } from './types';
+
+/** Interactions often leave the content type out; a body is then read as JSON, the spec's body format. */
+const ASSUMED_MEDIA_TYPE = 'application/json';
+
+export function checkBody(
+  plan: BodyPlan | undefined,
+  part: MessagePart,
+  headers: Record<string, string>,
+  body: string,
+  category: ErrorCategory,
+  call: CallContext,
+): void {
+  // No body declared: whatever is sent is not checked (many documents leave bodies undeclared).
+  if (plan === undefined) return;
+  if (body === '') {
+    if (plan.required) addError(call.report, category, validationMessages.bodyRequired(part));
+    return;
+  }
+  if (!plan.declared) return;
+
+  const { content } = plan;
+  const contentType = headerValue(headers, 'content-type');
+  let mediaType = ASSUMED_MEDIA_TYPE;
+  let media: MediaTypePlan | undefined;
+  if (contentType === undefined || contentType.trim() === '') {
+    media = content.defaultJson ?? content.ranges.get('application/') ?? content.any;
+    if (media === undefined) {
+      addError(call.report, category, validationMessages.contentTypeMissing(part, content.expected));
+      return;
+    }
+  } else {
+    mediaType = essence(contentType);
+    media = lookupMediaType(content, mediaType);
+    if (media === undefined) {
+      addError(
+        call.report,
+        category,
+        validationMessages.contentTypeNotAllowed(part, contentType, content.expected, call.options.maxQuotedValueChars),
+      );
+      return;
+    }
+  }
+  if (!isJsonMediaType(mediaType)) return;
+
+  // Parsed even without a schema: a JSON media type promises JSON text.
+  const value = parseGuardedJson(body, call.options);
+  if (value instanceof JsonRefusal) addError(call.report, category, refusalMessage(part, value, call));
+  else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, false, call);
+}
+
+function refusalMessage(part: MessagePart, refusal: JsonRefusal, call: CallContext): string {
+  switch (refusal.reason) {
+    case 'too-large':
+      return validationMessages.bodyTooLarge(part, refusal.bytes, call.options.maxBodyBytes);
+    case 'too-deep':
+      return validationMessages.bodyTooDeep(part, call.options.maxBodyDepth);
+    default:
+      return validationMessages.bodyNotJson(part, refusal.detail);
+  }
+}

@@ -1,0 +1,10 @@
+export { CompiledContract } from './compiled-contract';
+export type {
+  HttpRequestInput,
+  HttpResponseInput,
+  InteractionInput,
+  ProducerResponseInput,
+  ValidationOutcome,
+  ErrorCategory,
+} from './types';
+export { DEFAULT_CONTRACT_OPTIONS, resolveContractOptions, type ContractOptions } from './options';

@@ -1,0 +1,215 @@
+/**
+ * Everything one operation's checks need, read from the document once, on the operation's first
+ * validation: parameters merged from path item and operation (by name and location), request
+ * body media types, responses by status code, `NXX` range and `default`. Schemas are only located
+ * here; they compile when first used (schema-slot.ts).
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { childPointer, followRefs, locate, type LocatedObject } from './document-pointer';
+import { buildMediaTypeTable, essence, isJsonMediaType, type MediaTypeTable } from './media-type';
+import { where, type ParameterLocation } from './messages';
+import type { RouteEntry } from './route-table';
+import { createSlot, type SchemaSlot } from './schema-slot';
+import type { Direction } from './schema-transform';
+import { shapeOf, type ValueShape } from './value-shape';
+
+export interface ParameterPlan {
+  readonly name: string;
+  readonly location: ParameterLocation;
+  readonly required: boolean;
+  /** form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject. */
+  readonly style: string;
+  readonly explode: boolean;
+  readonly allowEmptyValue: boolean;
+  /** What the text becomes before schema validation. */
+  readonly shape: ValueShape;
+  /** The value is JSON text (a parameter described by `content` with a JSON media type). */
+  readonly json: boolean;
+  /** `parameter "id" in path`, `response header "X-Rate"`. */
+  readonly place: string;
+  readonly schema: SchemaSlot | undefined;
+  /** Path: the router's key (`p0`); header: the lower-case name; query and cookie: the name. */
+  readonly key: string;
+}
+
+/** One declared media type; an object even without schema, so a match is told apart from none. */
+export interface MediaTypePlan {
+  readonly schema: SchemaSlot | undefined;
+}
+
+export interface BodyPlan {
+  readonly required: boolean;
+  readonly content: MediaTypeTable<MediaTypePlan>;
+  /** The document lists media types (an empty `content` constrains nothing). */
+  readonly declared: boolean;
+}
+
+export interface ResponsePlan {
+  readonly headers: readonly ParameterPlan[];
+  readonly body: BodyPlan | undefined;
+}
+
+export interface ResponsesPlan {
+  readonly exact: ReadonlyMap<number, ResponsePlan>;
+  /** Index 1–5 for `1XX`…`5XX`. */
+  readonly ranges: ReadonlyArray<ResponsePlan | undefined>;
+  readonly fallback: ResponsePlan | undefined;
+}
+
+export interface OperationPlan {
+  readonly label: string;
+  readonly pathParameters: readonly ParameterPlan[];
+  readonly queryParameters: readonly ParameterPlan[];
+  readonly headerParameters: readonly ParameterPlan[];
+  readonly cookieParameters: readonly ParameterPlan[];
+  readonly requestBody: BodyPlan | undefined;
+  /** Undefined when the operation declares no `responses` at all: any response is then accepted. */
+  readonly responses: ResponsesPlan | undefined;
+}
+
+const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
+/** OpenAPI: header parameters with these names are ignored (the body and auth machinery own them). */
+const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
+const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
+
+export function buildOperationPlan(document: JsonValue, route: RouteEntry): OperationPlan {
+  const operation = locate(document, route.operationPointer);
+  const pathItem = locate(document, route.pathItemPointer);
+  const parameters = mergeParameters(document, pathItem, operation).flatMap((located) => {
+    const plan = parameterPlan(document, located, route);
+    return plan === undefined ? [] : [plan];
+  });
+  const byLocation = (location: ParameterLocation) => parameters.filter((parameter) => parameter.location === location);
+  const requestBody = operation && followRefs(document, operation.node.requestBody, childPointer(operation.pointer, 'requestBody'));
+  return {
+    label: route.label,
+    pathParameters: byLocation('path'),
+    queryParameters: byLocation('query'),
+    headerParameters: byLocation('header'),
+    cookieParameters: byLocation('cookie'),
+    requestBody: requestBody && bodyPlan(requestBody, 'request', 'request body', requestBody.node.required === true),
+    responses: responsesPlan(document, operation),
+  };
+}
+
+/** Operation parameters override path-item parameters with the same name and location. */
+function mergeParameters(document: JsonValue, ...owners: Array<LocatedObject | undefined>): LocatedObject[] {
+  const merged = new Map<string, LocatedObject>();
+  for (const owner of owners) {
+    const list = owner?.node.parameters;
+    if (!owner || !Array.isArray(list)) continue;
+    list.forEach((entry, index) => {
+      const located = followRefs(document, entry, childPointer(childPointer(owner.pointer, 'parameters'), index));
+      const { name, in: location } = located?.node ?? {};
+      if (!located || typeof name !== 'string' || typeof location !== 'string') return;
+      merged.set(`${location}:${location === 'header' ? name.toLowerCase() : name}`, located);
+    });
+  }
+  return [...merged.values()];
+}
+
+function parameterPlan(document: JsonValue, { node, pointer }: LocatedObject, route: RouteEntry): ParameterPlan | undefined {
+  const name = node.name as string;
+  const location = node.in as string;
+  if (!LOCATIONS.has(location)) return undefined;
+  if (location === 'header' && IGNORED_HEADER_PARAMETERS.has(name.toLowerCase())) return undefined;
+  let key = name;
+  if (location === 'path') {
+    const position = route.parameterNames.indexOf(name);
+    if (position < 0) return undefined; // declared but not in the template: nothing can carry it
+    key = `p${position}`;
+  } else if (location === 'header') key = name.toLowerCase();
+  const place = where.parameter(name, location as ParameterLocation);
+  return {
+    ...valueDescription(document, node, pointer, location as ParameterLocation, place, 'request'),
+    name,
+    location: location as ParameterLocation,
+    required: location === 'path' || node.required === true,
+    allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
+    key,
+  };
+}
+
+/** Style, shape and schema of a parameter or header, whether it has `schema` or `content`. */
+function valueDescription(
+  document: JsonValue,
+  node: JsonObject,
+  pointer: string,
+  location: ParameterLocation,
+  place: string,
+  direction: Direction,
+): Pick<ParameterPlan, 'style' | 'explode' | 'shape' | 'json' | 'place' | 'schema'> {
+  const style = typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
+  const explode = typeof node.explode === 'boolean' ? node.explode : style === 'form';
+  if (node.schema === undefined && isJsonObject(node.content)) {
+    const [mediaType, media] = Object.entries(node.content)[0] ?? [];
+    if (mediaType !== undefined && isJsonObject(media) && media.schema !== undefined) {
+      const json = isJsonMediaType(essence(mediaType));
+      const schemaPointer = childPointer(childPointer(childPointer(pointer, 'content'), mediaType), 'schema');
+      return {
+        style, explode, place, json,
+        shape: json ? { kind: 'any' } : shapeOf(document, media.schema),
+        schema: createSlot(schemaPointer, direction, place),
+      };
+    }
+  }
+  return {
+    style, explode, place, json: false,
+    shape: shapeOf(document, node.schema),
+    schema: node.schema === undefined ? undefined : createSlot(childPointer(pointer, 'schema'), direction, place),
+  };
+}
+
+function bodyPlan({ node, pointer }: LocatedObject, direction: Direction, subject: string, required: boolean): BodyPlan {
+  const content = isJsonObject(node.content) ? node.content : {};
+  const contentPointer = childPointer(pointer, 'content');
+  const entries = Object.keys(content).map((key): [string, MediaTypePlan] => {
+    const media = content[key];
+    const schema = isJsonObject(media) && media.schema !== undefined
+      ? createSlot(childPointer(childPointer(contentPointer, key), 'schema'), direction, subject)
+      : undefined;
+    return [key, { schema }];
+  });
+  return { required, content: buildMediaTypeTable(entries), declared: entries.length > 0 };
+}
+
+function responsesPlan(document: JsonValue, operation: LocatedObject | undefined): ResponsesPlan | undefined {
+  const responses = operation?.node.responses;
+  if (!operation || !isJsonObject(responses)) return undefined;
+  const exact = new Map<number, ResponsePlan>();
+  const ranges: Array<ResponsePlan | undefined> = [];
+  let fallback: ResponsePlan | undefined;
+  const responsesPointer = childPointer(operation.pointer, 'responses');
+  for (const code of Object.keys(responses)) {
+    const located = followRefs(document, responses[code], childPointer(responsesPointer, code));
+    if (located === undefined) continue;
+    if (code === 'default') fallback = responsePlan(document, located, 'default');
+    else if (/^[1-5]xx$/i.test(code)) ranges[Number(code[0])] = responsePlan(document, located, code.toUpperCase());
+    else if (/^[1-5]\d\d$/.test(code)) exact.set(Number(code), responsePlan(document, located, code));
+  }
+  return { exact, ranges, fallback };
+}
+
+function responsePlan(document: JsonValue, response: LocatedObject, code: string): ResponsePlan {
+  const headers: ParameterPlan[] = [];
+  const declared = response.node.headers;
+  if (isJsonObject(declared)) {
+    const headersPointer = childPointer(response.pointer, 'headers');
+    for (const name of Object.keys(declared)) {
+      if (name.toLowerCase() === 'content-type') continue; // OpenAPI: described by `content`, not here
+      const header = followRefs(document, declared[name], childPointer(headersPointer, name));
+      if (header === undefined) continue;
+      const place = where.responseHeader(name);
+      headers.push({
+        ...valueDescription(document, header.node, header.pointer, 'header', place, 'response'),
+        name,
+        location: 'header',
+        required: header.node.required === true,
+        allowEmptyValue: false,
+        key: name.toLowerCase(),
+      });
+    }
+  }
+  const body = response.node.content === undefined ? undefined : bodyPlan(response, 'response', `response ${code} body`, false);
+  return { headers, body };
+}

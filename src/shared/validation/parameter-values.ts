@@ -1,0 +1,184 @@
+/**
+ * Parameter and header text → typed values, by location, `style` and `explode` (OpenAPI
+ * "Style Values"), then schema validation. A text that cannot become the declared type is reported
+ * in the spec's shape: `parameter "<name>" in <location>: value "<value>" is not a valid <type>`.
+ */
+import type { CallContext } from './call-context';
+import { addError } from './error-report';
+import { JsonRefusal, parseGuardedJson } from './json-body';
+import { validationMessages } from './messages';
+import type { ParameterPlan } from './operation-plan';
+import type { QueryValues } from './query-string';
+import { runSlot } from './schema-slot';
+import type { ErrorCategory } from './types';
+import { NOT_COERCIBLE, coerceScalar, type ValueShape } from './value-shape';
+
+/** The parameter is not in the message. */
+export const ABSENT: unique symbol = Symbol('absent');
+/** The text was wrong and a violation is reported already. */
+const REJECTED: unique symbol = Symbol('rejected');
+/** An empty value the document allows (`allowEmptyValue`): nothing to validate. */
+const EMPTY_ALLOWED: unique symbol = Symbol('empty allowed');
+
+/** Reports a missing required parameter, or validates the value against the parameter's schema. */
+export function checkParameterValue(parameter: ParameterPlan, value: unknown, category: ErrorCategory, call: CallContext): void {
+  if (value === ABSENT) {
+    if (parameter.required) addError(call.report, category, validationMessages.parameterRequired(parameter.place));
+    return;
+  }
+  if (value === REJECTED || value === EMPTY_ALLOWED || parameter.schema === undefined) return;
+  runSlot(parameter.schema, value, parameter.place, category, true, call);
+}
+
+/** Simple (`1,2`), label (`.1.2`) and matrix (`;id=1,2`) path styles. */
+export function pathParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
+  if (raw === undefined) return ABSENT;
+  if (parameter.style === 'label' && raw.startsWith('.')) {
+    return fromText(parameter, raw.slice(1), parameter.explode ? '.' : ',', category, call);
+  }
+  if (parameter.style === 'matrix' && raw.startsWith(';')) {
+    const prefix = `${parameter.name}=`;
+    const pieces = raw.slice(1).split(';');
+    if (parameter.explode && parameter.shape.kind === 'array') {
+      const items = pieces.filter((piece) => piece.startsWith(prefix)).map((piece) => piece.slice(prefix.length));
+      return coerceItems(parameter, items, parameter.shape.items, category, call);
+    }
+    if (parameter.explode && parameter.shape.kind === 'object') return fromPairs(parameter, pieces, '=', category, call);
+    const first = pieces[0]!;
+    return fromText(parameter, first.startsWith(prefix) ? first.slice(prefix.length) : first, ',', category, call);
+  }
+  return fromText(parameter, raw, ',', category, call);
+}
+
+/** Form (exploded or not), spaceDelimited, pipeDelimited and deepObject query styles. */
+export function queryParameterValue(parameter: ParameterPlan, query: QueryValues, category: ErrorCategory, call: CallContext): unknown {
+  const { shape } = parameter;
+  if (shape.kind === 'object' && !parameter.json && (parameter.style === 'deepObject' || parameter.explode)) {
+    return queryObject(parameter, shape, query, category, call);
+  }
+  const values = query.get(parameter.name);
+  if (values === undefined) return ABSENT;
+  if (shape.kind === 'array' && !parameter.json) {
+    if (values[0] === '' && values.length === 1 && parameter.allowEmptyValue) return EMPTY_ALLOWED;
+    const separator = parameter.style === 'spaceDelimited' ? ' ' : parameter.style === 'pipeDelimited' ? '|' : ',';
+    const items = parameter.explode && parameter.style === 'form' ? values : values[0]!.split(separator);
+    return coerceItems(parameter, items, shape.items, category, call);
+  }
+  return fromText(parameter, values[0]!, ',', category, call);
+}
+
+/** Headers (request parameters and response headers) use the simple style. */
+export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
+  if (raw === undefined) return ABSENT;
+  return fromText(parameter, raw.trim(), ',', category, call);
+}
+
+/** `a=1; b=2` → values by name (Map: no prototype keys). */
+export function parseCookieHeader(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (header === undefined) return cookies;
+  for (const piece of header.split(';')) {
+    const equals = piece.indexOf('=');
+    if (equals <= 0) continue;
+    const name = piece.slice(0, equals).trim();
+    if (!cookies.has(name)) cookies.set(name, piece.slice(equals + 1).trim());
+  }
+  return cookies;
+}
+
+export function cookieParameterValue(parameter: ParameterPlan, cookies: Map<string, string>, category: ErrorCategory, call: CallContext): unknown {
+  const raw = cookies.get(parameter.name);
+  return raw === undefined ? ABSENT : fromText(parameter, raw, ',', category, call);
+}
+
+/** One text carrying the whole value; arrays and objects are split on `separator`. */
+function fromText(parameter: ParameterPlan, text: string, separator: string, category: ErrorCategory, call: CallContext): unknown {
+  if (text === '' && parameter.allowEmptyValue) return EMPTY_ALLOWED;
+  if (parameter.json) return fromJson(parameter, text, category, call);
+  const { shape } = parameter;
+  if (shape.kind === 'array') return coerceItems(parameter, text === '' ? [] : text.split(separator), shape.items, category, call);
+  if (shape.kind === 'object') {
+    const pieces = text === '' ? [] : text.split(separator);
+    return parameter.explode ? fromPairs(parameter, pieces, '=', category, call) : fromAlternating(parameter, pieces, category, call);
+  }
+  return coerce(parameter, text, shape, category, call);
+}
+
+function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
+  const value = parseGuardedJson(text, call.options);
+  if (!(value instanceof JsonRefusal)) return value;
+  addError(call.report, category, validationMessages.notValidJson(parameter.place, text, call.options.maxQuotedValueChars));
+  return REJECTED;
+}
+
+function coerce(parameter: ParameterPlan, text: string, shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
+  if (shape.kind === 'array' || shape.kind === 'object') return text; // nested structures stay text; the schema says what is wrong
+  const value = coerceScalar(text, shape.kind);
+  if (value !== NOT_COERCIBLE) return value;
+  addError(call.report, category, validationMessages.notAValid(parameter.place, text, shape.kind, call.options.maxQuotedValueChars));
+  return REJECTED;
+}
+
+function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
+  const values: unknown[] = [];
+  let rejected = false;
+  for (const item of items) {
+    const value = coerce(parameter, parameter.location === 'header' ? item.trim() : item, shape, category, call);
+    if (value === REJECTED) rejected = true;
+    values.push(value);
+  }
+  return rejected ? REJECTED : values;
+}
+
+/** `role=admin,name=Alex` (exploded simple and matrix styles). */
+function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separator: string, category: ErrorCategory, call: CallContext): unknown {
+  const entries: Array<[string, string]> = [];
+  for (const piece of pieces) {
+    const at = piece.indexOf(separator);
+    if (at > 0) entries.push([piece.slice(0, at), piece.slice(at + 1)]);
+  }
+  return toObject(parameter, entries, category, call);
+}
+
+/** `role,admin,name,Alex` (form and simple styles, not exploded). */
+function fromAlternating(parameter: ParameterPlan, pieces: readonly string[], category: ErrorCategory, call: CallContext): unknown {
+  const entries: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < pieces.length; i += 2) entries.push([pieces[i]!, pieces[i + 1]!]);
+  return toObject(parameter, entries, category, call);
+}
+
+/** Exploded form objects take one query name per property; deepObject uses `name[property]`. */
+function queryObject(
+  parameter: ParameterPlan,
+  shape: Extract<ValueShape, { kind: 'object' }>,
+  query: QueryValues,
+  category: ErrorCategory,
+  call: CallContext,
+): unknown {
+  const entries: Array<[string, string]> = [];
+  if (parameter.style === 'deepObject') {
+    const prefix = `${parameter.name}[`;
+    for (const [name, values] of query) {
+      if (name.startsWith(prefix) && name.endsWith(']')) entries.push([name.slice(prefix.length, -1), values[0]!]);
+    }
+  } else {
+    for (const property of shape.properties.keys()) {
+      const values = query.get(property);
+      if (values !== undefined) entries.push([property, values[0]!]);
+    }
+  }
+  return entries.length === 0 ? ABSENT : toObject(parameter, entries, category, call);
+}
+
+function toObject(parameter: ParameterPlan, entries: ReadonlyArray<[string, string]>, category: ErrorCategory, call: CallContext): unknown {
+  const shape = parameter.shape as Extract<ValueShape, { kind: 'object' }>;
+  const object: Record<string, unknown> = {};
+  let rejected = false;
+  for (const [name, text] of entries) {
+    const value = coerce(parameter, text, shape.properties.get(name) ?? shape.additional, category, call);
+    if (value === REJECTED) rejected = true;
+    // defineProperty: a `__proto__` name stays an ordinary key.
+    Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return rejected ? REJECTED : object;
+}

@@ -1,0 +1,37 @@
+/** Query strings → values by name. A Map, so names such as `__proto__` are ordinary keys. */
+
+export type QueryValues = Map<string, string[]>;
+
+export function parseQueryString(query: string): QueryValues {
+  const values: QueryValues = new Map();
+  if (query === '') return values;
+  let start = 0;
+  while (start <= query.length) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      const pair = query.slice(start, end);
+      const equals = pair.indexOf('=');
+      const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
+      const value = equals < 0 ? '' : decodeComponent(pair.slice(equals + 1));
+      if (name !== '') {
+        const list = values.get(name);
+        if (list === undefined) values.set(name, [value]);
+        else list.push(value);
+      }
+    }
+    start = end + 1;
+  }
+  return values;
+}
+
+/** Form decoding: '+' is a space; malformed percent-escapes are kept as written rather than failing the call. */
+export function decodeComponent(text: string): string {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}

@@ -1,0 +1,35 @@
+/** Spec "Validation rules" 3 and 4: status code (exact, `NXX` range, `default`), declared headers, body. */
+import type { CallContext } from './call-context';
+import { checkBody } from './body-checks';
+import { addError } from './error-report';
+import { headerValue } from './headers';
+import { validationMessages } from './messages';
+import type { OperationPlan, ResponsePlan, ResponsesPlan } from './operation-plan';
+import { checkParameterValue, headerParameterValue } from './parameter-values';
+import type { HttpResponseInput } from './types';
+
+const CATEGORY = 'response_invalid';
+
+export function checkResponse(plan: OperationPlan, response: HttpResponseInput, call: CallContext): void {
+  const status = response.statusCode;
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    addError(call.report, 'http_request_creation', validationMessages.invalidStatusCode(status));
+    return;
+  }
+  if (plan.responses === undefined) return; // the document declares no responses for the operation
+  const declared = responseFor(plan.responses, status);
+  if (declared === undefined) {
+    addError(call.report, CATEGORY, validationMessages.statusNotDefined(status, plan.label));
+    return;
+  }
+  for (const header of declared.headers) {
+    const raw = headerValue(response.headers, header.key);
+    checkParameterValue(header, headerParameterValue(header, raw, CATEGORY, call), CATEGORY, call);
+  }
+  checkBody(declared.body, 'response', response.headers, response.body, CATEGORY, call);
+}
+
+/** The most specific declaration wins: `404`, then `4XX`, then `default`. */
+function responseFor(responses: ResponsesPlan, status: number): ResponsePlan | undefined {
+  return responses.exact.get(status) ?? responses.ranges[Math.floor(status / 100)] ?? responses.fallback;
+}

@@ -1,0 +1,80 @@
+/**
+ * A schema of an operation (a parameter's, a body's, a header's), compiled on first use and kept;
+ * a schema that cannot be compiled keeps its reason, so the failure is reported on every call
+ * without being retried.
+ */
+import type { ErrorCategory } from './types';
+import type { CallContext } from './call-context';
+import { addError, isFull } from './error-report';
+import { validationMessages } from './messages';
+import { schemaErrorMessage } from './schema-errors';
+import type { SchemaCompiler, SchemaValidator } from './schema-compiler';
+import { SchemaCompileError } from './schema-compile-error';
+import type { Direction } from './schema-transform';
+
+export interface SchemaSlot {
+  /** Where the schema is in the document (canonical JSON pointer). */
+  readonly pointer: string;
+  readonly direction: Direction;
+  /** What the schema describes, for a compile failure: `request body`, `parameter "id" in path`. */
+  readonly subject: string;
+  validate: SchemaValidator | undefined;
+  failure: string | undefined;
+}
+
+export function createSlot(pointer: string, direction: Direction, subject: string): SchemaSlot {
+  return { pointer, direction, subject, validate: undefined, failure: undefined };
+}
+
+/**
+ * Validates `data`; every violation goes to the report under `category`, located at `place`.
+ * `quoteValues` adds the failing value to messages (parameters and headers, whose values are short).
+ */
+export function runSlot(
+  slot: SchemaSlot,
+  data: unknown,
+  place: string,
+  category: ErrorCategory,
+  quoteValues: boolean,
+  call: CallContext,
+): void {
+  const validate = slot.validate ?? compileSlot(slot, call.compiler);
+  if (validate === undefined) {
+    addError(call.report, 'router_creation', validationMessages.schemaNotCompiled(slot.subject, call.operation, slot.failure!));
+    return;
+  }
+  let valid: boolean;
+  try {
+    valid = validate(data);
+  } catch (error) {
+    // A schema whose `$ref`s loop without consuming data (A → allOf B → allOf A) recurses until the stack ends.
+    if (error instanceof RangeError) {
+      addError(call.report, category, validationMessages.schemaRecursion(place));
+      return;
+    }
+    throw error;
+  }
+  if (valid) return;
+  const errors = validate.errors ?? [];
+  for (let i = 0; i < errors.length; i++) {
+    if (isFull(call.report)) {
+      // Wording messages nobody will read would cost more than the validation did.
+      call.report.omitted += errors.length - i;
+      return;
+    }
+    const message = schemaErrorMessage(place, errors[i]!, data, quoteValues, call.options.maxQuotedValueChars);
+    if (message !== undefined) addError(call.report, category, message);
+  }
+}
+
+function compileSlot(slot: SchemaSlot, compiler: SchemaCompiler): SchemaValidator | undefined {
+  if (slot.failure !== undefined) return undefined;
+  try {
+    slot.validate = compiler.compile(slot.pointer, slot.direction);
+    return slot.validate;
+  } catch (error) {
+    if (!(error instanceof SchemaCompileError)) throw error;
+    slot.failure = error.message;
+    return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * One validation call inside a worker: decode the request message, check the call's own fields,
+ * run the compiled contract. Everything it answers is a value; a malformed message is reported
+ * to the caller as a call failure, never thrown across the thread boundary.
+ */
+import { ErrorCode, errorMessage } from '../shared/errors';
+import { WireFormatError } from '../shared/validation-messages/protobuf-wire';
+import { decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/validation-messages/validation-codec';
+import { ValidationOperation } from '../shared/validation-messages/pool-protocol';
+import type { CompiledContract, ValidationOutcome } from '../shared/validation';
+
+export type MessageVerdict =
+  | { ok: true; outcome: ValidationOutcome; correlationId: string }
+  | { ok: false; code: ErrorCode; message: string };
+
+/** Messages of the call-level checks made here (the engine words everything about the interaction). */
+export const callMessages = Object.freeze({
+  requestRequired: () => 'request is required: InteractionRequest.request is empty',
+  responseRequired: () => 'response is required: ValidateProducerRequest.response is empty',
+  contractUnavailable: (reason: string) => `the schema could not be prepared for validation: ${reason}`,
+});
+
+export function validateMessage(operation: ValidationOperation, bytes: Buffer, contract: CompiledContract): MessageVerdict {
+  try {
+    return operation === ValidationOperation.INTERACTION
+      ? validateInteraction(bytes, contract)
+      : validateProducerResponse(bytes, contract);
+  } catch (error) {
+    if (error instanceof WireFormatError) {
+      return { ok: false, code: ErrorCode.INVALID_ARGUMENT, message: `the request is not a valid protobuf message: ${error.message}` };
+    }
+    return { ok: false, code: ErrorCode.INTERNAL, message: `validation failed unexpectedly: ${errorMessage(error)}` };
+  }
+}
+
+/** The answer for every call against a schema whose contract could not be built. */
+export function contractFailureOutcome(reason: string): ValidationOutcome {
+  return { valid: false, errors: [callMessages.contractUnavailable(reason)], category: 'router_creation' };
+}
+
+/** The correlation id of a message, for answers that never reach the engine. */
+export function correlationIdOf(operation: ValidationOperation, bytes: Buffer): string {
+  if (operation !== ValidationOperation.INTERACTION) return '';
+  try {
+    return readInteractionHead(bytes).correlationId;
+  } catch {
+    return '';
+  }
+}
+
+function validateInteraction(bytes: Buffer, contract: CompiledContract): MessageVerdict {
+  const message = decodeInteractionRequest(bytes);
+  const { correlationId, request, response } = message;
+  if (request === undefined) return { ok: true, outcome: inputInvalid(callMessages.requestRequired()), correlationId };
+  return { ok: true, outcome: contract.validateInteraction(response === undefined ? { request } : { request, response }), correlationId };
+}
+
+function validateProducerResponse(bytes: Buffer, contract: CompiledContract): MessageVerdict {
+  const { method, path, response, request } = decodeProducerRequest(bytes);
+  if (response === undefined) return { ok: true, outcome: inputInvalid(callMessages.responseRequired()), correlationId: '' };
+  const input = request === undefined ? { method, path, response } : { method, path, response, request };
+  return { ok: true, outcome: contract.validateProducerResponse(input), correlationId: '' };
+}
+
+function inputInvalid(message: string): ValidationOutcome {
+  return { valid: false, errors: [message], category: 'input_validation' };
+}

@@ -1,0 +1,103 @@
+/**
+ * ValidateInteractionStream over real gRPC: one result per request, in order, correlation ids
+ * echoed; failures stay per message; a slow reader is held back, not dropped; a malformed message
+ * ends the stream with INVALID_ARGUMENT after the results before it.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { contractValidatorDefinition } from '../../src/shared/proto';
+import { startTestServer, type TestServer } from '../helpers/server';
+import {
+  USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, registerSchema,
+} from '../helpers/validation';
+
+let server: TestServer;
+let hash: string;
+
+before(async () => {
+  server = await startTestServer({ workerThreads: 2 });
+  hash = (await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT)).schema_hash;
+});
+
+after(() => server.close());
+
+/** Writes every request, ends the stream, collects every result (and the final status). */
+function runStream(requests: object[], options: { pauseReadingMs?: number } = {}): Promise<{ results: any[]; error?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    const call = server.client.raw.ValidateInteractionStream();
+    const results: any[] = [];
+    call.on('data', (result) => results.push(result));
+    call.on('error', (error: grpc.ServiceError) => resolve({ results, error }));
+    call.on('end', () => resolve({ results }));
+    if (options.pauseReadingMs) {
+      call.pause();
+      setTimeout(() => call.resume(), options.pauseReadingMs);
+    }
+    for (const request of requests) call.write(request);
+    call.end();
+  });
+}
+
+/** Kinds of request mixed on one stream, each with the answer it must get. */
+const KINDS = [
+  { request: (i: number) => getUserInteraction('users', String(i), VALID_USER), check: (r: any) => r.valid && r.validated_against_hash === hash },
+  { request: (i: number) => getUserInteraction('users', `x${i}`, VALID_USER), check: (r: any) => !r.valid && r.errors[0].startsWith('parameter "id" in path') },
+  { request: () => getUserInteraction('ghost', '1', VALID_USER), check: (r: any) => !r.valid && r.errors[0] === 'Schema not found: ghost' },
+  { request: () => getUserInteraction('users', '1', VALID_USER, { schema_version: '3.0.0' }), check: (r: any) => r.errors[0] === 'schema version not found' },
+  { request: () => getUserInteraction('', '1', VALID_USER), check: (r: any) => r.errors[0] === 'schema_id is required' },
+];
+
+test('results come back in request order with their correlation ids, failures per message', async () => {
+  const count = 1500;
+  const requests = Array.from({ length: count }, (_, i) => ({ ...KINDS[i % KINDS.length]!.request(i), correlation_id: `c-${i}` }));
+  const { results, error } = await runStream(requests);
+  assert.equal(error, undefined);
+  assert.equal(results.length, count);
+  results.forEach((result, i) => {
+    assert.equal(result.correlation_id, `c-${i}`);
+    assert.ok(KINDS[i % KINDS.length]!.check(result), `result ${i}: ${JSON.stringify(result)}`);
+  });
+});
+
+test('a client that stops reading for a while still gets every result, in order', async () => {
+  const count = 3000; // several times the per-stream in-flight bound
+  const requests = Array.from({ length: count }, (_, i) => ({ ...getUserInteraction('users', String(i), VALID_USER), correlation_id: String(i) }));
+  const { results, error } = await runStream(requests, { pauseReadingMs: 300 });
+  assert.equal(error, undefined);
+  assert.deepEqual(results.map((r) => r.correlation_id), requests.map((r) => r.correlation_id));
+});
+
+test('a stream with no requests ends cleanly', async () => {
+  const { results, error } = await runStream([]);
+  assert.equal(error, undefined);
+  assert.deepEqual(results, []);
+});
+
+test('a malformed message ends the stream with INVALID_ARGUMENT after the results before it', async () => {
+  const encode = (request: object) => contractValidatorDefinition().ValidateInteractionStream.requestSerialize(request as never);
+  const decode = (bytes: Buffer) => contractValidatorDefinition().ValidateInteractionStream.responseDeserialize(bytes);
+  const client = rawClient(server.address);
+  try {
+    const outcome = await new Promise<{ results: any[]; error?: grpc.ServiceError }>((resolve) => {
+      const call = client.makeBidiStreamRequest('/svc.ContractValidator/ValidateInteractionStream', (b: Buffer) => b, (b: Buffer) => b);
+      const results: any[] = [];
+      call.on('data', (bytes: Buffer) => results.push(decode(bytes)));
+      call.on('error', (error: grpc.ServiceError) => resolve({ results, error }));
+      call.on('end', () => resolve({ results }));
+      call.write(encode({ ...getUserInteraction('users', '1', VALID_USER), correlation_id: 'before-1' }));
+      call.write(encode({ ...getUserInteraction('users', '2', VALID_USER), correlation_id: 'before-2' }));
+      call.write(Buffer.from([0x0a, 0xff, 0xff, 0x03])); // schema_id claims more bytes than there are
+      call.write(encode({ ...getUserInteraction('users', '3', VALID_USER), correlation_id: 'after' }));
+      call.end();
+    });
+    assert.deepEqual(outcome.results.map((r) => r.correlation_id), ['before-1', 'before-2']);
+    assert.equal(outcome.error?.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(outcome.error!.details, /not a valid svc\.InteractionRequest message/);
+  } finally {
+    client.close();
+  }
+  // The server goes on serving streams.
+  const { results } = await runStream([{ ...getUserInteraction('users', '9', VALID_USER), correlation_id: 'next' }]);
+  assert.equal(results[0].correlation_id, 'next');
+});

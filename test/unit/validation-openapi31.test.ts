@@ -1,0 +1,79 @@
+/** OpenAPI 3.1 documents: JSON Schema 2020-12 (type lists, const, prefixItems, unevaluatedProperties, $ref siblings). */
+import { before, describe, it } from 'node:test';
+import type { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, fixtureContract, request, response } from '../helpers/validation-contracts';
+
+const ORDER = { kind: 'order', total: 12.5, lines: [{ sku: 'A-1', quantity: 2 }], note: null, position: [1.5, 2] };
+
+describe('OpenAPI 3.1', () => {
+  let contract: CompiledContract;
+  before(async () => {
+    contract = await fixtureContract('orders-3.1.json');
+  });
+  const create = (body: unknown, query = '') => contract.validateInteraction({ request: request('POST', `/orders${query}`, { body }) });
+
+  it('matches paths with and without a relative server URL (/shop)', () => {
+    const order = { ...ORDER, id: 'AB-1' };
+    assertValid(contract.validateInteraction({ request: request('GET', '/shop/orders/AB-1'), response: response(200, { body: order }) }));
+    assertValid(contract.validateInteraction({ request: request('GET', '/orders/AB-1'), response: response(200, { body: order }) }));
+  });
+
+  it('checks path parameter patterns', () => {
+    assertInvalid(
+      contract.validateInteraction({ request: request('GET', '/orders/ab-1') }),
+      'request_invalid',
+      'parameter "orderId" in path: value "ab-1" must match pattern "^[A-Z]{2}-[0-9]+$"',
+    );
+  });
+
+  it('coerces parameters whose type is a list (["integer", "null"])', () => {
+    assertValid(create(ORDER, '?priority=5'));
+    assertInvalid(create(ORDER, '?priority=9'), 'request_invalid', 'parameter "priority" in query: value "9" must be <= 5');
+    assertInvalid(create(ORDER, '?priority=high'), 'request_invalid', 'parameter "priority" in query: value "high" is not a valid integer');
+  });
+
+  it('applies const, numeric exclusiveMinimum and type lists', () => {
+    assertInvalid(
+      create({ ...ORDER, kind: 'refund', total: 0, note: 5 }),
+      'request_invalid',
+      'request body /kind: must be equal to "order"',
+      'request body /total: must be > 0',
+      'request body /note: must be string or null',
+    );
+  });
+
+  it('applies prefixItems with items: false', () => {
+    assertInvalid(create({ ...ORDER, position: [1, 2, 3] }), 'request_invalid', 'request body /position: must have at most 2 items');
+  });
+
+  it('applies unevaluatedProperties: false', () => {
+    assertInvalid(create({ ...ORDER, bogus: true }), 'request_invalid', 'request body: unexpected property "bogus"');
+  });
+
+  it('applies dependentRequired', () => {
+    assertInvalid(
+      create({ ...ORDER, lines: [{ sku: 'A-1', discount: 5 }] }),
+      'request_invalid',
+      'request body /lines/0: property "reason" is required when property "discount" is present',
+    );
+  });
+
+  it('applies keywords beside $ref', () => {
+    assertValid(create({ ...ORDER, extra: { gift: 'yes' } }));
+    assertInvalid(
+      create({ ...ORDER, extra: { gift: 'yes', wrap: 7 } }),
+      'request_invalid',
+      'request body /extra/wrap: must be string',
+      'request body /extra: must have at most 1 property',
+    );
+  });
+
+  it('keeps readOnly semantics', () => {
+    assertInvalid(create({ ...ORDER, id: 'AB-1' }), 'request_invalid', 'request body: property "id" is read-only');
+    assertInvalid(
+      contract.validateInteraction({ request: request('GET', '/orders/AB-1'), response: response(200, { body: ORDER }) }),
+      'response_invalid',
+      'response body: property "id" is required',
+    );
+  });
+});

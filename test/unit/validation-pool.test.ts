@@ -1,0 +1,115 @@
+/**
+ * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
+ * and fetched once for concurrent calls, loader failures passed through as the caller's error.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ErrorCode, SvcError, schemaNotFound } from '../../src/shared/errors';
+import { loadSchema } from '../../src/shared/openapi/load-document';
+import { contractValidatorDefinition } from '../../src/shared/proto';
+import { ValidationOperation } from '../../src/shared/validation-messages/pool-protocol';
+import { ValidationPool, type ContractRef } from '../../src/main/pool';
+import { Metrics } from '../../src/main/metrics';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
+
+const encode = (request: object) => contractValidatorDefinition().ValidateInteraction.requestSerialize(request as never);
+const decode = (bytes: Buffer) => contractValidatorDefinition().ValidateInteraction.responseDeserialize(bytes);
+const REF: ContractRef = { schemaId: 'users', version: '1.0.0', hash: 'h1' };
+
+async function usersDocumentJson(): Promise<string> {
+  return JSON.stringify((await loadSchema(USERS_SCHEMA_TEXT)).document);
+}
+
+test('start and close are idempotent; calls before start or after close are refused clearly', async () => {
+  const pool = new ValidationPool({ threads: 1, loadContract: async () => { throw new Error('unused'); } });
+  await assert.rejects(pool.validate({ operation: ValidationOperation.INTERACTION, message: Buffer.alloc(0), contract: REF }),
+    (error: SvcError) => error.code === ErrorCode.INTERNAL && /not started/.test(error.message));
+  await Promise.all([pool.start(), pool.start()]);
+  assert.equal(pool.workers.length, 1);
+  await Promise.all([pool.close(), pool.close()]);
+  await pool.close();
+  await assert.rejects(pool.validate({ operation: ValidationOperation.INTERACTION, message: Buffer.alloc(0), contract: REF }),
+    (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message));
+});
+
+test('options are checked once, naming the option', () => {
+  const loadContract = async () => { throw new Error('unused'); };
+  assert.throws(() => new ValidationPool({ threads: -1, loadContract }), /options\.threads must be an integer of at least 0/);
+  assert.throws(() => new ValidationPool({ maxBatchItems: 0, loadContract }), /options\.maxBatchItems/);
+  assert.ok(new ValidationPool({ loadContract }).threads >= 1, 'threads 0 means one per core');
+});
+
+test('a contract document is fetched once for overlapping misses and built once per worker', async () => {
+  const documentJson = await usersDocumentJson();
+  let loads = 0;
+  const metrics = new Metrics();
+  const pool = new ValidationPool({
+    threads: 2,
+    metrics,
+    loadContract: async (ref) => {
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { ref, documentJson };
+    },
+  });
+  await pool.start();
+  try {
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.validate({
+      operation: ValidationOperation.INTERACTION,
+      message: encode({ ...getUserInteraction('users', i % 2 ? String(i) : 'bad', VALID_USER), correlation_id: `c${i}` }),
+      contract: REF,
+    })));
+    answers.forEach((answer, i) => {
+      const result = decode(answer.result);
+      assert.equal(result.correlation_id, `c${i}`);
+      assert.equal(result.valid, i % 2 === 1);
+      assert.equal(answer.valid, result.valid);
+      assert.equal(answer.category, result.valid ? '' : 'request_invalid');
+      assert.equal(result.validated_against_hash, 'h1');
+    });
+    // Misses that overlap share one fetch; a worker that first misses after it ended fetches again.
+    assert.ok(loads >= 1 && loads <= 2, `one fetch per worker at most (${loads})`);
+    const misses = (await metrics.cacheMisses.get()).values[0]!.value;
+    assert.ok(misses >= 1 && misses <= 2, `built at most once per worker (${misses})`);
+    assert.equal((await metrics.cacheItems.get()).values[0]!.value, misses);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a loader failure reaches the caller as its own error; a re-registered version follows the new hash', async () => {
+  const documentJson = await usersDocumentJson();
+  const pool = new ValidationPool({
+    threads: 1,
+    loadContract: async (ref) => {
+      if (ref.schemaId === 'gone') throw schemaNotFound('gone');
+      return { ref: { ...ref, hash: 'h2-newer' }, documentJson };
+    },
+  });
+  await pool.start();
+  try {
+    const message = encode(getUserInteraction('users', '1', VALID_USER));
+    await assert.rejects(pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: { ...REF, schemaId: 'gone' } }),
+      (error: SvcError) => error.code === ErrorCode.SCHEMA_NOT_FOUND);
+    const answer = await pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF });
+    assert.equal(decode(answer.result).validated_against_hash, 'h2-newer');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a document the engine cannot use answers every call with router_creation, built once', async () => {
+  let loads = 0;
+  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => { loads++; return { ref, documentJson: '{not json' }; } });
+  await pool.start();
+  try {
+    for (let i = 0; i < 3; i++) {
+      const answer = await pool.validate({ operation: ValidationOperation.INTERACTION, message: encode(getUserInteraction('users', '1', VALID_USER)), contract: REF });
+      assert.equal(answer.category, 'router_creation');
+      assert.match(decode(answer.result).errors[0], /^the schema could not be prepared for validation: /);
+    }
+    assert.equal(loads, 1);
+  } finally {
+    await pool.close();
+  }
+});
