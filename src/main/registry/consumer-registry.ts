@@ -1,0 +1,180 @@
+/**
+ * The consumer registry: which consumer, in which environment, was tested against which schema
+ * version and uses which endpoints. One registration per `<consumer_id>/<schema_id>/<environment>`;
+ * registering again updates the consumer version, the schema version, the endpoints and
+ * `last_validated_at`, and keeps `registered_at`. Stored through the storage port.
+ */
+import { ErrorCode, SvcError, invalidArgument, messages } from '../../shared/errors';
+import { checkEnvironment, checkIdentifier, checkMetadataText } from '../../shared/identifiers';
+import { LIMITS } from '../../shared/limits';
+import { isHttpMethod } from '../../shared/openapi/document';
+import { listOperations } from '../../shared/openapi/operations';
+import { normalizePathTemplate } from '../../shared/compare';
+import { consumerKeyString } from '../storage/consumer-key';
+import type { ConsumerKey, ConsumerRecord, EndpointUsageRecord, Storage } from '../storage/storage';
+import { KeyedMutex } from './keyed-mutex';
+import type { SchemaRegistry } from './schema-registry';
+
+/** Environment of RegisterConsumer and DeregisterConsumer when none is given (spec "Defaults"). */
+export const DEFAULT_CONSUMER_ENVIRONMENT = 'dev';
+
+export interface RegisterConsumerInput {
+  consumerId: string;
+  consumerVersion: string;
+  schemaId: string;
+  /** Empty: the latest version of the schema. */
+  schemaVersion: string;
+  /** Empty: `dev`. */
+  environment: string;
+  usedEndpoints: EndpointUsageRecord[];
+}
+
+export interface RegisterConsumerResult {
+  outcome: 'created' | 'updated';
+  record: ConsumerRecord;
+}
+
+export interface ConsumerRegistryOptions {
+  /** Clock in Unix seconds; injectable for tests. */
+  now: () => number;
+}
+
+/** Unknown endpoints named in one message; the rest are counted. */
+const MAX_NAMED_UNKNOWN_ENDPOINTS = 10;
+
+export class ConsumerRegistry {
+  readonly #storage: Storage;
+  readonly #schemas: SchemaRegistry;
+  readonly #now: () => number;
+  readonly #writes = new KeyedMutex();
+
+  constructor(storage: Storage, schemas: SchemaRegistry, options: Partial<ConsumerRegistryOptions> = {}) {
+    this.#storage = storage;
+    this.#schemas = schemas;
+    this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /**
+   * Checks the input, the schema version and every used endpoint against that version, then
+   * stores the registration. Throws SvcError (INVALID_ARGUMENT, SCHEMA_NOT_FOUND,
+   * SCHEMA_VERSION_NOT_FOUND) without storing anything when a check fails.
+   */
+  async register(input: RegisterConsumerInput): Promise<RegisterConsumerResult> {
+    checkIdentifier('consumer_id', input.consumerId);
+    checkMetadataText('consumer_version', input.consumerVersion);
+    checkIdentifier('schema_id', input.schemaId);
+    const environment = input.environment === '' ? DEFAULT_CONSUMER_ENVIRONMENT : input.environment;
+    checkEnvironment('environment', environment);
+    const requested = checkUsedEndpoints(input.usedEndpoints);
+
+    const schema = await this.#schemas.resolve(input.schemaId, input.schemaVersion).catch((error: unknown) => {
+      if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
+        throw new SvcError(error.code, `${messages.schemaVersionNotFound()}: ${input.schemaId} has no version ${input.schemaVersion.slice(0, 64)} (registered: ${recentVersions(this.#schemas.versionsOf(input.schemaId))})`);
+      }
+      throw error;
+    });
+    const usedEndpoints = matchEndpoints(requested, listOperations(schema.document), `${schema.schemaId} version ${schema.version}`);
+
+    const key: ConsumerKey = { consumerId: input.consumerId, schemaId: schema.schemaId, environment };
+    return this.#writes.run(consumerKeyString(key), async () => {
+      const existing = await this.#storage.getConsumer(key);
+      const now = this.#now();
+      const record: ConsumerRecord = {
+        ...key,
+        consumerVersion: input.consumerVersion,
+        schemaVersion: schema.version,
+        registeredAt: existing?.registeredAt ?? now,
+        lastValidatedAt: now,
+        usedEndpoints,
+      };
+      await this.#storage.saveConsumer(record);
+      return { outcome: existing ? 'updated' : 'created', record };
+    });
+  }
+
+  /** The registrations of a schema (which must be registered), optionally of one environment. */
+  async list(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
+    checkIdentifier('schema_id', schemaId);
+    if (environment !== '') checkEnvironment('environment', environment);
+    if (!this.#schemas.hasSchema(schemaId)) throw new SvcError(ErrorCode.SCHEMA_NOT_FOUND, messages.schemaNotFound(schemaId));
+    return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
+  }
+
+  /** Removes one registration (environment empty: `dev`); CONSUMER_NOT_FOUND when there is none. */
+  async deregister(consumerId: string, schemaId: string, environment: string): Promise<ConsumerKey> {
+    checkIdentifier('consumer_id', consumerId);
+    checkIdentifier('schema_id', schemaId);
+    const key: ConsumerKey = { consumerId, schemaId, environment: environment === '' ? DEFAULT_CONSUMER_ENVIRONMENT : environment };
+    checkEnvironment('environment', key.environment);
+    const removed = await this.#writes.run(consumerKeyString(key), () => this.#storage.deleteConsumer(key));
+    if (!removed) throw new SvcError(ErrorCode.CONSUMER_NOT_FOUND, messages.consumerNotFound());
+    return key;
+  }
+}
+
+/** Versions named in a message: the most recent ones. */
+const MAX_NAMED_VERSIONS = 10;
+
+export function recentVersions(versions: readonly string[]): string {
+  const recent = versions.slice(-MAX_NAMED_VERSIONS).join(', ');
+  return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
+}
+
+/** Shape checks on the endpoints as sent; methods come back upper-case. */
+function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {
+  if (endpoints.length > LIMITS.consumerMaxEndpoints) {
+    throw invalidArgument(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
+  }
+  return endpoints.map((endpoint, index) => {
+    const field = `used_endpoints[${index}]`;
+    const method = endpoint.method.trim().toUpperCase();
+    if (!isHttpMethod(method.toLowerCase())) {
+      throw invalidArgument(`${field}.method "${endpoint.method.slice(0, 16)}" is not an HTTP method (GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE)`);
+    }
+    if (!endpoint.path.startsWith('/') || endpoint.path.length > LIMITS.validationMaxPathChars) {
+      throw invalidArgument(`${field}.path must be an API path template starting with '/' (for example /users/{id}), at most ${LIMITS.validationMaxPathChars} characters`);
+    }
+    if (endpoint.usedFields.length > LIMITS.consumerMaxUsedFields) {
+      throw invalidArgument(`${field}.used_fields lists ${endpoint.usedFields.length} fields, over the limit of ${LIMITS.consumerMaxUsedFields} (consumerMaxUsedFields)`);
+    }
+    endpoint.usedFields.forEach((usedField, fieldIndex) => checkMetadataText(`${field}.used_fields[${fieldIndex}]`, usedField));
+    return { method, path: endpoint.path, usedFields: endpoint.usedFields };
+  });
+}
+
+/**
+ * Each used endpoint must be an operation of the schema version, matched by method and by path
+ * template with parameter names ignored; it is stored under the schema's own template. The same
+ * endpoint listed twice is kept once, with the union of its used fields.
+ */
+function matchEndpoints(
+  requested: EndpointUsageRecord[],
+  operations: ReadonlyArray<{ method: string; path: string }>,
+  schemaLabel: string,
+): EndpointUsageRecord[] {
+  const templates = new Map<string, string>();
+  for (const operation of operations) {
+    const key = `${operation.method} ${normalizePathTemplate(operation.path)}`;
+    if (!templates.has(key)) templates.set(key, operation.path);
+  }
+  const matched = new Map<string, EndpointUsageRecord>();
+  const unknown: string[] = [];
+  for (const endpoint of requested) {
+    const key = `${endpoint.method} ${normalizePathTemplate(endpoint.path)}`;
+    const template = templates.get(key);
+    if (template === undefined) {
+      unknown.push(`${endpoint.method} ${endpoint.path}`);
+      continue;
+    }
+    const existing = matched.get(key);
+    if (existing) existing.usedFields = [...new Set([...existing.usedFields, ...endpoint.usedFields])];
+    else matched.set(key, { method: endpoint.method, path: template, usedFields: [...new Set(endpoint.usedFields)] });
+  }
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, MAX_NAMED_UNKNOWN_ENDPOINTS).join(', ');
+    const more = unknown.length > MAX_NAMED_UNKNOWN_ENDPOINTS ? ` and ${unknown.length - MAX_NAMED_UNKNOWN_ENDPOINTS} more` : '';
+    const noun = unknown.length === 1 ? 'endpoint is' : 'endpoints are';
+    throw invalidArgument(`used_endpoints: ${unknown.length} ${noun} not in schema ${schemaLabel}: ${named}${more}`);
+  }
+  return [...matched.values()];
+}

@@ -1,0 +1,254 @@
+/**
+ * CompareSchemas and CanIDeploy (spec "Breaking-change detection" and "Consumer impact rules"),
+ * and the compatibility check of RegisterSchema. Comparisons of registered versions are cached by
+ * the pair of content hashes: CanIDeploy asks the same question for every consumer and every
+ * pipeline run, and a large description takes a noticeable fraction of a second to compare.
+ */
+import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { ErrorCode, SvcError, messages } from '../../shared/errors';
+import { checkEnvironment } from '../../shared/identifiers';
+import { LIMITS } from '../../shared/limits';
+import type { OpenApiDocument } from '../../shared/openapi/document';
+import { changesRelevantToEndpoints, compareDocuments, type BreakingChangeRecord } from '../../shared/compare';
+import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
+import type { CanIDeployRequest__Output } from '../../shared/generated/svc/CanIDeployRequest';
+import type { CanIDeployResponse } from '../../shared/generated/svc/CanIDeployResponse';
+import type { CompareSchemasRequest__Output } from '../../shared/generated/svc/CompareSchemasRequest';
+import type { CompareSchemasResponse } from '../../shared/generated/svc/CompareSchemasResponse';
+import type { ConsumerImpact__Output } from '../../shared/generated/svc/ConsumerImpact';
+import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import { recentVersions } from '../registry/consumer-registry';
+import { LruCache } from '../registry/lru-cache';
+import type { ResolvedSchema } from '../registry/schema-registry';
+import { unary } from '../rpc';
+import type { ServiceContext } from '../service-context';
+import type { ConsumerRecord } from '../storage/storage';
+
+/** Environment of CanIDeploy when none is given (spec "Defaults"). */
+export const DEFAULT_DEPLOY_ENVIRONMENT = 'prod';
+
+/** Consumers named in a CanIDeploy summary; the rest are counted. */
+const MAX_NAMED_CONSUMERS = 5;
+
+type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string) => Promise<BreakingChangeRecord[]>;
+
+export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  const compareVersions = cachedVersionComparison(ctx);
+  return {
+    CompareSchemas: unary(ctx, 'CompareSchemas', (request) => compareSchemas(ctx, compareVersions, request)),
+    CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, compareVersions, request, call)),
+  };
+}
+
+function cachedVersionComparison(ctx: ServiceContext): CompareVersions {
+  const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
+  return async (schemaId, oldVersion, newVersion) => {
+    const [oldSchema, newSchema] = await Promise.all([ctx.schemas.resolve(schemaId, oldVersion), ctx.schemas.resolve(schemaId, newVersion)]);
+    const key = `${oldSchema.hash}>${newSchema.hash}`;
+    let changes = results.get(key);
+    if (!changes) {
+      changes = compareDocuments(oldSchema.document, newSchema.document);
+      results.set(key, changes);
+    }
+    return changes;
+  };
+}
+
+/** Empty old_version: the version before new by semantic-version order; empty new_version: the latest. */
+async function compareSchemas(ctx: ServiceContext, compareVersions: CompareVersions, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
+  const schemaId = request.schema_id;
+  try {
+    const newSchema = await resolveVersion(ctx, schemaId, request.new_version, 'new_version');
+    const oldVersion = request.old_version || ctx.schemas.previousVersion(schemaId, newSchema.version);
+    if (oldVersion === undefined) {
+      return {
+        compatible: true,
+        breaking_changes: [],
+        new_schema: newSchema.metadata,
+        message: `${schemaId} ${newSchema.version} is the first version of the schema: there is no earlier version to compare it with`,
+      };
+    }
+    const oldSchema = await resolveVersion(ctx, schemaId, oldVersion, 'old_version');
+    const changes = await compareVersions(schemaId, oldSchema.version, newSchema.version);
+    countDetected(ctx, changes);
+    return {
+      compatible: changes.length === 0,
+      breaking_changes: changes.map(toBreakingChangeMessage),
+      old_schema: oldSchema.metadata,
+      new_schema: newSchema.metadata,
+      message: '',
+    };
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    return { compatible: false, breaking_changes: [], message: error.message };
+  }
+}
+
+/**
+ * Spec "Consumer impact rules" 1-6, with one correction: a consumer is judged by the changes from
+ * the version it was tested against to new_version. For a consumer tested against the previous
+ * version these are exactly the changes of rule 1; for one tested against an older version they
+ * also hold what changed in between, which rule 1 alone would miss.
+ */
+async function canIDeploy(
+  ctx: ServiceContext,
+  compareVersions: CompareVersions,
+  request: CanIDeployRequest__Output,
+  call: ServerUnaryCall<CanIDeployRequest__Output, CanIDeployResponse>,
+): Promise<CanIDeployResponse> {
+  const schemaId = request.schema_id;
+  const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
+  checkEnvironment('environment', environment);
+  const newSchema = await resolveVersion(ctx, schemaId, request.new_version, 'new_version');
+  const newVersion = newSchema.version;
+  const previous = ctx.schemas.previousVersion(schemaId, newVersion);
+  const breaking = previous === undefined ? [] : await compareVersions(schemaId, previous, newVersion);
+  countDetected(ctx, breaking);
+
+  const consumers = await ctx.consumers.list(schemaId, environment);
+  const impacts: ConsumerImpact__Output[] = [];
+  for (const consumer of consumers) {
+    const changes = await changesSinceTested(ctx, compareVersions, consumer, newVersion, previous, breaking);
+    const relevant = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
+    impacts.push({
+      consumer_id: consumer.consumerId,
+      consumer_version: consumer.consumerVersion,
+      current_schema_version: consumer.schemaVersion,
+      environment: consumer.environment,
+      will_break: relevant.length > 0,
+      relevant_changes: relevant.map(toBreakingChangeMessage),
+    });
+  }
+  const broken = impacts.filter((impact) => impact.will_break);
+  const safe = broken.length === 0;
+  ctx.audit('can_i_deploy_decision', { schemaId, schemaVersion: newVersion, environment, safeToDeploy: safe, affectedConsumers: broken.length }, call);
+  return {
+    safe_to_deploy: safe,
+    summary: deploySummary({ schemaId, newVersion, environment, previous, breaking, impacts, broken }),
+    breaking_changes: breaking.map(toBreakingChangeMessage),
+    affected_consumers: impacts,
+  };
+}
+
+async function changesSinceTested(
+  ctx: ServiceContext,
+  compareVersions: CompareVersions,
+  consumer: ConsumerRecord,
+  newVersion: string,
+  previous: string | undefined,
+  breaking: BreakingChangeRecord[],
+): Promise<BreakingChangeRecord[]> {
+  if (consumer.schemaVersion === previous) return breaking;
+  if (consumer.schemaVersion === newVersion) return [];
+  try {
+    return await compareVersions(consumer.schemaId, consumer.schemaVersion, newVersion);
+  } catch (error) {
+    // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
+    if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
+    ctx.logger.warn({ caller: 'services/compatibility', consumerId: consumer.consumerId, schemaVersion: consumer.schemaVersion }, 'consumer tested against a version that is not registered');
+    return breaking;
+  }
+}
+
+interface SummaryFacts {
+  schemaId: string;
+  newVersion: string;
+  environment: string;
+  previous: string | undefined;
+  breaking: BreakingChangeRecord[];
+  impacts: ConsumerImpact__Output[];
+  broken: ConsumerImpact__Output[];
+}
+
+/** One paragraph a person can act on: the verdict, why, and what to do when unsafe. */
+function deploySummary(facts: SummaryFacts): string {
+  const { schemaId, newVersion, environment, previous, breaking, impacts, broken } = facts;
+  const target = `${schemaId} ${newVersion} to ${environment}`;
+  const since = previous === undefined ? `(${newVersion} is the first version)` : `since ${previous}`;
+  const changeCount = plural(breaking.length, 'breaking change');
+  if (impacts.length === 0) {
+    const unchecked = breaking.length > 0 ? `; ${changeCount} ${since} went unchecked, register consumers to gate on them` : '';
+    return `Safe to deploy ${target}: no consumers are registered for ${schemaId} in ${environment}${unchecked}.`;
+  }
+  const checked = plural(impacts.length, 'consumer');
+  if (broken.length === 0) {
+    return breaking.length === 0
+      ? `Safe to deploy ${target}: no breaking changes ${since}; ${checked} checked.`
+      : `Safe to deploy ${target}: ${changeCount} ${since}, none on an endpoint used by the ${checked} in ${environment}.`;
+  }
+  const named = broken.slice(0, MAX_NAMED_CONSUMERS).map(describeBroken).join('; ');
+  const more = broken.length > MAX_NAMED_CONSUMERS ? `; and ${broken.length - MAX_NAMED_CONSUMERS} more` : '';
+  return (
+    `Not safe to deploy ${target}: ${broken.length} of ${checked} would break: ${named}${more}. ` +
+    `Keep those endpoints compatible, or update the consumers and register them against ${newVersion} before deploying.`
+  );
+}
+
+function describeBroken(impact: ConsumerImpact__Output): string {
+  const endpoints = [...new Set(impact.relevant_changes.map((change) => (change.path === '' ? 'every endpoint' : `${change.method || 'any method'} ${change.path}`)))];
+  const version = impact.consumer_version ? ` ${impact.consumer_version}` : '';
+  return `${impact.consumer_id}${version} (tested against ${impact.current_schema_version}) on ${endpoints.join(', ')}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export interface CompatibilityCheck {
+  breakingChanges: BreakingChange__Output[];
+  /** For the RegisterSchema message: `3 breaking change(s) found since 1.0.0`, or why none could be looked for. */
+  summary: string;
+}
+
+/**
+ * RegisterSchema with check_compatibility: the changes from the version before the registered one
+ * (semantic-version order) to its document. The registration has already happened, so a
+ * comparison that cannot complete is reported in the summary, not thrown.
+ */
+export async function checkAgainstPreviousVersion(
+  ctx: ServiceContext,
+  schemaId: string,
+  previousVersion: string | undefined,
+  document: OpenApiDocument,
+): Promise<CompatibilityCheck> {
+  if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
+  try {
+    const previous = await ctx.schemas.resolve(schemaId, previousVersion);
+    const changes = compareDocuments(previous.document, document);
+    countDetected(ctx, changes);
+    return { breakingChanges: changes.map(toBreakingChangeMessage), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    return { breakingChanges: [], summary: `compatibility with ${previousVersion} could not be checked: ${error.message}` };
+  }
+}
+
+export function toBreakingChangeMessage(change: BreakingChangeRecord): BreakingChange__Output {
+  return {
+    type: change.type,
+    path: change.path,
+    method: change.method,
+    description: change.description,
+    old_value: change.oldValue,
+    new_value: change.newValue,
+  };
+}
+
+function countDetected(ctx: ServiceContext, changes: readonly BreakingChangeRecord[]): void {
+  for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();
+}
+
+/** Resolves a version, turning "not found" into a message that says which version of which schema. */
+async function resolveVersion(ctx: ServiceContext, schemaId: string, version: string, field: string): Promise<ResolvedSchema> {
+  try {
+    return await ctx.schemas.resolve(schemaId, version);
+  } catch (error) {
+    if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
+      throw new SvcError(
+        error.code,
+        `${messages.schemaVersionNotFound()}: ${field} ${version.slice(0, 64)} of ${schemaId} (registered: ${recentVersions(ctx.schemas.versionsOf(schemaId))})`,
+      );
+    }
+    throw error;
+  }
+}

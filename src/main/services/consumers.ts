@@ -1,0 +1,87 @@
+/**
+ * RegisterConsumer, ListConsumers, DeregisterConsumer. Registration and removal answer their
+ * failures in the response (`success` false and a message, as the spec's consumer operations do);
+ * ListConsumers, whose response has no message, answers them as gRPC statuses.
+ */
+import { SvcError } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import type { ConsumerInfo__Output } from '../../shared/generated/svc/ConsumerInfo';
+import type { RegisterConsumerRequest__Output } from '../../shared/generated/svc/RegisterConsumerRequest';
+import type { ConsumerRecord } from '../storage/storage';
+import { unary } from '../rpc';
+import type { ServiceContext } from '../service-context';
+
+export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  const log = ctx.logger.child({ caller: 'services/consumers' });
+  return {
+    RegisterConsumer: unary(ctx, 'RegisterConsumer', async (request, call) => {
+      try {
+        const { outcome, record } = await ctx.consumers.register(toRegisterInput(request));
+        ctx.audit('consumer_registered', {
+          consumerId: record.consumerId, consumerVersion: record.consumerVersion, schemaId: record.schemaId,
+          schemaVersion: record.schemaVersion, environment: record.environment,
+        }, call);
+        const verb = outcome === 'created' ? 'registered' : 'updated';
+        return {
+          success: true,
+          message: `Consumer ${record.consumerId} ${verb} for ${record.schemaId} version ${record.schemaVersion} in ${record.environment} (${endpointCount(record)})`,
+          consumer: toConsumerInfo(record),
+        };
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        log.info({ code: error.code, consumerId: request.consumer_id.slice(0, LIMITS.maxIdLength) }, `consumer registration refused: ${error.message}`);
+        return { success: false, message: error.message };
+      }
+    }),
+
+    ListConsumers: unary(ctx, 'ListConsumers', async (request) => {
+      const records = await ctx.consumers.list(request.schema_id, request.environment);
+      return { consumers: records.map(toConsumerInfo) };
+    }),
+
+    DeregisterConsumer: unary(ctx, 'DeregisterConsumer', async (request, call) => {
+      try {
+        const key = await ctx.consumers.deregister(request.consumer_id, request.schema_id, request.environment);
+        ctx.audit('consumer_deregistered', { ...key }, call);
+        return { success: true, message: `Consumer ${key.consumerId} deregistered from ${key.schemaId} in ${key.environment}` };
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        return { success: false, message: error.message };
+      }
+    }),
+  };
+}
+
+function toRegisterInput(request: RegisterConsumerRequest__Output) {
+  return {
+    consumerId: request.consumer_id,
+    consumerVersion: request.consumer_version,
+    schemaId: request.schema_id,
+    schemaVersion: request.schema_version,
+    environment: request.environment,
+    usedEndpoints: request.used_endpoints.map((endpoint) => ({
+      method: endpoint.method,
+      path: endpoint.path,
+      usedFields: endpoint.used_fields,
+    })),
+  };
+}
+
+export function toConsumerInfo(record: ConsumerRecord): ConsumerInfo__Output {
+  return {
+    consumer_id: record.consumerId,
+    consumer_version: record.consumerVersion,
+    schema_id: record.schemaId,
+    schema_version: record.schemaVersion,
+    environment: record.environment,
+    registered_at: record.registeredAt,
+    last_validated_at: record.lastValidatedAt,
+    used_endpoints: record.usedEndpoints.map((endpoint) => ({ method: endpoint.method, path: endpoint.path, used_fields: endpoint.usedFields })),
+  };
+}
+
+function endpointCount(record: ConsumerRecord): string {
+  const count = record.usedEndpoints.length;
+  return count === 1 ? '1 endpoint' : `${count} endpoints`;
+}

@@ -1,0 +1,115 @@
+/**
+ * The breaking-change engine: two OpenAPI 3.x documents (as `loadSchema` returns them, `$ref`s
+ * kept) → the changes that can break a client written against the old one. Pure: no I/O, no
+ * global state; bounded by CompareOptions so no accepted document can make it hang.
+ */
+import { HTTP_METHODS, type OpenApiDocument } from '../openapi/document';
+import { listOperations, type OperationEntry } from '../openapi/operations';
+import { serverPathPrefixes } from '../openapi/servers';
+import type { BreakingChangeRecord } from './breaking-change';
+import { sortChanges, type SortableChange } from './change-order';
+import { compareLimits, type CompareOptions } from './compare-options';
+import { createCompareSession, type CompareSession } from './compare-session';
+import { formatField } from './found-change';
+import { inSection, oncePerNodeAndLocation, Section, type OperationChange } from './operation-change';
+import { operationPointers } from './operation-pointers';
+import { diffParameters } from './parameters-diff';
+import { normalizePathTemplate } from './path-template';
+import { diffRequestBody } from './request-body-diff';
+import { diffResponses } from './responses-diff';
+
+/**
+ * Every breaking change from `oldDoc` to `newDoc`, in the order documented in change-order.ts.
+ * Throws SvcError LIMIT_EXCEEDED when the comparison would pass `options.maxSteps` or
+ * `options.maxDepth` (never a partial answer: a gate must not call a half-compared change safe).
+ */
+export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, options?: CompareOptions): BreakingChangeRecord[] {
+  const session = createCompareSession(oldDoc, newDoc, compareLimits(options));
+  const found: SortableChange[] = [...basePathChanges(oldDoc, newDoc)];
+
+  const newOperations = new Map<string, OperationEntry>();
+  for (const entry of listOperations(newDoc)) {
+    const key = operationKey(entry);
+    if (!newOperations.has(key)) newOperations.set(key, entry);
+  }
+  for (const oldEntry of listOperations(oldDoc)) {
+    session.step();
+    const newEntry = newOperations.get(operationKey(oldEntry));
+    const changes = newEntry ? diffOperation(session, oldEntry, newEntry) : [endpointRemoved(oldDoc, oldEntry)];
+    for (const change of changes) found.push(toSortable(oldEntry, change));
+  }
+  return sortChanges(found);
+}
+
+function operationKey(entry: OperationEntry): string {
+  return `${entry.method} ${normalizePathTemplate(entry.path)}`;
+}
+
+function diffOperation(session: CompareSession, oldEntry: OperationEntry, newEntry: OperationEntry): OperationChange[] {
+  const oldPointers = operationPointers(session.oldDoc, oldEntry.path, oldEntry.method);
+  const newPointers = operationPointers(session.newDoc, newEntry.path, newEntry.method);
+  return oncePerNodeAndLocation([
+    ...diffParameters(session, oldEntry, newEntry, oldPointers, newPointers),
+    ...diffRequestBody(session, oldEntry, newEntry, oldPointers, newPointers),
+    ...diffResponses(session, oldEntry, newEntry, oldPointers, newPointers),
+  ]);
+}
+
+function endpointRemoved(oldDoc: OpenApiDocument, entry: OperationEntry): OperationChange {
+  const endpoint = `${entry.method} ${entry.path}`;
+  const [removed] = inSection(Section.ENDPOINT, '', 'endpoint', [
+    { type: 'ENDPOINT_REMOVED', field: [], pointer: operationPointers(oldDoc, entry.path, entry.method).operation, what: 'was removed', oldValue: endpoint, newValue: '' },
+  ]);
+  return removed!;
+}
+
+/**
+ * Every endpoint moves when none of the old server base paths (`servers[].url` paths, a
+ * Swagger 2.0 basePath) is served any more: one change with an empty path and method, which
+ * applies to every consumer.
+ */
+function basePathChanges(oldDoc: OpenApiDocument, newDoc: OpenApiDocument): SortableChange[] {
+  const oldPrefixes = prefixesOrRoot(oldDoc);
+  const newPrefixes = prefixesOrRoot(newDoc);
+  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return [];
+  const oldValue = oldPrefixes.join(', ');
+  const newValue = newPrefixes.join(', ');
+  return [{
+    record: {
+      type: 'ENDPOINT_REMOVED',
+      path: '',
+      method: '',
+      description: `Every endpoint: the server base path ${oldValue} is no longer served (now ${newValue}) (at #/servers)`,
+      oldValue,
+      newValue,
+    },
+    methodRank: -1,
+    section: Section.ENDPOINT,
+    sectionKey: '',
+    field: '',
+  }];
+}
+
+function prefixesOrRoot(document: OpenApiDocument): string[] {
+  const prefixes = serverPathPrefixes(document);
+  return prefixes.length > 0 ? prefixes : ['/'];
+}
+
+function toSortable(entry: OperationEntry, change: OperationChange): SortableChange {
+  const field = formatField(change.field);
+  const where = field ? `${change.location} field "${field}"` : change.location;
+  return {
+    record: {
+      type: change.type,
+      path: entry.path,
+      method: entry.method,
+      description: `${entry.method} ${entry.path}: ${where} ${change.what} (at ${change.pointer})`,
+      oldValue: change.oldValue,
+      newValue: change.newValue,
+    },
+    methodRank: HTTP_METHODS.indexOf(entry.method.toLowerCase() as (typeof HTTP_METHODS)[number]),
+    section: change.section,
+    sectionKey: change.sectionKey,
+    field,
+  };
+}

@@ -1,0 +1,21 @@
+/** Bounds on one comparison, so that no document the registry accepts can make it hang. */
+import { LIMITS } from '../limits';
+
+export interface CompareOptions {
+  /** Units of work (schema pairs compared, schema parts read) before the comparison gives up. */
+  maxSteps?: number;
+  /** Deepest nesting of schemas followed (properties, items, alternatives, references). */
+  maxDepth?: number;
+}
+
+export interface CompareLimits {
+  maxSteps: number;
+  maxDepth: number;
+}
+
+export function compareLimits(options: CompareOptions = {}): CompareLimits {
+  return {
+    maxSteps: options.maxSteps ?? LIMITS.compareMaxSteps,
+    maxDepth: options.maxDepth ?? LIMITS.compareMaxDepth,
+  };
+}

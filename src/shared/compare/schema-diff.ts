@@ -1,0 +1,179 @@
+/**
+ * Direction-aware comparison of two schemas (DESIGN.md "Breaking-change kinds, by direction").
+ *
+ * Request side (the client writes, the server reads): a property newly required is
+ * REQUIRED_FIELD_ADDED, a narrowed type TYPE_CHANGED, a removed enum value ENUM_VALUE_REMOVED; a
+ * property that disappears is not breaking (the server ignores it).
+ * Response side (the server writes, the client reads): a property removed or no longer required
+ * is RESPONSE_SCHEMA_CHANGED, a changed type TYPE_CHANGED; enum changes are not breaking.
+ * Tightened validation (min/max, length, pattern, a new enum or format) has no change type in the
+ * spec and is not reported; relaxed validation is never breaking.
+ */
+import { isJsonObject, type JsonValue } from '../json';
+import type { CompareSession, Direction } from './compare-session';
+import { append, EXTRA, ITEMS, oncePerNode, underField, type FoundChange } from './found-change';
+import { canonicalJson } from './json-pointer';
+import { describeTypes, typesCompatible } from './schema-types';
+import type { Alternative, SchemaLink, SchemaRef, SchemaView } from './schema-view';
+
+const NONE: FoundChange[] = [];
+
+export function diffSchemas(session: CompareSession, oldRef: SchemaRef, newRef: SchemaRef, direction: Direction): FoundChange[] {
+  const oldView = session.view('old', oldRef);
+  const newView = session.view('new', newRef);
+  if (!oldView.known || !newView.known) return NONE;
+  return session.memoised(direction, oldView.identity, newView.identity, () => oncePerNode(diffViews(session, oldView, oldRef, newView, newRef, direction)));
+}
+
+function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaRef, newView: SchemaView, newRef: SchemaRef, direction: Direction): FoundChange[] {
+  if (oldView.alternatives || newView.alternatives) {
+    const oldAlternatives = oldView.alternatives ?? [wholeSchema(oldView, oldRef)];
+    const newAlternatives = newView.alternatives ?? [wholeSchema(newView, newRef)];
+    return diffAlternatives(session, oldAlternatives, newAlternatives, direction);
+  }
+
+  if (oldView.types && newView.types && !typesCompatible(oldView.types, newView.types, direction)) {
+    // A different kind of value: what lies below no longer lines up, so report this once.
+    const oldTypes = describeTypes(oldView.types);
+    const newTypes = describeTypes(newView.types);
+    return [change('TYPE_CHANGED', newView.pointer, `changed type from ${oldTypes} to ${newTypes}`, oldTypes, newTypes)];
+  }
+
+  const changes: FoundChange[] = [];
+  if (direction === 'request') {
+    append(changes, removedEnumValues(oldView, newView));
+    append(changes, newlyRequired(session, oldView, newView));
+  } else {
+    append(changes, lostResponseProperties(session, oldView, newView));
+  }
+  for (const [name, oldLinks] of oldView.properties) {
+    const newLinks = newView.properties.get(name);
+    if (!newLinks || ignoredInDirection(session, oldLinks, newLinks, direction)) continue;
+    append(changes, underField(name, diffSchemas(session, oldLinks, newLinks, direction)));
+  }
+  if (oldView.additionalProperties && newView.additionalProperties) {
+    append(changes, underField(EXTRA, diffSchemas(session, oldView.additionalProperties, newView.additionalProperties, direction)));
+  }
+  if (oldView.items && newView.items) {
+    append(changes, underField(ITEMS, diffSchemas(session, oldView.items, newView.items, direction)));
+  }
+  return changes;
+}
+
+/** readOnly properties are not sent by clients; writeOnly ones are not returned to them. */
+function ignoredInDirection(session: CompareSession, oldLinks: SchemaRef, newLinks: SchemaRef, direction: Direction): boolean {
+  return direction === 'request' ? session.view('new', newLinks).readOnly : session.view('old', oldLinks).writeOnly;
+}
+
+function removedEnumValues(oldView: SchemaView, newView: SchemaView): FoundChange[] {
+  if (!oldView.enumValues || !newView.enumValues) return NONE;
+  const kept = new Set(newView.enumValues.map(canonicalJson));
+  const removed = oldView.enumValues.filter((value) => !kept.has(canonicalJson(value)));
+  if (removed.length === 0) return NONE;
+  const list = removed.map((value) => canonicalJson(value)).join(', ');
+  return [
+    change('ENUM_VALUE_REMOVED', newView.pointer, `no longer accepts ${list}`, canonicalJson(oldView.enumValues), canonicalJson(newView.enumValues)),
+  ];
+}
+
+function newlyRequired(session: CompareSession, oldView: SchemaView, newView: SchemaView): FoundChange[] {
+  const changes: FoundChange[] = [];
+  for (const [name, requiredPointer] of newView.required) {
+    if (oldView.required.has(name)) continue;
+    const newLinks = newView.properties.get(name);
+    if (newLinks && session.view('new', newLinks).readOnly) continue;
+    const existed = oldView.properties.has(name);
+    const pointer = newLinks?.[0]?.pointer ?? requiredPointer;
+    changes.push({
+      ...change('REQUIRED_FIELD_ADDED', pointer, existed ? 'is now required' : 'was added as required', existed ? 'optional' : 'absent', 'required'),
+      field: [name],
+    });
+  }
+  return changes;
+}
+
+function lostResponseProperties(session: CompareSession, oldView: SchemaView, newView: SchemaView): FoundChange[] {
+  const changes: FoundChange[] = [];
+  for (const [name, oldLinks] of oldView.properties) {
+    if (session.view('old', oldLinks).writeOnly) continue;
+    const newLinks = newView.properties.get(name);
+    if (!newLinks) {
+      changes.push({ ...change('RESPONSE_SCHEMA_CHANGED', oldLinks[0]!.pointer, 'was removed', describeLinks(session, oldLinks), 'absent'), field: [name] });
+    } else if (session.view('new', newLinks).writeOnly) {
+      changes.push({ ...change('RESPONSE_SCHEMA_CHANGED', newLinks[0]!.pointer, 'is no longer returned (now writeOnly)', 'returned', 'writeOnly'), field: [name] });
+    } else if (oldView.required.has(name) && !newView.required.has(name)) {
+      changes.push({ ...change('RESPONSE_SCHEMA_CHANGED', newLinks[0]!.pointer, 'is no longer required', 'required', 'optional'), field: [name] });
+    }
+  }
+  for (const [name, requiredPointer] of oldView.required) {
+    // Required without a declared property (declared elsewhere, or only listed): its loss still counts.
+    if (oldView.properties.has(name) || newView.required.has(name) || newView.properties.has(name)) continue;
+    changes.push({ ...change('RESPONSE_SCHEMA_CHANGED', requiredPointer, 'was removed', 'required', 'absent'), field: [name] });
+  }
+  return changes;
+}
+
+function describeLinks(session: CompareSession, links: SchemaRef): string {
+  const types = session.view('old', links).types;
+  return types ? describeTypes(types) : 'present';
+}
+
+/**
+ * Alternatives (`oneOf`/`anyOf`; a schema without them is one alternative). Request side: each
+ * old alternative must still be accepted by a new one. Response side: each new alternative must
+ * be one the client already handled. Alternatives pair by their `$ref` or title first, then by
+ * any exact match; otherwise a named alternative is reported as gone (request) or new (response)
+ * as a whole, and an inline one by its differences from the closest counterpart.
+ */
+function diffAlternatives(session: CompareSession, oldAlternatives: Alternative[], newAlternatives: Alternative[], direction: Direction): FoundChange[] {
+  const [mustBeCovered, covering] = direction === 'request' ? [oldAlternatives, newAlternatives] : [newAlternatives, oldAlternatives];
+  const pairDiff = (from: Alternative, to: Alternative) =>
+    direction === 'request' ? diffSchemas(session, from.ref, to.ref, direction) : diffSchemas(session, to.ref, from.ref, direction);
+
+  const changes: FoundChange[] = [];
+  mustBeCovered.forEach((from, index) => {
+    const namesake = from.identity === undefined ? undefined : covering.find((to) => to.identity === from.identity);
+    if (namesake) {
+      append(changes, pairDiff(from, namesake));
+      return;
+    }
+    const sameIndex = covering[index];
+    const ordered = sameIndex ? [sameIndex, ...covering.filter((to) => to !== sameIndex)] : covering;
+    let closest: FoundChange[] | undefined;
+    for (const to of ordered) {
+      const found = pairDiff(from, to);
+      if (found.length === 0) return;
+      if (!closest || found.length < closest.length) closest = found;
+    }
+    // A named alternative with only named counterparts, none its namesake, is gone (or new) as a
+    // whole; an inline one is more likely the same shape edited, so its closest match tells how.
+    const named = from.identity !== undefined && covering.every((to) => to.identity !== undefined);
+    if (named) changes.push(unmatchedAlternative(from, covering, direction));
+    else append(changes, closest ?? NONE);
+  });
+  return changes;
+}
+
+function unmatchedAlternative(from: Alternative, covering: Alternative[], direction: Direction): FoundChange {
+  const label = from.identity ?? from.pointer;
+  const others = covering.map((to) => to.identity ?? to.pointer).join(', ');
+  return direction === 'request'
+    ? change('TYPE_CHANGED', from.pointer, `no longer accepts the alternative ${label}`, label, others)
+    : change('RESPONSE_SCHEMA_CHANGED', from.pointer, `may now return the alternative ${label}, which matches none of the old ones`, others, label);
+}
+
+/** A schema without alternatives, as the one alternative it is (known by its `$ref`, if it is one). */
+function wholeSchema(view: SchemaView, ref: SchemaRef): Alternative {
+  const only = ref.length === 1 ? ref[0]!.node : undefined;
+  const identity = isJsonObject(only) && typeof only.$ref === 'string' ? only.$ref : undefined;
+  return { ref, identity, pointer: view.pointer };
+}
+
+function change(type: FoundChange['type'], pointer: string, what: string, oldValue: string, newValue: string): FoundChange {
+  return { type, field: [], pointer, what, oldValue, newValue };
+}
+
+/** A located schema as a one-link reference. */
+export function schemaRef(node: JsonValue, pointer: string): SchemaLink[] {
+  return [{ node, pointer }];
+}
