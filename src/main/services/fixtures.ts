@@ -1,0 +1,72 @@
+/**
+ * GenerateFixture: a request, a response, or both, for one operation of a registered schema
+ * version, from the pure fixture engine (src/shared/fixtures, the same code `svc generate` runs).
+ * Every refusal is an answer (`success=false` with a message naming what was asked), never a
+ * gRPC error: an unknown schema or version, path, method, status code or content type, and a
+ * schema that admits no valid value.
+ */
+import { SvcError, invalidArgument } from '../../shared/errors';
+import {
+  generateFixture,
+  generateRequestBody,
+  generateResponse,
+  type FixtureRequestSpec,
+  type GeneratedResponseRecord,
+} from '../../shared/fixtures';
+import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import { checkIdentifier } from '../../shared/identifiers';
+import type { GenerateFixtureRequest__Output } from '../../shared/generated/svc/GenerateFixtureRequest';
+import type { GenerateFixtureResponse } from '../../shared/generated/svc/GenerateFixtureResponse';
+import type { GeneratedResponse } from '../../shared/generated/svc/GeneratedResponse';
+import { unary } from '../rpc';
+import type { ServiceContext } from '../service-context';
+
+export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  return {
+    GenerateFixture: unary(ctx, 'GenerateFixture', async (request: GenerateFixtureRequest__Output) => {
+      try {
+        return await answer(ctx, request);
+      } catch (error) {
+        if (error instanceof SvcError) return { success: false, message: error.message };
+        throw error;
+      }
+    }),
+  };
+}
+
+async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output): Promise<GenerateFixtureResponse> {
+  checkIdentifier('schema_id', request.schema_id);
+  if (request.path === '') throw invalidArgument('path is required: an API path template such as /users/{id}');
+  const { document, schemaId, version } = await ctx.schemas.resolve(request.schema_id, request.schema_version);
+  const spec: FixtureRequestSpec = {
+    method: request.method,
+    path: request.path,
+    statusCode: request.status_code,
+    useExamples: request.use_examples,
+    contentType: request.content_type,
+  };
+  const source = `schema ${schemaId} version ${version}`;
+  const operation = `${request.method.toUpperCase()} ${request.path}`;
+
+  switch (request.output_type) {
+    case 'OUTPUT_REQUEST': {
+      const body = generateRequestBody(document, spec);
+      const message = body === '' ? `${operation} takes no request body` : `Request body for ${operation} generated`;
+      return { success: true, message: `${message} (${source})`, request_body: body };
+    }
+    case 'OUTPUT_RESPONSE': {
+      const response = generateResponse(document, spec);
+      const message = `Response ${response.statusCode} for ${operation} generated from ${source}`;
+      return { success: true, message, response: toProtoResponse(response) };
+    }
+    default: {
+      const fixture = generateFixture(document, spec);
+      const message = `Fixture for ${operation} (${fixture.response.statusCode}) generated from ${source}`;
+      return { success: true, message, fixture: { request: fixture.request, response: toProtoResponse(fixture.response) } };
+    }
+  }
+}
+
+function toProtoResponse(response: GeneratedResponseRecord): GeneratedResponse {
+  return { status_code: response.statusCode, headers: response.headers, body: response.body };
+}

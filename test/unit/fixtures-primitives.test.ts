@@ -1,0 +1,202 @@
+/** Fixture values, keyword by keyword: types, numbers, strings, formats, patterns, enum and const. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fullFormats } from 'ajv-formats/dist/formats';
+import { compileSafeRegExp } from '../../src/shared/regex';
+import { generateFor, valuesFor } from '../helpers/fixture-values';
+
+function formatHolds(format: keyof typeof fullFormats, value: string): boolean {
+  const definition = fullFormats[format] as unknown;
+  if (definition instanceof RegExp) return definition.test(value);
+  if (typeof definition === 'function') return (definition as (v: string) => boolean)(value);
+  const validate = (definition as { validate: RegExp | ((v: string) => boolean) }).validate;
+  return validate instanceof RegExp ? validate.test(value) : validate(value);
+}
+
+describe('fixture values: types', () => {
+  it('gives each declared type', () => {
+    for (const [type, check] of [
+      ['string', (v: unknown) => typeof v === 'string'],
+      ['integer', (v: unknown) => Number.isInteger(v)],
+      ['number', (v: unknown) => typeof v === 'number'],
+      ['boolean', (v: unknown) => typeof v === 'boolean'],
+      ['array', (v: unknown) => Array.isArray(v)],
+      ['object', (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)],
+      ['null', (v: unknown) => v === null],
+    ] as const) {
+      for (const value of valuesFor({ type })) assert.ok(check(value), `${type}: ${JSON.stringify(value)}`);
+    }
+  });
+
+  it('reads the type from the keywords when none is declared', () => {
+    for (const value of valuesFor({ properties: { a: { type: 'integer' } }, required: ['a'] })) {
+      assert.equal(typeof (value as { a: unknown }).a, 'number');
+    }
+    for (const value of valuesFor({ items: { type: 'string' }, minItems: 1 })) assert.ok(Array.isArray(value));
+    for (const value of valuesFor({ pattern: '^x+$' })) assert.match(value as string, /^x+$/);
+  });
+
+  it('gives a non-integer for number, so oneOf [integer, number] has an exclusive value', () => {
+    for (const value of valuesFor({ oneOf: [{ type: 'integer' }, { type: 'number' }] })) {
+      assert.equal(typeof value, 'number');
+    }
+    for (const value of valuesFor({ type: 'number' })) assert.ok(!Number.isInteger(value), String(value));
+  });
+
+  it('keeps to 3.1 type arrays, showing data rather than null', () => {
+    for (const value of valuesFor({ type: ['string', 'null'] }, { openapi: '3.1.0' })) assert.equal(typeof value, 'string');
+    for (const value of valuesFor({ type: ['null', 'integer'] }, { openapi: '3.1.0' })) assert.ok(Number.isInteger(value));
+  });
+
+  it('reads 3.0 nullable as allowing null, and still prefers a value', () => {
+    for (const value of valuesFor({ type: 'string', nullable: true })) assert.equal(typeof value, 'string');
+  });
+});
+
+describe('fixture values: numbers', () => {
+  it('keeps inside inclusive and exclusive bounds, 3.0 boolean form', () => {
+    for (const value of valuesFor({ type: 'number', minimum: 0, maximum: 1, exclusiveMinimum: true, exclusiveMaximum: true })) {
+      assert.ok((value as number) > 0 && (value as number) < 1, String(value));
+    }
+    for (const value of valuesFor({ type: 'integer', minimum: 1, maximum: 3, exclusiveMinimum: true, exclusiveMaximum: true })) {
+      assert.equal(value, 2);
+    }
+  });
+
+  it('keeps inside exclusive bounds, 3.1 numeric form', () => {
+    for (const value of valuesFor({ type: 'integer', exclusiveMinimum: 10, exclusiveMaximum: 13 }, { openapi: '3.1.0' })) {
+      assert.ok(value === 11 || value === 12, String(value));
+    }
+    for (const value of valuesFor({ type: 'number', exclusiveMinimum: 0.1, maximum: 0.2 }, { openapi: '3.1.0' })) {
+      assert.ok((value as number) > 0.1 && (value as number) <= 0.2, String(value));
+    }
+  });
+
+  it('handles far and negative ranges', () => {
+    for (const value of valuesFor({ type: 'integer', maximum: -1000 })) assert.ok((value as number) <= -1000);
+    for (const value of valuesFor({ type: 'number', minimum: 1e300 })) assert.ok((value as number) >= 1e300);
+    for (const value of valuesFor({ type: 'integer', minimum: 5, maximum: 5 })) assert.equal(value, 5);
+  });
+
+  it('gives multiples by the test AJV runs (value / step is a whole number), decimal steps included', () => {
+    for (const step of [7, 0.5, 0.1, 0.01, 0.25, 0.3]) {
+      for (const value of valuesFor({ type: 'number', multipleOf: step, minimum: 1, maximum: 500 })) {
+        assert.ok(Number.isInteger((value as number) / step), `${value} / ${step}`);
+        assert.ok((value as number) >= 1 && (value as number) <= 500);
+      }
+    }
+    for (const value of valuesFor({ type: 'integer', multipleOf: 0.5, minimum: 3 })) {
+      assert.ok(Number.isInteger(value) && (value as number) >= 3);
+    }
+  });
+
+  it('keeps to the int32 and int64 ranges', () => {
+    for (const value of valuesFor({ type: 'integer', format: 'int32', minimum: 2147483000 })) {
+      assert.ok((value as number) >= 2147483000 && (value as number) <= 2 ** 31 - 1);
+    }
+    for (const value of valuesFor({ type: 'integer', format: 'int64', minimum: 9007199254740000 })) {
+      assert.ok(Number.isSafeInteger(value));
+    }
+  });
+
+  it('reports a contradiction instead of pretending', () => {
+    const generated = generateFor({ type: 'integer', minimum: 3, maximum: 2 });
+    assert.equal(generated.exact, false);
+    assert.match(generated.problems[0]!, /minimum, maximum, multipleOf/);
+  });
+});
+
+describe('fixture values: strings', () => {
+  it('keeps to minLength and maxLength, counted in code points', () => {
+    for (const value of valuesFor({ type: 'string', minLength: 7, maxLength: 7 })) assert.equal([...(value as string)].length, 7);
+    for (const value of valuesFor({ type: 'string', minLength: 64 })) assert.ok((value as string).length >= 64);
+    for (const value of valuesFor({ type: 'string', maxLength: 0 })) assert.equal(value, '');
+  });
+
+  for (const format of [
+    'date-time', 'date', 'time', 'email', 'uuid', 'uri', 'uri-reference', 'uri-template', 'url', 'hostname',
+    'ipv4', 'ipv6', 'byte', 'duration', 'json-pointer', 'relative-json-pointer', 'regex',
+  ] as const) {
+    it(`gives values ajv-formats accepts for format ${format}`, () => {
+      for (const value of valuesFor({ type: 'string', format })) {
+        assert.ok(formatHolds(format, value as string), `${format}: ${JSON.stringify(value)}`);
+      }
+    });
+  }
+
+  it('fits formats into length limits where the format allows', () => {
+    for (const value of valuesFor({ type: 'string', format: 'email', maxLength: 8 })) {
+      assert.ok(formatHolds('email', value as string) && (value as string).length <= 8, String(value));
+    }
+    for (const value of valuesFor({ type: 'string', format: 'email', minLength: 40 })) {
+      assert.ok(formatHolds('email', value as string) && (value as string).length >= 40, String(value));
+    }
+    for (const value of valuesFor({ type: 'string', format: 'byte', maxLength: 4 })) {
+      assert.ok(formatHolds('byte', value as string) && (value as string).length <= 4, String(value));
+    }
+    for (const value of valuesFor({ type: 'string', format: 'byte', minLength: 30 })) {
+      assert.ok(formatHolds('byte', value as string) && (value as string).length >= 30, String(value));
+    }
+  });
+
+  it('gives a plain string for a format it does not know', () => {
+    for (const value of valuesFor({ type: 'string', format: 'phone-number' })) assert.equal(typeof value, 'string');
+  });
+
+  const patterns = [
+    '^[a-z][a-z0-9_]{2,15}$',
+    'github',
+    '^(red|green|blue)-(light|dark)$',
+    '^\\d{3}-\\w{2}\\s?[^abc]$',
+    '^[0-9a-fA-F]{40}$',
+    '^\\d+\\.\\d+\\.\\d+$',
+    '^refs/(heads|tags|pull)/.*$',
+    '^\\[[a-z]+\\]\\.\\*$',
+    '^\\p{Lu}\\p{Ll}+$',
+    '^[\\p{L}\\d]{3,5}$',
+    '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$',
+  ];
+  for (const pattern of patterns) {
+    it(`gives strings RE2 confirms match ${pattern}`, () => {
+      const regex = compileSafeRegExp(pattern);
+      for (const value of valuesFor({ type: 'string', pattern })) assert.ok(regex.test(value as string), JSON.stringify(value));
+    });
+  }
+
+  it('satisfies a pattern together with length and format', () => {
+    for (const value of valuesFor({ type: 'string', pattern: '^[a-z]+$', minLength: 12, maxLength: 14 })) {
+      assert.match(value as string, /^[a-z]{12,14}$/);
+    }
+    for (const value of valuesFor({ type: 'string', format: 'email', pattern: '@example\\.com$' })) {
+      assert.ok(formatHolds('email', value as string) && (value as string).endsWith('@example.com'));
+    }
+  });
+
+  it('reports a pattern no string can match within its length', () => {
+    const generated = generateFor({ type: 'string', pattern: '^[a-z]{10}$', maxLength: 3 });
+    assert.equal(generated.exact, false);
+    assert.match(generated.problems[0]!, /length, pattern and format/);
+  });
+});
+
+describe('fixture values: enum and const', () => {
+  it('picks enum members only, those that fit the rest of the schema', () => {
+    for (const value of valuesFor({ type: 'string', enum: ['toolong', 'ok'], maxLength: 3 })) assert.equal(value, 'ok');
+    const seen = new Set(valuesFor({ enum: ['a', 'b', 'c'] }));
+    assert.ok([...seen].every((v) => ['a', 'b', 'c'].includes(v as string)));
+    assert.ok(seen.size > 1, 'the seed spreads the choice');
+  });
+
+  it('prefers a non-null enum member', () => {
+    for (const value of valuesFor({ type: 'string', nullable: true, enum: [null, 'x'] })) assert.equal(value, 'x');
+  });
+
+  it('gives const exactly', () => {
+    for (const value of valuesFor({ const: { a: [1, 2] } }, { openapi: '3.1.0' })) assert.deepEqual(value, { a: [1, 2] });
+  });
+
+  it('steers clear of a not schema', () => {
+    for (const value of valuesFor({ not: { type: 'string' } })) assert.notEqual(typeof value, 'string');
+    for (const value of valuesFor({ type: 'integer', multipleOf: 2, not: { enum: [0] } })) assert.notEqual(value, 0);
+  });
+});

@@ -1,0 +1,93 @@
+/** GenerateFixture's refusals: each an SvcError whose message names what was asked. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ErrorCode, SvcError } from '../../src/shared/errors';
+import { generateFixture, generateRequest, generateResponse, type FixtureRequestSpec } from '../../src/shared/fixtures';
+import type { OpenApiDocument } from '../../src/shared/openapi/document';
+
+const document = {
+  openapi: '3.0.3',
+  info: { title: 't', version: '1' },
+  paths: {
+    '/pets': {
+      get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } } }, '404': { description: 'x' } } },
+      post: {
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } },
+        responses: { '201': { description: 'x' } },
+      },
+    },
+    '/impossible/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 5, maxLength: 2 } }],
+        responses: { '200': { description: 'x' } },
+      },
+      put: {
+        requestBody: { required: true, content: { 'application/json': { schema: { allOf: [{ type: 'string' }, { type: 'integer' }] } } } },
+        responses: {
+          '200': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Loop' } } } },
+        },
+      },
+    },
+  },
+  components: { schemas: { Loop: { type: 'object', required: ['self'], properties: { self: { $ref: '#/components/schemas/Loop' } } } } },
+} as unknown as OpenApiDocument;
+
+function refusal(run: () => unknown): SvcError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof SvcError, `an SvcError, not ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a refusal');
+}
+
+const fixture = (spec: FixtureRequestSpec) => () => generateFixture(document, spec);
+
+describe('fixture refusals', () => {
+  it('Path not found: <path>', () => {
+    const error = refusal(fixture({ method: 'GET', path: '/dogs' }));
+    assert.equal(error.code, ErrorCode.PATH_NOT_FOUND);
+    assert.equal(error.message, 'Path not found: /dogs');
+  });
+
+  it('a method the path does not define, naming the ones it does', () => {
+    const error = refusal(fixture({ method: 'delete', path: '/pets' }));
+    assert.equal(error.code, ErrorCode.INVALID_ARGUMENT);
+    assert.equal(error.message, 'Method DELETE not defined for path /pets (defined: GET, POST)');
+  });
+
+  it('a method that is not an HTTP method', () => {
+    assert.match(refusal(fixture({ method: 'FETCH', path: '/pets' })).message, /^method "FETCH" is not an HTTP method/);
+    assert.match(refusal(fixture({ method: '', path: '/pets' })).message, /^method "" is not an HTTP method/);
+  });
+
+  it('a status code the operation does not define, naming the ones it does', () => {
+    const error = refusal(fixture({ method: 'GET', path: '/pets', statusCode: 500 }));
+    assert.equal(error.code, ErrorCode.INVALID_ARGUMENT);
+    assert.equal(error.message, 'Status code 500 not defined for GET /pets (defined: 200, 404)');
+    assert.match(refusal(fixture({ method: 'GET', path: '/pets', statusCode: 42 })).message, /status code 42 is not an HTTP status code/);
+  });
+
+  it('a content type the operation does not offer, naming the part and what it offers', () => {
+    const error = refusal(() => generateResponse(document, { method: 'GET', path: '/pets', contentType: 'application/xml' }));
+    assert.equal(error.message, 'content type "application/xml" not offered by the 200 response of GET /pets (offered: application/json)');
+    const request = refusal(() => generateRequest(document, { method: 'POST', path: '/pets', contentType: 'application/json' }));
+    assert.match(request.message, /^content type "application\/json" not offered by the request body of POST \/pets \(offered: multipart\/form-data\)/);
+  });
+
+  it('a required body in a media type fixtures cannot write', () => {
+    const error = refusal(() => generateRequest(document, { method: 'POST', path: '/pets' }));
+    assert.match(error.message, /^the request body of POST \/pets offers no media type fixtures can be written for \(offered: multipart\/form-data\)/);
+  });
+
+  it('a schema that admits no value, rather than an invalid fixture', () => {
+    const body = refusal(() => generateRequest(document, { method: 'PUT', path: '/impossible/{id}' }));
+    assert.equal(body.code, ErrorCode.INVALID_SCHEMA);
+    assert.match(body.message, /^no valid request body of PUT \/impossible\/\{id\} can be generated: at the root: no value satisfies the schema/);
+    const response = refusal(() => generateResponse(document, { method: 'PUT', path: '/impossible/{id}' }));
+    assert.match(response.message, /^no valid body for the 200 response of PUT \/impossible\/\{id\} can be generated: at \/self\/self.*fixtureMaxValueDepth/);
+    const parameter = refusal(() => generateRequest(document, { method: 'GET', path: '/impossible/{id}' }));
+    assert.match(parameter.message, /^no valid value for path parameter "id" of GET \/impossible\/\{id\} can be generated: at \/parameters\/path\/id: no string found/);
+  });
+});
