@@ -1,9 +1,10 @@
 import { Command, Option, UsageError } from 'clipanion';
-import { ConfigError, DEFAULT_SERVER_CONFIG } from '../../main/config';
+import { SvcCommand } from '../svc-command';
+import { ConfigError, DEFAULT_SERVER_CONFIG, type LogLevel } from '../../main/config';
 import { SvcServer } from '../../main/server';
 import type { StorageKind } from '../../main/storage/storage';
 
-export class ServeCommand extends Command {
+export class ServeCommand extends SvcCommand {
   static override paths = [['serve']];
   static override usage = Command.Usage({
     description: 'Start the gRPC server (and the metrics endpoint)',
@@ -13,12 +14,22 @@ export class ServeCommand extends Command {
       Schemas and consumer registrations are kept in an embedded SQLite database in the data folder
       unless \`--storage memory\` is given. Stops gracefully on SIGTERM or SIGINT.
 
+      With \`--api-key-auth\` every call except the health service needs an API key in metadata
+      \`x-api-key\` or \`authorization: Bearer <key>\`. Keys come from SVC_API_KEYS (comma-separated) and/or
+      SVC_API_KEYS_FILE (a JSON array of {"name", "key", "expiresAt"?}); SIGHUP reads them again.
+
+      \`--tls --cert <pem> --key <pem>\` serves TLS; adding \`--client-ca <pem>\` requires every client to
+      present a certificate signed by that CA (mutual TLS).
+
       Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory), SVC_DATA_DIR, LOG_LEVEL
-      (debug|info|warn|error). Flags take precedence over the environment.
+      (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
+      SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS. Flags take precedence over the environment.
     `,
     examples: [
       ['Start on the default ports with the embedded store in ./data', '$0 serve'],
       ['Start on another port with a throwaway in-memory store', '$0 serve --port 9650 --storage memory'],
+      ['Require API keys from a file', 'SVC_API_KEYS_FILE=/etc/svc/keys.json $0 serve --api-key-auth'],
+      ['Serve mutual TLS', '$0 serve --tls --cert server.pem --key server-key.pem --client-ca clients-ca.pem'],
     ],
   });
 
@@ -27,8 +38,15 @@ export class ServeCommand extends Command {
   host = Option.String('--host', { description: `Address to bind (default ${DEFAULT_SERVER_CONFIG.host})` });
   storage = Option.String('--storage', { description: 'Storage backend: sqlite (default) or memory' });
   dataDir = Option.String('--data-dir', { description: `Folder of the SQLite database (default ${DEFAULT_SERVER_CONFIG.dataDir})` });
+  logLevel = Option.String('--log-level', { description: 'debug, info (default), warn or error; same as LOG_LEVEL' });
+  tls = Option.Boolean('--tls', { description: 'Serve gRPC over TLS (needs --cert and --key)' });
+  cert = Option.String('--cert', { description: 'PEM certificate chain of the server' });
+  key = Option.String('--key', { description: 'PEM private key of the server' });
+  clientCa = Option.String('--client-ca', { description: 'PEM CA bundle: require client certificates signed by it (mutual TLS)' });
+  apiKeyAuth = Option.Boolean('--api-key-auth', { description: 'Require an API key on every call except health' });
+  workerThreads = Option.String('--worker-threads', { description: 'Validation worker threads; 0 (default) = one per CPU core' });
 
-  override async execute(): Promise<number> {
+  protected override async run(): Promise<number> {
     let server: SvcServer;
     try {
       server = await SvcServer.start({
@@ -37,16 +55,28 @@ export class ServeCommand extends Command {
         host: this.host,
         storage: this.storage as StorageKind | undefined,
         dataDir: this.dataDir,
+        logLevel: this.logLevel as LogLevel | undefined,
+        tls: this.tls,
+        tlsCertPath: this.cert,
+        tlsKeyPath: this.key,
+        tlsClientCaPath: this.clientCa,
+        apiKeyAuth: this.apiKeyAuth,
+        workerThreads: this.workerThreads === undefined ? undefined : parseCount('--worker-threads', this.workerThreads),
       });
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
-      this.context.stderr.write(`svc serve: ${(error as Error).message}\n`);
-      return 1;
+      throw error;
     }
+    // SIGHUP re-reads the API keys; a server without key auth ignores it rather than dying (Node's default).
+    const reload = () => {
+      server.reloadApiKeys();
+    };
+    process.on('SIGHUP', reload);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGTERM', stop);
         process.off('SIGINT', stop);
+        process.off('SIGHUP', reload);
         void server.close().then(resolve);
       };
       process.on('SIGTERM', stop);
@@ -54,6 +84,11 @@ export class ServeCommand extends Command {
     });
     return 0;
   }
+}
+
+function parseCount(flag: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer (got "${value}")`);
+  return Number(value);
 }
 
 function parsePort(flag: string, value: string): number {

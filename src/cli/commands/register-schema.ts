@@ -1,0 +1,99 @@
+import { Command, Option } from 'clipanion';
+import type { RegisterSchemaResponse__Output } from '../../shared/generated/svc/RegisterSchemaResponse';
+import { ClientCommand } from '../client-command';
+import { CLI_DEFAULTS } from '../defaults';
+import { CATEGORIES } from '../categories';
+import { EXIT } from '../exit-codes';
+import { parseSeconds, requireText } from '../option-values';
+import { changeTextLines, changeToJson, countLine, fromProtoChange } from '../reports/breaking-changes';
+import { readSchemaText } from '../schema-source';
+
+export class RegisterSchemaCommand extends ClientCommand {
+  static override paths = [['register-schema']];
+  static override usage = Command.Usage({
+    category: CATEGORIES.client,
+    description: 'Register an OpenAPI schema (a file or an http(s) URL, JSON or YAML) with the server',
+    details: `
+      Sends the schema text as it is; the server checks it, converts OpenAPI 2.0 to 3.0 and stores it under
+      the schema id and version (the document's \`info.version\` when \`--version\` is not given).
+
+      \`--check-compatibility\` compares the new version with the previous one and lists the breaking changes.
+      The version is registered either way; \`--fail-on-breaking\` (which implies \`--check-compatibility\`)
+      then makes the exit code 1, so a pipeline stops before deploying it.
+
+      Exit code 0: registered; 1: refused, breaking changes with \`--fail-on-breaking\`, or server unreachable; 2: usage error.
+    `,
+    examples: [
+      ['Register version 1.2.0', '$0 register-schema users-api openapi.yaml --version 1.2.0'],
+      ['Register and fail the pipeline on breaking changes', '$0 register-schema users-api openapi.yaml -v 2.0.0 --fail-on-breaking --owner alice --team identity'],
+    ],
+  });
+
+  schemaId = Option.String({ name: 'schema-id', required: true });
+  schemaFile = Option.String({ name: 'schema-file', required: true });
+  version = Option.String('-v,--version', { description: 'Schema version (semantic version; default: the document\'s info.version)' });
+  checkCompatibility = Option.Boolean('--check-compatibility', false, { description: 'Report breaking changes against the previous version' });
+  failOnBreaking = Option.Boolean('--fail-on-breaking', false, { description: 'Exit with code 1 when breaking changes are found (implies --check-compatibility)' });
+  owner = Option.String('--owner', { description: 'Owner name' });
+  team = Option.String('--team', { description: 'Team name' });
+  contactEmail = Option.String('--contact-email', { description: 'Contact e-mail for schema issues' });
+  readOnly = Option.Boolean('--read-only', false, { description: 'Refuse later updates of this version' });
+  json = Option.Boolean('-j,--json', false, { description: 'Print the server response as JSON' });
+  quiet = Option.Boolean('-q,--quiet', false, { description: 'Print nothing except errors' });
+  timeout = Option.String('-t,--timeout', String(CLI_DEFAULTS.connectionTimeoutSeconds), {
+    description: `Connection time-out in seconds (default ${CLI_DEFAULTS.connectionTimeoutSeconds})`,
+  });
+
+  protected override async run(): Promise<number> {
+    const schemaId = requireText('<schema-id>', this.schemaId);
+    const timeoutSeconds = parseSeconds('--timeout', this.timeout);
+    const checkCompatibility = this.checkCompatibility || this.failOnBreaking;
+    const content = await readSchemaText(this.schemaFile);
+    const response = await this.withConnection(timeoutSeconds, (connection) =>
+      connection.call('RegisterSchema', {
+        schema_id: schemaId,
+        schema_content: content,
+        schema_version: this.version ?? '',
+        ownership: { owner: this.owner ?? '', team: this.team ?? '', contact_email: this.contactEmail ?? '', read_only: this.readOnly },
+        check_compatibility: checkCompatibility,
+      }));
+
+    if (this.json) this.printJson(responseJson(response));
+    if (!response.success) {
+      this.printError(`registration refused: ${response.message || 'no reason given'}`);
+      return EXIT.failure;
+    }
+    if (!this.json && !this.quiet) this.print(responseText(response, checkCompatibility));
+    const breaking = response.breaking_changes.length;
+    if (this.failOnBreaking && breaking > 0) {
+      this.printError(`${countLine(breaking).toLowerCase()} against the previous version (--fail-on-breaking); the version was registered all the same`);
+      return EXIT.failure;
+    }
+    return EXIT.ok;
+  }
+}
+
+function responseText(response: RegisterSchemaResponse__Output, checkCompatibility: boolean): string {
+  const metadata = response.metadata;
+  const lines = metadata
+    ? [
+      `Registered ${metadata.schema_id} ${metadata.schema_version} (OpenAPI ${metadata.openapi_version}, ${metadata.endpoint_count} endpoint${metadata.endpoint_count === 1 ? '' : 's'})`,
+      `Hash: ${metadata.schema_hash}`,
+    ]
+    : [response.message || 'Registered'];
+  if (checkCompatibility) {
+    const changes = response.breaking_changes.map(fromProtoChange);
+    lines.push(changes.length === 0 ? 'No breaking changes against the previous version' : `${countLine(changes.length)} against the previous version:`);
+    for (const change of changes) lines.push(...changeTextLines(change, '  '));
+  }
+  return lines.join('\n');
+}
+
+function responseJson(response: RegisterSchemaResponse__Output): object {
+  return {
+    success: response.success,
+    message: response.message,
+    metadata: response.metadata,
+    breaking_changes: response.breaking_changes.map((change) => changeToJson(fromProtoChange(change))),
+  };
+}

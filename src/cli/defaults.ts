@@ -1,0 +1,19 @@
+/** Defaults of the command line fixed by the specification ("Command-line tool" and "Limits"). */
+export const CLI_DEFAULTS = Object.freeze({
+  /** Address of the svc server for client commands (`--server`). */
+  server: 'localhost:9550',
+  /** Port added to a `--server` value that names only a host. */
+  grpcPort: 9550,
+  /** Connection time-out of can-i-deploy, register-schema and register-consumer (`--timeout`). */
+  connectionTimeoutSeconds: 30,
+  /** How long `svc wait` waits for the server to become ready (`--timeout`). */
+  waitTimeoutSeconds: 60,
+  /** Pause between two readiness checks of `svc wait` (`--interval`). */
+  waitIntervalSeconds: 2,
+  /** Environment of `register-consumer` when `--env` is not given (spec default of RegisterConsumer). */
+  consumerEnvironment: 'dev',
+  /** Content type of generated fixtures (`--content-type`). */
+  contentType: 'application/json',
+  /** Environment variable holding the API key when `--api-key` is not given. */
+  apiKeyEnvVar: 'SVC_API_KEY',
+});

@@ -1,0 +1,50 @@
+/** Local files named on the command line: size-checked before reading, failures named by what the file is. */
+import fs from 'node:fs/promises';
+import { invalidArgument, isSvcError, limitExceeded } from '../shared/errors';
+import { formatBytes } from '../shared/limits';
+
+export interface FileLimit {
+  maxBytes: number;
+  /** The LIMITS entry, named in the message. */
+  limitName: string;
+}
+
+/** UTF-8 text of a file; `what` names it in messages (`schema file`, `--request file`). */
+export async function readTextFile(filePath: string, what: string, limit: FileLimit): Promise<string> {
+  try {
+    const stat = await fs.stat(filePath);
+    if (stat.isDirectory()) throw invalidArgument(`cannot read ${what} "${filePath}": it is a folder`);
+    if (stat.size > limit.maxBytes) {
+      throw limitExceeded(
+        `${what} "${filePath}" is ${formatBytes(stat.size)}, over the limit of ${formatBytes(limit.maxBytes)} (${limit.limitName})`,
+      );
+    }
+    return await fs.readFile(filePath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (isSvcError(error) || code === undefined) throw error;
+    throw invalidArgument(`cannot read ${what} "${filePath}": ${systemErrorText(code, error as Error)}`);
+  }
+}
+
+/** A file holding one JSON value. */
+export async function readJsonFile(filePath: string, what: string, limit: FileLimit): Promise<unknown> {
+  const text = await readTextFile(filePath, what, limit);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidArgument(`${what} "${filePath}" is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function systemErrorText(code: string, error: Error): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return error.message;
+  }
+}
