@@ -1,0 +1,62 @@
+/**
+ * Audit events: who changed what, who was refused, what was decided. Each is one JSON log line with
+ * `audit: true`, `event_type`, `actor` (the API key's name, never the key; `anonymous` without
+ * authentication), the caller's `peer` and the subject's ids, and counts in
+ * `svc_audit_events_total{event_type}`. Audit lines are written at LOG_LEVEL debug, info and warn
+ * alike (an operator quieting the log to warnings keeps the trail); LOG_LEVEL=error is the quiet
+ * mode that writes errors only, where audit events are still counted.
+ */
+import type { Metadata } from '@grpc/grpc-js';
+import { actorOf } from './auth/principal';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+
+/** The documented event types (README-operations.md lists what each carries). */
+export const AUDIT_EVENT_TYPES = Object.freeze([
+  /** A new schema version was stored. */
+  'schema_registered',
+  /** An existing schema version got new content or ownership. */
+  'schema_updated',
+  /** An update of a read-only schema version was refused. */
+  'read_only_violation',
+  /** A consumer registration was created or replaced. */
+  'consumer_registered',
+  /** A consumer registration was removed. */
+  'consumer_deregistered',
+  /** A CanIDeploy verdict was given (safe or not). */
+  'can_i_deploy_decision',
+  /** A call was refused for a missing, unknown or expired API key. */
+  'auth_failure',
+  /** The API key set was read again (SIGHUP), or the attempt failed and the old set stayed. */
+  'api_keys_reloaded',
+] as const);
+
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** Subject ids and outcome of an event (camelCase, like log context fields). */
+export type AuditSubject = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** The parts of a server call an audit line reads (unary calls and streams both have them). */
+export interface AuditableCall {
+  metadata: Metadata;
+  getPeer(): string;
+}
+
+export type AuditRecorder = (eventType: AuditEventType, subject: AuditSubject, call?: AuditableCall) => void;
+
+/** Refusals are warnings; everything else is information. */
+const WARNING_EVENTS: ReadonlySet<AuditEventType> = new Set(['read_only_violation', 'auth_failure']);
+
+export function createAuditRecorder(logger: Logger, metrics: Metrics): AuditRecorder {
+  const log = logger.child({ caller: 'audit', audit: true }, { level: logger.level === 'error' ? 'error' : 'info' });
+  return (eventType, subject, call) => {
+    metrics.auditEvents.labels(eventType).inc();
+    const line = {
+      event_type: eventType,
+      ...(call ? { actor: actorOf(call.metadata), peer: call.getPeer() } : {}),
+      ...subject,
+    };
+    if (WARNING_EVENTS.has(eventType)) log.warn(line, `audit: ${eventType}`);
+    else log.info(line, `audit: ${eventType}`);
+  };
+}

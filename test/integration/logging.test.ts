@@ -1,0 +1,160 @@
+/**
+ * Structured logs: every line is one JSON object with `level`, `ts` (Unix seconds, fractional),
+ * `caller` and `msg`; call lines carry the operation context (`schemaId`, `method`, `path`);
+ * LOG_LEVEL debug/info/warn/error each takes effect in a real `svc serve`; audit lines survive
+ * every level but the errors-only one.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { ConfigError, LOG_LEVELS, resolveServerConfig, type LogLevel } from '../../src/main/config';
+import { minimalDocument, readSchemaFixture } from '../helpers/documents';
+import { checkHealth } from '../helpers/health';
+import { captureLogs, type CapturedLogs } from '../helpers/log-capture';
+import { REPO_ROOT } from '../helpers/paths';
+import { createTestClient, startTestServer, type TestServer } from '../helpers/server';
+
+const LEVEL_ORDER: Record<string, number> = { debug: 20, info: 30, warn: 40, error: 50 };
+
+function assertLineShape(line: Record<string, unknown>): void {
+  assert.ok(typeof line.level === 'string' && line.level in LEVEL_ORDER, `level ${String(line.level)}`);
+  assert.equal(typeof line.ts, 'number');
+  assert.ok(Math.abs((line.ts as number) - Date.now() / 1000) < 120, 'ts is Unix seconds');
+  assert.ok(typeof line.caller === 'string' && line.caller !== '', 'caller');
+  assert.ok(typeof line.msg === 'string' && line.msg !== '', 'msg');
+}
+
+describe('log lines of a session', () => {
+  let t: TestServer;
+  let logs: CapturedLogs;
+  before(async () => {
+    logs = captureLogs('debug');
+    t = await startTestServer({ logger: logs.logger });
+    await t.client.call('RegisterSchema', { schema_id: 'users', schema_content: readSchemaFixture('users-3.0.json') });
+    await t.client.call('RegisterSchema', { schema_id: 'broken', schema_content: '{"openapi": "3.0.0"}' });
+    await t.client.call('GenerateFixture', { schema_id: 'users', method: 'GET', path: '/users/{id}' }).catch(() => undefined);
+    await t.client.call('ListEndpoints', { schema_id: 'nobody' }).catch(() => undefined);
+    await t.client.call('ValidateInteraction', {
+      schema_id: 'users', request: { method: 'GET', path: '/v1/users/1', headers: { authorization: 'Bearer interaction-secret-9Xy' } },
+      response: { status_code: 200, headers: { 'content-type': 'application/json' }, body: '{"id": 1}' },
+    }).catch(() => undefined);
+  });
+  after(() => t.close());
+
+  it('writes one JSON object per line with level, ts, caller and msg', () => {
+    const text = logs.text();
+    const lines = text.split('\n').filter((line) => line !== '');
+    assert.ok(lines.length >= 6, `${lines.length} lines`);
+    for (const raw of lines) assertLineShape(JSON.parse(raw));
+    assert.ok(lines.some((raw) => /"ts":\d+\.\d+/.test(raw)), 'ts carries fractional seconds');
+  });
+
+  it('puts the operation context on call lines', () => {
+    const calls = logs.lines().filter((line) => line.caller === 'rpc');
+    const register = calls.find((line) => line.operation === 'RegisterSchema' && line.schemaId === 'users');
+    assert.ok(register, 'RegisterSchema call line');
+    assert.equal(register.code, 'OK');
+    assert.equal(typeof register.durationMs, 'number');
+    const fixture = calls.find((line) => line.operation === 'GenerateFixture');
+    assert.ok(fixture);
+    assert.deepEqual([fixture.schemaId, fixture.method, fixture.path], ['users', 'GET', '/users/{id}']);
+    const failed = calls.find((line) => line.operation === 'ListEndpoints');
+    assert.ok(failed);
+    assert.deepEqual([failed.level, failed.code, failed.schemaId, failed.details], ['info', 'NOT_FOUND', 'nobody', 'Schema not found: nobody']);
+    const validation = calls.find((line) => line.operation === 'ValidateInteraction');
+    assert.ok(validation);
+    assert.deepEqual([validation.schemaId, validation.method], ['users', 'GET']);
+  });
+
+  it('logs a refused registration as a warning naming the schema', () => {
+    const refused = logs.lines().find((line) => line.level === 'warn' && line.schemaId === 'broken');
+    assert.ok(refused);
+    assert.match(String(refused.msg), /^registration refused: Invalid schema/);
+  });
+
+  it('writes audit lines with audit: true and the event type', () => {
+    const audit = logs.lines().find((line) => line.audit === true && line.event_type === 'schema_registered');
+    assert.ok(audit);
+    assert.deepEqual([audit.caller, audit.actor, audit.schemaId, audit.schemaVersion], ['audit', 'anonymous', 'users', '1.0.0']);
+  });
+
+  it('never logs the headers of a validated interaction', () => {
+    assert.equal(logs.text().includes('interaction-secret-9Xy'), false);
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  it('is read from the environment and checked', () => {
+    for (const level of LOG_LEVELS) assert.equal(resolveServerConfig({}, { LOG_LEVEL: level.toUpperCase() }).logLevel, level);
+    assert.throws(() => resolveServerConfig({}, { LOG_LEVEL: 'verbose' }), ConfigError);
+  });
+
+  it('filters lines by level in the logger', () => {
+    for (const level of LOG_LEVELS) {
+      const logs = captureLogs(level);
+      logs.logger.debug('d');
+      logs.logger.info('i');
+      logs.logger.warn('w');
+      logs.logger.error('e');
+      assert.deepEqual(logs.lines().map((line) => line.level), LOG_LEVELS.filter((l) => LEVEL_ORDER[l]! >= LEVEL_ORDER[level]!));
+    }
+  });
+
+  it('takes effect in svc serve at each of debug, info, warn and error', async () => {
+    const outputs = await Promise.all(LOG_LEVELS.map((level) => serveSession(level)));
+    LOG_LEVELS.forEach((level, i) => {
+      const lines = outputs[i]!.map((raw) => JSON.parse(raw) as Record<string, unknown>);
+      for (const line of lines) assertLineShape(line);
+      const ordinary = lines.filter((line) => line.audit !== true);
+      assert.ok(ordinary.every((line) => LEVEL_ORDER[line.level as string]! >= LEVEL_ORDER[level]!), `${level}: nothing below ${level}`);
+      const audited = lines.some((line) => line.audit === true && line.event_type === 'schema_registered');
+      assert.equal(audited, level !== 'error', `${level}: audit lines written unless LOG_LEVEL=error`);
+      const seen = new Set(ordinary.map((line) => line.level));
+      if (level === 'debug') assert.ok(seen.has('debug'), 'debug lines at debug');
+      if (level === 'debug' || level === 'info') assert.ok(seen.has('info'), `info lines at ${level}`);
+      if (level !== 'error') assert.ok(seen.has('warn'), `warn lines at ${level}`);
+    });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `svc serve` at one LOG_LEVEL: a registration, a refused registration, a failing call; then its stdout lines. */
+async function serveSession(level: LogLevel): Promise<string[]> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/svc.js'), 'serve', '--storage', 'memory', '--host', '127.0.0.1',
+    '--port', String(port), '--metrics-port', '0'], { env: { ...process.env, LOG_LEVEL: level, SVC_METRICS_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout!.on('data', (chunk) => { stdout += chunk; });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const address = `127.0.0.1:${port}`;
+  const client = createTestClient(address);
+  try {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const serving = await checkHealth(address).catch(() => 'DOWN');
+      if (serving === 'SERVING') break;
+      if (Date.now() > deadline) throw new Error(`svc serve at LOG_LEVEL=${level} did not come up`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await client.call('RegisterSchema', { schema_id: 'logged', schema_content: minimalDocument() });
+    await client.call('RegisterSchema', { schema_id: 'logged', schema_content: 'openapi: [' });
+    await client.call('ListEndpoints', { schema_id: 'missing' }).catch(() => undefined);
+  } finally {
+    client.close();
+    child.kill('SIGTERM');
+    await exited;
+  }
+  return stdout.split('\n').filter((line) => line !== '');
+}
