@@ -23,6 +23,18 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Longest wait for in-flight calls at shutdown before they are cancelled. */
   shutdownGraceMs: number;
+  /** Validation worker threads (src/main/pool.ts); 0 means one per available core. */
+  workerThreads: number;
+  /** Serve gRPC over TLS with `tlsCertPath` and `tlsKeyPath` (src/main/tls.ts). */
+  tls: boolean;
+  /** PEM certificate chain of the server. */
+  tlsCertPath: string;
+  /** PEM private key of the server. */
+  tlsKeyPath: string;
+  /** PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS). */
+  tlsClientCaPath: string;
+  /** Require an API key on every call except health (src/main/auth/); keys from SVC_API_KEYS / SVC_API_KEYS_FILE. */
+  apiKeyAuth: boolean;
 }
 
 export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
@@ -34,6 +46,12 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   dataDir: './data',
   logLevel: 'info',
   shutdownGraceMs: 10_000,
+  workerThreads: 0,
+  tls: false,
+  tlsCertPath: '',
+  tlsKeyPath: '',
+  tlsClientCaPath: '',
+  apiKeyAuth: false,
 });
 
 /** Environment variables read by the server, and the option each one sets. */
@@ -45,6 +63,12 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_STORAGE: 'storage',
   SVC_DATA_DIR: 'dataDir',
   LOG_LEVEL: 'logLevel',
+  SVC_WORKER_THREADS: 'workerThreads',
+  SVC_TLS: 'tls',
+  SVC_TLS_CERT: 'tlsCertPath',
+  SVC_TLS_KEY: 'tlsKeyPath',
+  SVC_TLS_CLIENT_CA: 'tlsClientCaPath',
+  SVC_API_KEY_AUTH: 'apiKeyAuth',
 } as const);
 
 export class ConfigError extends Error {
@@ -62,6 +86,13 @@ export function resolveServerConfig(
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
   const merged = { ...DEFAULT_SERVER_CONFIG, ...withoutUndefined(fromEnv), ...withoutUndefined(options) };
+  const tls = requireBoolean('tls', merged.tls);
+  const tlsFiles = {
+    tlsCertPath: optionalPath(merged.tlsCertPath),
+    tlsKeyPath: optionalPath(merged.tlsKeyPath),
+    tlsClientCaPath: optionalPath(merged.tlsClientCaPath),
+  };
+  checkTlsOptions(tls, tlsFiles);
   return {
     host: requireText('host', merged.host),
     port: requirePort('port', merged.port, false),
@@ -71,7 +102,35 @@ export function resolveServerConfig(
     dataDir: path.resolve(requireText('dataDir', merged.dataDir)),
     logLevel: requireOneOf('logLevel', String(merged.logLevel).toLowerCase(), LOG_LEVELS),
     shutdownGraceMs: requireNonNegativeInteger('shutdownGraceMs', merged.shutdownGraceMs),
+    workerThreads: requireNonNegativeInteger('workerThreads', merged.workerThreads),
+    tls,
+    ...tlsFiles,
+    apiKeyAuth: requireBoolean('apiKeyAuth', merged.apiKeyAuth),
   };
+}
+
+/** TLS needs both halves of the server's identity; file options without `tls` are a mistake, not a hint. */
+function checkTlsOptions(tls: boolean, files: Pick<ServerConfig, 'tlsCertPath' | 'tlsKeyPath' | 'tlsClientCaPath'>): void {
+  if (tls && (files.tlsCertPath === '' || files.tlsKeyPath === '')) {
+    throw new ConfigError('tls needs both a certificate and a private key (--cert and --key, or SVC_TLS_CERT and SVC_TLS_KEY)');
+  }
+  if (!tls) {
+    const given = Object.entries(files).filter(([, value]) => value !== '').map(([name]) => name);
+    if (given.length > 0) throw new ConfigError(`${given.join(', ')} given but tls is off: add --tls (or SVC_TLS=true)`);
+  }
+}
+
+function optionalPath(value: unknown): string {
+  if (value === undefined || value === '') return '';
+  return path.resolve(requireText('path', value));
+}
+
+function requireBoolean(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = String(value).toLowerCase();
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw new ConfigError(`${name} must be true or false (got "${String(value)}")`);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

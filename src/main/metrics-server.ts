@@ -22,7 +22,7 @@ export class MetricsServer {
       metrics.render().then(
         (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(text),
         (error: unknown) => {
-          logger.error({ err: error }, 'metrics rendering failed');
+          logger.error({ caller: 'metrics-server', err: error }, 'metrics rendering failed');
           response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n');
         },
       );

@@ -1,12 +1,29 @@
 /**
  * Every metric of the spec's table, in one registry, plus Node process metrics. Label values
  * come only from bounded sets: gRPC operation names, status names, change types, error
- * categories, auth reasons, and schema ids that are registered (others become UNKNOWN_LABEL).
+ * categories, auth reasons, audit event types, HTTP methods, and schema ids that are registered
+ * (others become UNKNOWN_LABEL), so a flood of unknown ids cannot grow the series count. The
+ * handlers that count an event choose its label values; this file fixes the names and types.
  */
 import client from 'prom-client';
+import { BreakingChangeType } from '../shared/generated/svc/BreakingChangeType';
+import { AUDIT_EVENT_TYPES } from './audit';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
+
+/** `reason` label values of `svc_auth_failure_total` (spec "Authentication"). */
+export const AUTH_FAILURE_REASONS = Object.freeze(['missing_key', 'invalid_key'] as const);
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
+/** Label sets started at zero, so rates work from the first event and a scrape lists them all. */
+const INITIAL_LABELS = Object.freeze({
+  registrationStatus: ['success', 'failure'],
+  authFailureReason: AUTH_FAILURE_REASONS,
+  auditEventType: AUDIT_EVENT_TYPES,
+  // The spec's change types 1 to 6: every BreakingChangeType name but the unset one.
+  changeType: Object.keys(BreakingChangeType).filter((name) => name !== BreakingChangeType.BREAKING_CHANGE_UNSPECIFIED),
+});
 
 const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -47,6 +64,10 @@ export class Metrics {
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });
+    for (const status of INITIAL_LABELS.registrationStatus) this.schemasRegistered.labels(status).inc(0);
+    for (const reason of INITIAL_LABELS.authFailureReason) this.authFailure.labels(reason).inc(0);
+    for (const changeType of INITIAL_LABELS.changeType) this.breakingChangesDetected.labels(changeType).inc(0);
+    for (const eventType of INITIAL_LABELS.auditEventType) this.auditEvents.labels(eventType).inc(0);
   }
 
   /** Text exposition for `GET /metrics`. */

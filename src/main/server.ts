@@ -10,15 +10,26 @@ import { ReflectionService } from '@grpc/reflection';
 import { LIMITS } from '../shared/limits';
 import { PROTO_LOADER_OPTIONS, SERVICE_NAME, contractValidatorDefinition, loadSvcProto } from '../shared/proto';
 import type { ContractValidatorHandlers } from '../shared/generated/svc/ContractValidator';
+import { createAuditRecorder } from './audit';
+import { ApiKeyStore } from './auth/api-key-store';
+import { createAuthInterceptor } from './auth/auth-interceptor';
 import { resolveServerConfig, type ServerConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
+import { createCallObserver } from './rpc';
+import { ConsumerRegistry } from './registry/consumer-registry';
 import { SchemaRegistry } from './registry/schema-registry';
 import type { ServiceContext } from './service-context';
+import { createCompatibilityHandlers } from './services/compatibility';
+import { createConsumerHandlers } from './services/consumers';
+import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
+import { createValidationHandlers, registryContractLoader, withRawValidationCodecs } from './services/validation';
+import { ValidationPool } from './pool';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
+import { serverCredentials, tlsMode } from './tls';
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */
@@ -34,6 +45,7 @@ export class SvcServer {
   readonly #health: HealthImplementation;
   readonly #metricsServer: MetricsServer | undefined;
   readonly #port: number;
+  readonly #apiKeys: ApiKeyStore | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(parts: {
@@ -43,6 +55,7 @@ export class SvcServer {
     health: HealthImplementation;
     metricsServer: MetricsServer | undefined;
     port: number;
+    apiKeys: ApiKeyStore | undefined;
   }) {
     this.config = parts.config;
     this.context = parts.context;
@@ -50,6 +63,7 @@ export class SvcServer {
     this.#health = parts.health;
     this.#metricsServer = parts.metricsServer;
     this.#port = parts.port;
+    this.#apiKeys = parts.apiKeys;
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
@@ -57,34 +71,56 @@ export class SvcServer {
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
     const metrics = new Metrics();
+    const audit = createAuditRecorder(logger, metrics);
+    // Keys and certificates are read before anything is opened: a bad file stops the start cleanly.
+    const apiKeys = config.apiKeyAuth ? ApiKeyStore.load(env ?? process.env) : undefined;
+    const credentials = serverCredentials(config);
     const storage = openStorage(config.storage, config.dataDir);
     let metricsServer: MetricsServer | undefined;
+    let pool: ValidationPool | undefined;
     try {
       const schemas = await SchemaRegistry.open(storage);
-      const context: ServiceContext = { config, logger, metrics, storage, schemas };
+      pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
+      await pool.start();
+      const consumers = new ConsumerRegistry(storage, schemas);
+      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool };
 
       const grpcServer = new grpc.Server({
         'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
         'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
+        'grpc.max_concurrent_streams': LIMITS.maxConcurrentStreamsPerConnection,
+        'grpc.max_connection_idle_ms': LIMITS.maxConnectionIdleMs,
+        'grpc.keepalive_time_ms': LIMITS.keepaliveTimeMs,
+        'grpc.keepalive_timeout_ms': LIMITS.keepaliveTimeoutMs,
+        // The observer comes first: it must see the statuses grpc-js itself sends (see rpc.ts).
+        interceptors: [
+          createCallObserver(metrics, logger),
+          ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
+        ],
       });
-      grpcServer.addService(contractValidatorDefinition(), buildHandlers(context));
+      grpcServer.addService(withRawValidationCodecs(contractValidatorDefinition()), buildHandlers(context));
       const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE_NAME]: 'NOT_SERVING' });
       health.addToServer(grpcServer);
       new ReflectionService(reflectionPackageDefinition()).addToServer(grpcServer);
 
-      const port = await bind(grpcServer, config.host, config.port);
+      const port = await bind(grpcServer, config.host, config.port, credentials);
       if (config.metricsPort >= 0) {
         metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger);
       }
       health.setStatus('', 'SERVING');
       health.setStatus(SERVICE_NAME, 'SERVING');
       logger.info(
-        { caller: 'server', port, metricsPort: metricsServer?.port, storage: config.storage, dataDir: config.storage === 'sqlite' ? config.dataDir : undefined },
+        {
+          caller: 'server', port, metricsPort: metricsServer?.port, storage: config.storage,
+          dataDir: config.storage === 'sqlite' ? config.dataDir : undefined,
+          transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: apiKeys.names(), expired: apiKeys.expiredNames() } : false,
+        },
         'svc server listening',
       );
-      return new SvcServer({ config, context, grpcServer, health, metricsServer, port });
+      return new SvcServer({ config, context, grpcServer, health, metricsServer, port, apiKeys });
     } catch (error) {
       await metricsServer?.close();
+      await pool?.close();
       await storage.close();
       throw error;
     }
@@ -101,6 +137,25 @@ export class SvcServer {
 
   get storage(): Storage {
     return this.context.storage;
+  }
+
+  /**
+   * Reads the API keys again (SIGHUP). On success the new set is in force for the next call; on
+   * failure the current keys stay and the error is logged. Both outcomes are audited.
+   */
+  reloadApiKeys(): { reloaded: boolean; error?: string } {
+    const { logger, audit } = this.context;
+    if (!this.#apiKeys) return { reloaded: false, error: 'API key authentication is off' };
+    try {
+      const { names } = this.#apiKeys.reload();
+      audit('api_keys_reloaded', { outcome: 'success', keys: names.join(','), expired: this.#apiKeys.expiredNames().join(',') });
+      return { reloaded: true };
+    } catch (error) {
+      const message = (error as Error).message;
+      logger.error({ caller: 'server' }, `API keys not reloaded, the previous keys stay in force: ${message}`);
+      audit('api_keys_reloaded', { outcome: 'failure', error: message });
+      return { reloaded: false, error: message };
+    }
   }
 
   /**
@@ -129,6 +184,7 @@ export class SvcServer {
       });
     });
     await this.#metricsServer?.close();
+    await this.context.pool.close();
     await this.context.storage.close();
     logger.info({ caller: 'server' }, 'svc server stopped');
     logger.flush?.();
@@ -139,6 +195,10 @@ export class SvcServer {
 function buildHandlers(context: ServiceContext): ContractValidatorHandlers {
   const provided: Partial<ContractValidatorHandlers> = {
     ...createSchemaHandlers(context),
+    ...createValidationHandlers(context),
+    ...createCompatibilityHandlers(context),
+    ...createConsumerHandlers(context),
+    ...createFixtureHandlers(context),
   };
   const handlers: Record<string, grpc.UntypedHandleCall> = {};
   for (const [name, definition] of Object.entries(contractValidatorDefinition())) {
@@ -160,10 +220,10 @@ function reflectionPackageDefinition(): protoLoader.PackageDefinition {
   return { ...loadSvcProto().packageDefinition, ...health };
 }
 
-function bind(server: grpc.Server, host: string, port: number): Promise<number> {
+function bind(server: grpc.Server, host: string, port: number, credentials: grpc.ServerCredentials): Promise<number> {
   const address = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, boundPort) => {
+    server.bindAsync(address, credentials, (error, boundPort) => {
       if (error) reject(new Error(`cannot listen on ${address}: ${error.message}`));
       else resolve(boundPort);
     });

@@ -1,7 +1,10 @@
 /** What every service handler is given: the server's long-lived parts. */
+import type { AuditRecorder } from './audit';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import type { ValidationPool } from './pool';
+import type { ConsumerRegistry } from './registry/consumer-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
 
@@ -11,4 +14,10 @@ export interface ServiceContext {
   metrics: Metrics;
   storage: Storage;
   schemas: SchemaRegistry;
+  /** Consumer registrations (`<consumer_id>/<schema_id>/<environment>`), checked against the schemas. */
+  consumers: ConsumerRegistry;
+  /** Validation worker threads with the compiled contracts (started before the server listens). */
+  pool: ValidationPool;
+  /** Writes an audit line and counts it: `ctx.audit('schema_registered', { schemaId, schemaVersion }, call)`. */
+  audit: AuditRecorder;
 }

@@ -13,14 +13,89 @@ export const LIMITS = Object.freeze({
   maxYamlAliases: 100,
   /** Operations (method + path) in one schema. */
   maxOperations: 20_000,
+  /**
+   * Members of one `properties` (or `patternProperties`) object in a schema, checked at registration
+   * before anything is compiled: AJV took about 0.5 s for 1,000 and threw at 5,000 (DESIGN rule 3).
+   * GitHub's REST description peaks at 105.
+   */
+  maxSchemaObjectProperties: 1_000,
   /** Longest schema id, consumer id or other identifier. */
   maxIdLength: 128,
   /** Longest free-text metadata field (owner, team, contact e-mail, versions). */
   maxMetadataLength: 256,
+  /** Concurrent calls (HTTP/2 streams) per client connection; grpc-js clients queue calls beyond it. */
+  maxConcurrentStreamsPerConnection: 256,
+  /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
+  maxConnectionIdleMs: 5 * 60_000, // 5 minutes
+  /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */
+  keepaliveTimeMs: 10 * 60_000, // 10 minutes
+  /** A keepalive ping unanswered for this long closes the connection. */
+  keepaliveTimeoutMs: 20_000, // 20 seconds
   /** ListSchemas page size when none is given (spec default). */
   defaultPageSize: 100,
   /** Largest ListSchemas page size; larger requests are clamped to it. */
   maxPageSize: 1000,
+  /** CLI: longest wait for a schema given as an http(s) URL, connection and download together. */
+  cliSchemaFetchTimeoutMs: 30_000, // 30 s
+  /** CLI: largest interaction, request or response file read by `svc validate` (bodies inside are capped by validationMaxBodyBytes). */
+  cliMaxInputFileBytes: 32 * 1024 * 1024, // 32 MiB
+  /** Validation: messages listed per outcome; the last slot then says how many more were found. */
+  validationMaxErrors: 100,
+  /** Validation: largest request or response body parsed (bytes of UTF-8). */
+  validationMaxBodyBytes: 10 * 1024 * 1024, // 10 MiB
+  /** Validation: deepest nesting of arrays and objects in a body (levels), checked before parsing. */
+  validationMaxBodyDepth: 256,
+  /** Validation: longest request path, query string included (characters). */
+  validationMaxPathChars: 8 * 1024,
+  /**
+   * Validation: schema objects transformed and compiled at once for one schema and the `$ref`s it
+   * reaches. GitHub's REST API needs at most 989; 10,000 took 1.2 s of CPU to compile.
+   */
+  validationMaxCompileSchemaNodes: 5_000,
+  /** Validation: characters of a value quoted in a message; longer values are cut with "…". */
+  validationMaxQuotedValueChars: 120,
+  /** Fixtures: deepest nesting of a generated value (levels); a schema that needs more is cut off there. */
+  fixtureMaxValueDepth: 32,
+  /** Fixtures: times one `$ref` may reappear inside itself before recursion is cut to required content only. */
+  fixtureMaxRefReentries: 1,
+  /** Fixtures: generated values (all levels) after which optional properties are left out (keeps big APIs small). */
+  fixtureOptionalValueBudget: 2_000,
+  /** Fixtures: candidate strings tried per `pattern` before giving up on it. */
+  fixturePatternAttempts: 24,
+  /** Fixtures: repetitions drawn for an open quantifier (`*`, `+`, `{n,}`) in a `pattern`. */
+  fixturePatternMaxRepeat: 8,
+  /** Fixtures: attempts at a value that must differ from others (`uniqueItems`) or avoid a `not` schema. */
+  fixtureRetryAttempts: 8,
+  /** Fixtures: compiled `pattern`s kept for reuse (entries); the cache is emptied when it grows past this. */
+  fixturePatternCacheEntries: 1_000,
+  /**
+   * Compare: units of work (schema pairs compared, schema parts read) in one comparison before it
+   * fails with LIMIT_EXCEEDED rather than answer half-compared. GitHub Enterprise 3.17 → 3.18 takes
+   * about 31,000 (a step costs about 7 µs there, so the limit bounds a comparison to seconds).
+   */
+  compareMaxSteps: 1_000_000,
+  /**
+   * Compare: deepest nesting of schemas followed (properties, items, alternatives, references), in
+   * levels. Intake accepts documents nested up to maxSchemaDepth (256) JSON levels; the call stack
+   * holds about 1,000.
+   */
+  compareMaxDepth: 300,
+  /** Compare: comparison results kept by the server per pair of content hashes (entries, least recently used out). */
+  compareCacheEntries: 64,
+  /** Consumers: endpoints one consumer registration may list. */
+  consumerMaxEndpoints: 1_000,
+  /** Consumers: used response fields listed per endpoint. */
+  consumerMaxUsedFields: 1_000,
+  /** Validation workers: compiled contracts kept per worker (spec: schema cache capacity, MaxSchemas). */
+  contractCacheMaxEntries: 1_000,
+  /** Validation workers: a compiled contract unused this long is dropped (spec: schema cache time-to-live, SchemaTTL). */
+  contractCacheTtlMs: 24 * 60 * 60_000, // 24 hours
+  /** Validation workers: JSON size of the documents behind the compiled contracts kept per worker (least recently used out). */
+  contractCacheMaxBytesPerWorker: 512 * 1024 * 1024, // 512 MiB
+  /** ValidateInteractionStream: interactions of one stream read but not yet answered; reading pauses at this many. */
+  validationStreamMaxInFlight: 512,
+  /** ValidateInteractionStream: request bytes of one stream read but not yet answered; reading pauses above this. */
+  validationStreamMaxInFlightBytes: 64 * 1024 * 1024, // 64 MiB
 });
 
 export type Limits = typeof LIMITS;

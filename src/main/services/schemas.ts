@@ -13,6 +13,7 @@ import type { SchemaOwnership__Output } from '../../shared/generated/svc/SchemaO
 import { unary } from '../rpc';
 import type { ServiceContext } from '../service-context';
 import type { RegisterResult } from '../registry/schema-registry';
+import { checkAgainstPreviousVersion } from './compatibility';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
@@ -46,7 +47,7 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
 async function registerSchema(
   ctx: ServiceContext,
   request: RegisterSchemaRequest__Output,
-  _call: ServerUnaryCall<RegisterSchemaRequest__Output, RegisterSchemaResponse>,
+  call: ServerUnaryCall<RegisterSchemaRequest__Output, RegisterSchemaResponse>,
 ): Promise<RegisterSchemaResponse> {
   const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
   let result: RegisterResult;
@@ -61,7 +62,10 @@ async function registerSchema(
     if (!(error instanceof SvcError)) throw error;
     ctx.metrics.schemasRegistered.labels('failure').inc();
     ctx.metrics.schemaRegistrationErrors.labels(error.code.toLowerCase()).inc();
-    if (error.code === ErrorCode.READ_ONLY) ctx.metrics.readOnlyViolations.inc();
+    if (error.code === ErrorCode.READ_ONLY) {
+      ctx.metrics.readOnlyViolations.inc();
+      ctx.audit('read_only_violation', { schemaId: request.schema_id, schemaVersion: request.schema_version || undefined }, call);
+    }
     log.warn({ code: error.code }, `registration refused: ${errorMessage(error)}`);
     return { success: false, message: error.message, breaking_changes: [] };
   }
@@ -70,12 +74,22 @@ async function registerSchema(
   refreshSchemaGauges(ctx, request.schema_id);
   const { metadata, outcome } = result;
   log.info({ version: metadata.schema_version, outcome, hash: metadata.schema_hash }, 'schema registered');
+  if (outcome !== 'unchanged') {
+    ctx.audit(outcome === 'created' ? 'schema_registered' : 'schema_updated', {
+      schemaId: metadata.schema_id, schemaVersion: metadata.schema_version, schemaHash: metadata.schema_hash,
+      owner: metadata.ownership?.owner || undefined, team: metadata.ownership?.team || undefined, readOnly: metadata.ownership?.read_only,
+    }, call);
+  }
   const verb = { created: 'registered', updated: 'updated', unchanged: 'already registered with identical content' }[outcome];
+  // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
+  const check = request.check_compatibility
+    ? await checkAgainstPreviousVersion(ctx, metadata.schema_id, result.previousVersion, result.loaded.document)
+    : undefined;
   return {
     success: true,
-    message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}`,
+    message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}${check ? `; ${check.summary}` : ''}`,
     metadata,
-    breaking_changes: [],
+    breaking_changes: check?.breakingChanges ?? [],
   };
 }
 

@@ -3,16 +3,16 @@
  * `$ref`s kept. Swagger 2.0 is converted to OpenAPI 3.0.0. Nothing outside the text is ever read:
  * external references are refused before any library sees the document.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import converter from 'swagger2openapi';
 import { LIMITS } from '../limits';
-import { invalidSchema, isSvcError, limitExceeded, errorMessage } from '../errors';
+import { invalidSchema, limitExceeded, errorMessage } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
 import { unsafePatternReason } from '../regex';
-import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import type { OpenApiDocument, SourceFormat } from './document';
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
 import { assertOnlyLocalRefs } from './refs';
+import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
 
 export interface LoadedSchema {
   /** OpenAPI 3.0/3.1 document, `$ref`s kept (never dereferenced). */
@@ -27,6 +27,7 @@ export interface LoadedSchema {
 
 export interface IntakeLimits extends ParseLimits {
   maxOperations: number;
+  maxSchemaObjectProperties: number;
 }
 
 const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
@@ -34,6 +35,7 @@ const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   maxSchemaDepth: LIMITS.maxSchemaDepth,
   maxYamlAliases: LIMITS.maxYamlAliases,
   maxOperations: LIMITS.maxOperations,
+  maxSchemaObjectProperties: LIMITS.maxSchemaObjectProperties,
 };
 
 const MAX_DETAIL_CHARS = 2000;
@@ -54,8 +56,9 @@ export async function loadSchema(text: string, limits: IntakeLimits = DEFAULT_IN
       `Invalid schema: ${endpointCount} operations, over the limit of ${limits.maxOperations} (maxOperations)`,
     );
   }
-  assertPatternsCompile(document);
-  await validateOpenApi(document);
+  assertSchemaKeywordsSafe(document, limits);
+  assertLocalRefsResolve(document);
+  assertValidOpenApiStructure(document);
   return { document, openapiVersion, sourceFormat, endpointCount, infoVersion };
 }
 
@@ -88,8 +91,11 @@ async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
   }
 }
 
-/** Every `pattern` and `patternProperties` key must compile in RE2 (see src/shared/regex.ts). */
-function assertPatternsCompile(document: OpenApiDocument): void {
+/**
+ * Before anything is compiled: every `pattern` and `patternProperties` key must compile in RE2 (see
+ * src/shared/regex.ts), and no `properties`/`patternProperties` object may exceed the member limit.
+ */
+function assertSchemaKeywordsSafe(document: OpenApiDocument, limits: IntakeLimits): void {
   // Example and literal values may hold a "pattern" key that is data, not a regex.
   const dataKeys = new Set(['example', 'examples', 'enum', 'const', 'default']);
   const stack: Array<[unknown, string]> = [[document, '']];
@@ -102,12 +108,23 @@ function assertPatternsCompile(document: OpenApiDocument): void {
     if (!isJsonObject(node)) continue;
     for (const [key, child] of Object.entries(node)) {
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      if ((key === 'properties' || key === 'patternProperties') && isJsonObject(child)) {
+        checkPropertyCount(Object.keys(child).length, childPointer, limits.maxSchemaObjectProperties);
+      }
       if (key === 'pattern' && typeof child === 'string') checkPattern(child, childPointer);
       else if (key === 'patternProperties' && isJsonObject(child)) {
         for (const regex of Object.keys(child)) checkPattern(regex, `${childPointer}/${escapePointerToken(regex)}`);
       }
       if (!dataKeys.has(key) && !key.startsWith('x-')) stack.push([child, childPointer]);
     }
+  }
+}
+
+function checkPropertyCount(count: number, pointer: string, max: number): void {
+  if (count > max) {
+    throw limitExceeded(
+      `Invalid schema: ${count} properties in one object at ${clip(pointer, 200)}, over the limit of ${max} (maxSchemaObjectProperties)`,
+    );
   }
 }
 
@@ -118,43 +135,6 @@ function checkPattern(pattern: string, pointer: string): void {
       `pattern "${clip(pattern, 200)}" at ${pointer} is not supported (patterns must be RE2-compatible: no look-around or back-references): ${reason}`,
     );
   }
-}
-
-/** Structural validation by swagger-parser, on a copy (it dereferences in place). */
-async function validateOpenApi(document: OpenApiDocument): Promise<void> {
-  const copy = structuredClone(document);
-  fillMissingResponses(copy);
-  try {
-    await SwaggerParser.validate(copy as never, {
-      resolve: { external: false },
-      dereference: { circular: 'ignore' },
-    });
-  } catch (error) {
-    if (isSvcError(error)) throw error;
-    throw invalidSchema(clip(describeValidationError(error)), error);
-  }
-}
-
-/**
- * An operation without `responses` is accepted (real documents have them and tools read them
- * fine); only the validation copy gets a placeholder so the structural check can run.
- */
-function fillMissingResponses(document: OpenApiDocument): void {
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const pathItem of Object.values(paths)) {
-    if (!isJsonObject(pathItem)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
-      if (isJsonObject(operation) && operation.responses === undefined) {
-        operation.responses = { default: { description: 'not declared' } };
-      }
-    }
-  }
-}
-
-function describeValidationError(error: unknown): string {
-  const message = errorMessage(error).replace(/\s+/g, ' ').trim();
-  return message.replace(/^Swagger schema validation failed\.?\s*/i, 'not a valid OpenAPI document: ');
 }
 
 function clip(text: string, max = MAX_DETAIL_CHARS): string {
