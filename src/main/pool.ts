@@ -6,16 +6,18 @@
  * on a timer: a call leaves on the next turn of the event loop when no batch is out; while one
  * is out, calls gather until it comes back, unless enough of them (by count or bytes) gather to
  * be worth another worker. A worker that dies is replaced by Piscina; the calls it held fail with
- * UNAVAILABLE.
+ * UNAVAILABLE. Breaking-change comparisons run beside it, on threads of their own (comparison-pool.ts).
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
+import type { BreakingChangeRecord } from '../shared/compare';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import type {
   BatchItem, BatchResult, CacheReport, ValidationBatch, ValidationOperation,
 } from '../shared/validation-messages/pool-protocol';
+import { ComparisonPool, type ComparedDocument } from './comparison-pool';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -109,6 +111,7 @@ export class ValidationPool {
   #flushScheduled = false;
   readonly #loading = new Map<string, Promise<ContractDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
+  readonly #comparisons: ComparisonPool;
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
@@ -120,6 +123,7 @@ export class ValidationPool {
     if (merged.threads === 0) merged.threads = os.availableParallelism();
     this.#options = merged;
     this.#maxInFlightBatches = merged.threads * merged.concurrentTasksPerWorker;
+    this.#comparisons = new ComparisonPool({ logger: merged.logger });
   }
 
   get threads(): number {
@@ -129,6 +133,11 @@ export class ValidationPool {
   /** The live worker threads (diagnostics, and fault tests that stop one on purpose). */
   get workers(): readonly Worker[] {
     return this.#piscina?.threads ?? [];
+  }
+
+  /** The live comparison threads (none until the first comparison, and again once idle). */
+  get comparisonWorkers(): readonly Worker[] {
+    return this.#comparisons.workers;
   }
 
   /** Starts the threads and checks that the worker entry loads; idempotent. */
@@ -160,6 +169,15 @@ export class ValidationPool {
     });
   }
 
+  /**
+   * The breaking changes from one registered document to another, computed on a comparison thread;
+   * identical comparisons in flight share one task. Rejects with the engine's SvcError
+   * (LIMIT_EXCEEDED), or UNAVAILABLE when the thread stopped or the pool is closed.
+   */
+  compare(oldDocument: ComparedDocument, newDocument: ComparedDocument): Promise<BreakingChangeRecord[]> {
+    return this.#comparisons.compare(oldDocument, newDocument);
+  }
+
   async #start(): Promise<void> {
     const { threads, concurrentTasksPerWorker, filename, logger } = this.#options;
     const piscina = new Piscina<ValidationBatch, BatchResult>({
@@ -186,7 +204,7 @@ export class ValidationPool {
     this.#retries = [];
     for (const call of queued) call.reject(unavailable('the validation pool is closed'));
     await this.#starting?.catch(() => undefined);
-    await this.#piscina?.destroy();
+    await Promise.all([this.#piscina?.destroy(), this.#comparisons.close()]);
   }
 
   #enqueue(call: PendingCall): void {

@@ -3,6 +3,7 @@
  * (camelCase records) or from the server (proto messages with snake_case fields).
  */
 import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
+import { toBreakingChangeWire } from '../../shared/compare';
 
 export interface ChangeView {
   type: string;
@@ -11,16 +12,6 @@ export interface ChangeView {
   description: string;
   oldValue: string;
   newValue: string;
-}
-
-/** The JSON shape of a change: the proto's field names, as every `--json` output uses them. */
-export interface ChangeJson {
-  type: string;
-  path: string;
-  method: string;
-  description: string;
-  old_value: string;
-  new_value: string;
 }
 
 export function fromProtoChange(change: BreakingChange__Output): ChangeView {
@@ -34,16 +25,8 @@ export function fromProtoChange(change: BreakingChange__Output): ChangeView {
   };
 }
 
-export function changeToJson(change: ChangeView): ChangeJson {
-  return {
-    type: change.type,
-    path: change.path,
-    method: change.method,
-    description: change.description,
-    old_value: change.oldValue,
-    new_value: change.newValue,
-  };
-}
+/** The JSON shape of a change: the proto's field names, as every `--json` output uses them. */
+export const changeToJson = (change: ChangeView) => toBreakingChangeWire(change);
 
 /** `GET /users/{id}`; an empty method or path means the change applies to every one. */
 export function endpointOf(change: { method: string; path: string }): string {

@@ -1,21 +1,22 @@
 /**
  * CompareSchemas and CanIDeploy (spec "Breaking-change detection" and "Consumer impact rules"),
- * and the compatibility check of RegisterSchema. Comparisons of registered versions are cached by
- * the pair of content hashes: CanIDeploy asks the same question for every consumer and every
- * pipeline run, and a large description takes a noticeable fraction of a second to compare.
+ * and the compatibility check of RegisterSchema. Comparisons run on the pool's comparison threads
+ * (a large description takes up to a second to compare, which would stall every call on the main
+ * thread), and those of registered versions are cached here by the pair of content hashes:
+ * CanIDeploy asks the same question for every consumer and every pipeline run.
  */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, messages } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
-import type { OpenApiDocument } from '../../shared/openapi/document';
-import { changesRelevantToEndpoints, compareDocuments, type BreakingChangeRecord } from '../../shared/compare';
+import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
 import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
 import type { CanIDeployRequest__Output } from '../../shared/generated/svc/CanIDeployRequest';
 import type { CanIDeployResponse } from '../../shared/generated/svc/CanIDeployResponse';
 import type { CompareSchemasRequest__Output } from '../../shared/generated/svc/CompareSchemasRequest';
 import type { CompareSchemasResponse } from '../../shared/generated/svc/CompareSchemasResponse';
 import type { ConsumerImpact__Output } from '../../shared/generated/svc/ConsumerImpact';
+import type { SchemaMetadata__Output } from '../../shared/generated/svc/SchemaMetadata';
 import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
 import { recentVersions } from '../registry/consumer-registry';
 import { LruCache } from '../registry/lru-cache';
@@ -47,7 +48,7 @@ function cachedVersionComparison(ctx: ServiceContext): CompareVersions {
     const key = `${oldSchema.hash}>${newSchema.hash}`;
     let changes = results.get(key);
     if (!changes) {
-      changes = compareDocuments(oldSchema.document, newSchema.document);
+      changes = await ctx.pool.compare(oldSchema, newSchema);
       results.set(key, changes);
     }
     return changes;
@@ -73,13 +74,15 @@ async function compareSchemas(ctx: ServiceContext, compareVersions: CompareVersi
     countDetected(ctx, changes);
     return {
       compatible: changes.length === 0,
-      breaking_changes: changes.map(toBreakingChangeMessage),
+      breaking_changes: changes.map(toBreakingChangeWire),
       old_schema: oldSchema.metadata,
       new_schema: newSchema.metadata,
       message: '',
     };
   } catch (error) {
-    if (!(error instanceof SvcError)) throw error;
+    // The server's own failures (a comparison thread that stopped, a bug) are not answers but the
+    // call's status, so that clients retry rather than read "not compatible".
+    if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE || error.code === ErrorCode.INTERNAL) throw error;
     return { compatible: false, breaking_changes: [], message: error.message };
   }
 }
@@ -116,7 +119,7 @@ async function canIDeploy(
       current_schema_version: consumer.schemaVersion,
       environment: consumer.environment,
       will_break: relevant.length > 0,
-      relevant_changes: relevant.map(toBreakingChangeMessage),
+      relevant_changes: relevant.map(toBreakingChangeWire),
     });
   }
   const broken = impacts.filter((impact) => impact.will_break);
@@ -125,7 +128,7 @@ async function canIDeploy(
   return {
     safe_to_deploy: safe,
     summary: deploySummary({ schemaId, newVersion, environment, previous, breaking, impacts, broken }),
-    breaking_changes: breaking.map(toBreakingChangeMessage),
+    breaking_changes: breaking.map(toBreakingChangeWire),
     affected_consumers: impacts,
   };
 }
@@ -202,37 +205,30 @@ export interface CompatibilityCheck {
 
 /**
  * RegisterSchema with check_compatibility: the changes from the version before the registered one
- * (semantic-version order) to its document. The registration has already happened, so a
- * comparison that cannot complete is reported in the summary, not thrown.
+ * (semantic-version order) to the content just registered. The registration has already happened,
+ * so a comparison that cannot complete is reported in the summary, not thrown.
  */
 export async function checkAgainstPreviousVersion(
   ctx: ServiceContext,
-  schemaId: string,
+  registered: SchemaMetadata__Output,
   previousVersion: string | undefined,
-  document: OpenApiDocument,
 ): Promise<CompatibilityCheck> {
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
+  const schemaId = registered.schema_id;
   try {
-    const previous = await ctx.schemas.resolve(schemaId, previousVersion);
-    const changes = compareDocuments(previous.document, document);
+    const [previous, current] = await Promise.all([ctx.schemas.resolve(schemaId, previousVersion), ctx.schemas.resolve(schemaId, registered.schema_version)]);
+    if (current.hash !== registered.schema_hash) {
+      return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.schema_version} was registered again with other content meanwhile` };
+    }
+    const changes = await ctx.pool.compare(previous, current);
     countDetected(ctx, changes);
-    return { breakingChanges: changes.map(toBreakingChangeMessage), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
+    return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
     return { breakingChanges: [], summary: `compatibility with ${previousVersion} could not be checked: ${error.message}` };
   }
 }
 
-export function toBreakingChangeMessage(change: BreakingChangeRecord): BreakingChange__Output {
-  return {
-    type: change.type,
-    path: change.path,
-    method: change.method,
-    description: change.description,
-    old_value: change.oldValue,
-    new_value: change.newValue,
-  };
-}
 
 function countDetected(ctx: ServiceContext, changes: readonly BreakingChangeRecord[]): void {
   for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();

@@ -83,7 +83,7 @@ async function registerSchema(
   const verb = { created: 'registered', updated: 'updated', unchanged: 'already registered with identical content' }[outcome];
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
   const check = request.check_compatibility
-    ? await checkAgainstPreviousVersion(ctx, metadata.schema_id, result.previousVersion, result.loaded.document)
+    ? await checkAgainstPreviousVersion(ctx, metadata, result.previousVersion)
     : undefined;
   return {
     success: true,

@@ -29,3 +29,25 @@ export interface BreakingChangeRecord {
 export function breakingChangeTypeNumber(type: BreakingChangeType): number {
   return BREAKING_CHANGE_TYPES.indexOf(type) + 1;
 }
+
+/** A change with the proto's snake_case field names: the gRPC message and every `--json` output. */
+export interface BreakingChangeWire<T extends string = BreakingChangeType> {
+  type: T;
+  path: string;
+  method: string;
+  description: string;
+  old_value: string;
+  new_value: string;
+}
+
+/** Generic over the type name so the CLI can pass changes it read back from a server. */
+export function toBreakingChangeWire<T extends string>(change: { type: T } & Omit<BreakingChangeRecord, 'type'>): BreakingChangeWire<T> {
+  return {
+    type: change.type,
+    path: change.path,
+    method: change.method,
+    description: change.description,
+    old_value: change.oldValue,
+    new_value: change.newValue,
+  };
+}

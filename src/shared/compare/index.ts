@@ -1,7 +1,7 @@
 export { compareDocuments } from './compare-documents';
 export type { CompareOptions } from './compare-options';
-export { BREAKING_CHANGE_TYPES, breakingChangeTypeNumber } from './breaking-change';
-export type { BreakingChangeRecord, BreakingChangeType } from './breaking-change';
+export { BREAKING_CHANGE_TYPES, breakingChangeTypeNumber, toBreakingChangeWire } from './breaking-change';
+export type { BreakingChangeRecord, BreakingChangeType, BreakingChangeWire } from './breaking-change';
 export { isChangeRelevantToEndpoint, changesRelevantToEndpoints } from './relevance';
 export type { ChangeLocation, EndpointRef } from './relevance';
 export { normalizePathTemplate, samePathTemplate } from './path-template';
