@@ -12,6 +12,7 @@ import { compareSuite } from './compare';
 import { e2eSuite } from './e2e';
 import { engineSuite } from './engine';
 import { fixturesSuite } from './fixtures';
+import { middlewareSuite } from './middleware';
 import { REPO_ROOT, createProgress, type BenchSuite, type SuiteResult } from './harness';
 import { poolScalingSuite } from './pool-scaling';
 import { streamSuite } from './stream';
@@ -26,6 +27,7 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   poolScalingSuite,
   compareSuite,
   fixturesSuite,
+  middlewareSuite,
 ];
 
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');

@@ -11,7 +11,7 @@ import { actorOf } from './auth/principal';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
-/** The documented event types (README-operations.md lists what each carries). */
+/** The documented event types (the README, section "Audit events", lists what each carries). */
 export const AUDIT_EVENT_TYPES = Object.freeze([
   /** A new schema version was stored. */
   'schema_registered',

@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../helpers/paths';
 import { assertInvalid, fixtureContract, request } from '../helpers/validation-contracts';
 
 const catalogue = readFileSync(path.join(REPO_ROOT, 'src/shared/validation/MESSAGES.md'), 'utf8');
-const violationsSection = catalogue.slice(catalogue.indexOf('## Schema violations'), catalogue.indexOf('## When the list is full'));
+const violationsSection = catalogue.slice(catalogue.indexOf('#### Schema violations'), catalogue.indexOf('#### When the list is full'));
 
 /** Code spans with some literal text (a span that is only a placeholder would match anything). */
 function codeSpans(markdown: string): string[] {

@@ -1,0 +1,295 @@
+/**
+ * middleware: the p50 latency the producer middleware adds to an app, per mode, against the same app
+ * without it, in the same run. Apps: a plain node:http handler (always), and Express and Fastify when
+ * they are installed. The svc server runs in its own process (bench/server-process.ts); the load comes
+ * from a worker thread at a fixed rate below saturation (open loop), so the app's event loop carries
+ * only the app and its middleware, background validations included.
+ * Shadow and warn are measured twice: against the real server, and against a no-op server on the same
+ * proto (bench/server-process.ts), which isolates the middleware's own cost from the validation work
+ * the server does on the same shared cores.
+ * Goals: shadow and warn add under 5 % to p50; strict is reported (it waits for one validation call).
+ */
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { ContractValidator } from '../src/client/contract-validator';
+import { createExpressMiddleware } from '../src/client/middleware/express';
+import { createFastifyPlugin } from '../src/client/middleware/fastify';
+import type { ValidationMode } from '../src/client/middleware/middleware-options';
+import { wrapHttpHandler } from '../src/client/middleware/node-http';
+import type { ProducerValidationHandle } from '../src/client/middleware/producer-validation';
+import { REPO_ROOT, createProgress, machineNote, type BenchRow, type Progress, type SuiteResult, type BenchSuite } from './harness';
+import { startBenchServer } from './servers';
+
+const SCHEMA_ID = 'users-api';
+/** Requests per second offered to each app: well below what one core serves, even in strict mode. */
+const RATE_PER_SECOND = 400;
+/**
+ * Every variant's app runs side by side; the load visits them in turn, a short slice each, for many
+ * cycles, and all the latencies of a variant are pooled: the machine's slow drifts (other processes on
+ * these cores) fall on every variant alike.
+ */
+const SLICE_MS = 400;
+const CYCLES = 12;
+const WARMUP_MS = 500;
+/** Shadow and warn may add at most this share to the p50 of the app alone. */
+const MAX_ADDED_SHARE = 0.05;
+
+interface Variant {
+  label: string;
+  mode: ValidationMode | undefined;
+  server: 'svc' | 'noop';
+}
+
+const VARIANTS: readonly Variant[] = [
+  { label: 'without middleware', mode: undefined, server: 'svc' },
+  { label: 'shadow', mode: 'shadow', server: 'svc' },
+  { label: 'warn', mode: 'warn', server: 'svc' },
+  { label: 'strict', mode: 'strict', server: 'svc' },
+  { label: 'shadow, no-op server', mode: 'shadow', server: 'noop' },
+  { label: 'warn, no-op server', mode: 'warn', server: 'noop' },
+];
+
+type Validators = Record<Variant['server'], ContractValidator>;
+
+interface RunningApp {
+  url: string;
+  middleware: ProducerValidationHandle | undefined;
+  close(): Promise<void>;
+}
+
+type Framework = { name: string; start(middlewareOptions: MiddlewareOptions | undefined): Promise<RunningApp> };
+type MiddlewareOptions = Parameters<typeof wrapHttpHandler>[1];
+
+const USER = JSON.stringify({ id: 42, name: 'Ada Lovelace', email: 'ada@example.com', address: { city: 'London' } });
+
+export async function benchMiddleware(progress: Progress = createProgress('middleware')): Promise<SuiteResult> {
+  progress('starting the svc server and the no-op server');
+  const servers = await Promise.all([startBenchServer('svc'), startBenchServer('noop')]);
+  // The bench clients' targets, reused so the middleware talks to the same servers.
+  const validators: Validators = {
+    svc: new ContractValidator(servers[0].client.getChannel().getTarget()),
+    noop: new ContractValidator({ address: servers[1].client.getChannel().getTarget(), schemaId: SCHEMA_ID }),
+  };
+  const load = new LoadGenerator();
+  try {
+    await validators.svc.registerSchema(SCHEMA_ID, path.join(REPO_ROOT, 'test', 'fixtures', 'client', 'users-api.v1.yaml'));
+    const rows: BenchRow[] = [];
+    const notes: string[] = [];
+    for (const framework of availableFrameworks(notes)) {
+      rows.push(...await benchFramework(framework, validators, load, progress, notes));
+    }
+    notes.unshift(
+      `${machineNote()}; the svc server is a separate process, the load a worker thread, all sharing these cores`,
+      `${RATE_PER_SECOND} requests/s, GET /users/42 and POST /users alternating; each app in turn for ${SLICE_MS} ms, ${CYCLES} cycles, latencies pooled per variant`,
+    );
+    return { suite: 'middleware', rows, notes };
+  } finally {
+    await load.close();
+    validators.svc.close();
+    validators.noop.close();
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+async function benchFramework(framework: Framework, validators: Validators, load: LoadGenerator, progress: Progress, notes: string[]): Promise<BenchRow[]> {
+  progress(`${framework.name}: starting ${VARIANTS.length} apps`);
+  const apps: RunningApp[] = [];
+  try {
+    for (const variant of VARIANTS) {
+      apps.push(await framework.start(variant.mode && { schemaId: SCHEMA_ID, validator: validators[variant.server], mode: variant.mode, logger: SILENT }));
+    }
+    for (const app of apps) await load.run(app.url, WARMUP_MS);
+    const latencies = VARIANTS.map(() => [] as number[]);
+    /** Baseline latencies of odd and even cycles: two samples of the same thing, the noise floor. */
+    const baselineHalves: [number[], number[]] = [[], []];
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
+      progress(`${framework.name}: cycle ${cycle + 1}/${CYCLES}`);
+      for (const [index, app] of apps.entries()) {
+        const slice = await load.run(app.url, SLICE_MS);
+        if (slice.errors > 0) throw new Error(`${framework.name} ${VARIANTS[index]!.label}: ${slice.errors} requests failed`);
+        latencies[index]!.push(...slice.latencies);
+        if (index === 0) baselineHalves[cycle % 2]!.push(...slice.latencies);
+      }
+    }
+    for (const [index, app] of apps.entries()) {
+      await app.middleware?.flush();
+      const stats = app.middleware?.stats();
+      if (stats && (stats.validatorErrors > 0 || stats.violations > 0 || stats.validated === 0)) {
+        notes.push(`${framework.name} ${VARIANTS[index]!.label}: unexpected validation outcome ${JSON.stringify(stats)}`);
+      }
+    }
+    const baseline = { name: `${framework.name} without middleware`, value: p50(latencies[0]!) };
+    const rows: BenchRow[] = [{
+      name: `${framework.name} without middleware, A/A (noise floor)`,
+      value: p50(baselineHalves[1]),
+      unit: 'ms',
+      baseline: { name: 'the same, other cycles', value: p50(baselineHalves[0]) },
+      ratio: p50(baselineHalves[1]) / p50(baselineHalves[0]),
+    }];
+    for (const [index, variant] of VARIANTS.entries()) {
+      if (variant.mode === undefined) continue;
+      const value = p50(latencies[index]!);
+      const ratio = value / baseline.value;
+      const row: BenchRow = { name: `${framework.name} ${variant.label}: p50`, value, unit: 'ms', baseline, ratio };
+      if (variant.mode !== 'strict') row.goal = { text: `≤ ${1 + MAX_ADDED_SHARE}× (adds < ${MAX_ADDED_SHARE * 100} %)`, met: ratio <= 1 + MAX_ADDED_SHARE };
+      rows.push(row);
+    }
+    return rows;
+  } finally {
+    await Promise.all(apps.map((app) => app.close()));
+  }
+}
+
+const SILENT = Object.freeze({ warn: () => undefined, error: () => undefined });
+
+/** node:http always; Express and Fastify when the project has them installed (devDependencies). */
+function availableFrameworks(notes: string[]): Framework[] {
+  const frameworks: Framework[] = [{ name: 'node:http', start: startNodeHttpApp }];
+  for (const [name, start] of [['express', startExpressApp], ['fastify', startFastifyApp]] as const) {
+    try {
+      require.resolve(name);
+      frameworks.push({ name, start });
+    } catch {
+      notes.push(`${name} is not installed: its rows are left out`);
+    }
+  }
+  return frameworks;
+}
+
+function usersHandler(request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (request.method === 'POST') {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => { body += chunk; });
+    request.on('end', () => {
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 1, name: (JSON.parse(body) as { name: string }).name }));
+    });
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(USER);
+}
+
+async function startNodeHttpApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
+  const wrapped = options ? wrapHttpHandler(usersHandler, options) : undefined;
+  return serve(http.createServer(wrapped ?? usersHandler), wrapped);
+}
+
+async function startExpressApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
+  const express = require('express');
+  const app = express();
+  app.use(express.json());
+  const middleware = options ? createExpressMiddleware(options) : undefined;
+  if (middleware) app.use(middleware);
+  app.get('/users/:id', (_request: unknown, response: { type(t: string): { send(b: string): void } }) => response.type('application/json').send(USER));
+  app.post('/users', (request: { body: { name: string } }, response: { status(s: number): { json(b: unknown): void } }) =>
+    response.status(201).json({ id: 1, name: request.body.name }));
+  return serve(http.createServer(app), middleware);
+}
+
+async function startFastifyApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
+  const app = require('fastify')();
+  const plugin = options ? createFastifyPlugin(options) : undefined;
+  if (plugin) await app.register(plugin);
+  app.get('/users/:id', async (_request: unknown, reply: { type(t: string): { send(b: string): void } }) => reply.type('application/json').send(USER));
+  app.post('/users', async (request: { body: { name: string } }, reply: { code(s: number): unknown }) => {
+    reply.code(201);
+    return { id: 1, name: request.body.name };
+  });
+  const url: string = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, middleware: plugin, close: () => app.close() };
+}
+
+async function serve(server: http.Server, middleware: ProducerValidationHandle | undefined): Promise<RunningApp> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    middleware,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function p50(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Open-loop load from a worker thread: requests start on a fixed schedule whatever the answers do,
+ * over keep-alive connections; latency is measured from the moment each request is sent.
+ */
+class LoadGenerator {
+  readonly #worker = new Worker(LOAD_WORKER_SOURCE, { eval: true, workerData: { ratePerSecond: RATE_PER_SECOND } });
+  #next = 0;
+
+  /** Latencies (ms) of the requests of one slice, in completion order, and how many failed. */
+  run(url: string, durationMs: number): Promise<{ latencies: number[]; errors: number }> {
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: { id: number; latencies: number[]; errors: number }) => {
+        if (message.id !== id) return;
+        this.#worker.off('message', onMessage);
+        this.#worker.off('error', reject);
+        resolve(message);
+      };
+      this.#worker.on('message', onMessage);
+      this.#worker.once('error', reject);
+      this.#worker.postMessage({ id, url, durationMs });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#worker.terminate();
+  }
+}
+
+const LOAD_WORKER_SOURCE = `
+const http = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const POST_BODY = JSON.stringify({ name: 'Grace Hopper', email: 'grace@example.com' });
+parentPort.on('message', async ({ id, url, durationMs }) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const { hostname, port } = new URL(url);
+  const total = Math.max(1, Math.floor((workerData.ratePerSecond * durationMs) / 1000));
+  const interval = 1000 / workerData.ratePerSecond;
+  const latencies = [];
+  let errors = 0;
+  const started = performance.now();
+  const calls = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const post = i % 2 === 1;
+    const sent = performance.now();
+    calls.push(new Promise((resolve) => {
+      const request = http.request({ agent, hostname, port, method: post ? 'POST' : 'GET', path: post ? '/users' : '/users/42',
+        headers: post ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(POST_BODY) } : {} }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode >= 400) errors++;
+          latencies.push(performance.now() - sent);
+          resolve();
+        });
+      });
+      request.on('error', () => { errors++; resolve(); });
+      request.end(post ? POST_BODY : undefined);
+    }));
+  }
+  await Promise.all(calls);
+  agent.destroy();
+  parentPort.postMessage({ id, latencies, errors });
+});
+`;
+
+export const middlewareSuite: BenchSuite = {
+  name: 'middleware',
+  description: 'p50 latency the producer middleware adds in shadow, warn and strict modes (Express, Fastify, node:http)',
+  run: benchMiddleware,
+};

@@ -1,0 +1,105 @@
+/**
+ * What the HTTP-client adapters share: a bounded list of captured interactions and, with
+ * `autoValidate`, the validation of each one before the adapter hands the response back, so a
+ * consumer test sees a contract failure at the call that caused it.
+ */
+import { invalidUse } from '../client-error';
+import { positiveInteger } from '../client-options';
+import type { ContractValidator } from '../contract-validator';
+import type { CapturedInteraction, ValidationResult } from '../types';
+
+export interface CaptureOptions {
+  /** Needed for `autoValidate`. */
+  validator?: Pick<ContractValidator, 'validate'>;
+  /** Validate each interaction as it completes; default false. */
+  autoValidate?: boolean;
+  /** Called for each auto-validated interaction that is not valid. */
+  onValidationFailure?: (result: ValidationResult, interaction: CapturedInteraction) => void;
+  /** Validate against this schema instead of the validator's bound one. */
+  schemaId?: string;
+  schemaVersion?: string;
+  /** Oldest interactions are forgotten beyond this count. */
+  maxInteractions?: number;
+  /** Bodies larger than this are recorded without their body. */
+  maxBodyBytes?: number;
+}
+
+/** The capture surface every adapter offers. */
+export interface InteractionCapture {
+  /** A copy of the interactions captured so far, oldest first. */
+  getInteractions(): CapturedInteraction[];
+  clearInteractions(): void;
+}
+
+export const CAPTURE_DEFAULTS = Object.freeze({
+  maxInteractions: 10_000,
+  maxBodyBytes: 1024 * 1024, // 1 MiB
+});
+
+export class InteractionRecorder implements InteractionCapture {
+  readonly #options: CaptureOptions;
+  readonly #maxInteractions: number;
+  readonly maxBodyBytes: number;
+  #interactions: CapturedInteraction[] = [];
+
+  constructor(options: CaptureOptions = {}) {
+    if (options.autoValidate && typeof options.validator?.validate !== 'function') {
+      throw invalidUse('autoValidate needs options.validator (a ContractValidator)');
+    }
+    if (options.onValidationFailure !== undefined && typeof options.onValidationFailure !== 'function') {
+      throw invalidUse('options.onValidationFailure must be a function');
+    }
+    this.#options = options;
+    this.#maxInteractions = positiveInteger('options.maxInteractions', options.maxInteractions) ?? CAPTURE_DEFAULTS.maxInteractions;
+    this.maxBodyBytes = positiveInteger('options.maxBodyBytes', options.maxBodyBytes) ?? CAPTURE_DEFAULTS.maxBodyBytes;
+  }
+
+  /**
+   * Records an interaction and, with autoValidate, validates it. A validator failure (for example
+   * UNAVAILABLE) rejects: a contract test must not pass because nothing was checked.
+   */
+  async record(interaction: CapturedInteraction): Promise<void> {
+    this.#interactions.push(interaction);
+    if (this.#interactions.length > this.#maxInteractions) this.#interactions.shift();
+    const { autoValidate, validator, onValidationFailure, schemaId, schemaVersion } = this.#options;
+    if (!autoValidate || !validator) return;
+    const callOptions = schemaId === undefined ? {} : { schemaId, ...(schemaVersion === undefined ? {} : { schemaVersion }) };
+    const result = await validator.validate(interaction.request, interaction.response, callOptions);
+    interaction.validation = result;
+    if (!result.valid) onValidationFailure?.(result, interaction);
+  }
+
+  getInteractions(): CapturedInteraction[] {
+    return [...this.#interactions];
+  }
+
+  clearInteractions(): void {
+    this.#interactions = [];
+  }
+
+  /** The methods handed to users, bound to this recorder. */
+  surface(): InteractionCapture {
+    return { getInteractions: () => this.getInteractions(), clearInteractions: () => this.clearInteractions() };
+  }
+}
+
+/** Content types whose bodies are recorded: JSON and text (not event streams), XML, forms. */
+export function isCapturableContentType(contentType: string | undefined): boolean {
+  if (!contentType) return true;
+  return /json|xml|x-www-form-urlencoded/i.test(contentType) || /^text\/(?!event-stream)/i.test(contentType);
+}
+
+/** Recorded body: JSON text parsed to its value when it is an object, array, number or boolean; text otherwise. */
+export function recordedBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (!contentType || /json/i.test(contentType)) {
+    try {
+      const value: unknown = JSON.parse(text);
+      // A top-level JSON string stays text: handed back as a string it must not lose its quotes.
+      if (typeof value !== 'string') return value;
+    } catch {
+      // not JSON after all: keep the text
+    }
+  }
+  return text;
+}

@@ -1,0 +1,269 @@
+/**
+ * The framework-independent core of the producer middleware: which exchanges are validated (path
+ * filters, sampling), the strict-mode request check, the validation after the response, and what a
+ * violation leads to in each mode (400, log line, count, callback).
+ *
+ * Two promises hold everywhere: the work after the response runs off the request path (scheduled
+ * once the response has gone out, bounded by `maxPendingValidations`), and a validator that fails or
+ * is unreachable never fails the application: the failure is counted and reported, the traffic goes on.
+ */
+import { isContractValidatorError } from '../client-error';
+import type { SchemaCallOptions } from '../contract-validator';
+import type { InteractionStream } from '../interaction-stream';
+import type { ValidationResult } from '../types';
+import {
+  MIDDLEWARE_DEFAULTS,
+  resolveMiddlewareOptions,
+  stderrLogger,
+  type ContractViolation,
+  type ProducerMiddlewareOptions,
+  type ResolvedMiddlewareOptions,
+  type ValidationMode,
+  type ViolationLogger,
+  type ViolationPhase,
+} from './middleware-options';
+import { pathnameOf } from '../consumer/path-templates';
+import type { HttpHeaders } from '../types';
+
+/** An HTTP message as captured; `complete` is false when the body was over `maxBodyBytes`. */
+export interface CapturedMessage {
+  headers: HttpHeaders;
+  body: string;
+  complete: boolean;
+}
+
+export interface CapturedRequest extends CapturedMessage {
+  method: string;
+  /** Path with query string. */
+  url: string;
+}
+
+export interface CapturedResponse extends CapturedMessage {
+  statusCode: number;
+}
+
+export interface ProducerValidationStats {
+  /** Exchanges (or strict-mode requests) the validator answered for. */
+  validated: number;
+  /** Of those, the ones with violations. */
+  violations: number;
+  /** Requests answered with 400 in strict mode. */
+  rejected: number;
+  /** Exchanges left out: path filters, sampling, bodies over the size limit. */
+  skipped: number;
+  /** Exchanges not validated because `maxPendingValidations` were already waiting. */
+  dropped: number;
+  /** Validator calls that failed (unreachable, deadline, refused); the traffic went on. */
+  validatorErrors: number;
+  /** Validations scheduled or in flight now. */
+  pending: number;
+}
+
+/** What every middleware returns besides being a middleware. */
+export interface ProducerValidationHandle {
+  readonly mode: ValidationMode;
+  stats(): ProducerValidationStats;
+  /** Resolves when every validation scheduled so far has finished (tests, graceful shutdown). */
+  flush(): Promise<void>;
+}
+
+/** The 400 body of a request rejected in strict mode. */
+export interface RejectionBody {
+  error: 'Bad Request';
+  message: string;
+  errors: string[];
+}
+
+export class ProducerValidation implements ProducerValidationHandle {
+  readonly #options: ResolvedMiddlewareOptions;
+  #logger: ViolationLogger;
+  readonly #counts = { validated: 0, violations: 0, rejected: 0, skipped: 0, dropped: 0, validatorErrors: 0 };
+  readonly #pending = new Set<Promise<void>>();
+  /** Exchanges waiting for the next batch; each has its settle function in #pending's promise. */
+  readonly #queue: Array<() => void> = [];
+  #batchTimer: NodeJS.Timeout | undefined;
+  /** warn and shadow validate request and response together over one long-lived stream (cheapest per exchange). */
+  #stream: InteractionStream | undefined;
+  #lastValidatorErrorLogMs = Number.NEGATIVE_INFINITY;
+  #unreportedValidatorErrors = 0;
+
+  constructor(options: ProducerMiddlewareOptions) {
+    this.#options = resolveMiddlewareOptions(options);
+    this.#logger = this.#options.logger ?? stderrLogger;
+  }
+
+  get mode(): ValidationMode {
+    return this.#options.mode;
+  }
+
+  get maxBodyBytes(): number {
+    return this.#options.maxBodyBytes;
+  }
+
+  /** Fastify hands its own logger over; an explicit `logger` option wins. */
+  useDefaultLogger(logger: ViolationLogger | undefined): void {
+    if (this.#options.logger === undefined && logger) this.#logger = logger;
+  }
+
+  /** Whether this exchange is validated: path filters first, then sampling. Left-out exchanges are counted. */
+  selects(url: string): boolean {
+    const { included, excluded, sampleRate } = this.#options;
+    const pathname = pathnameOf(url);
+    const selected = (included === undefined || included(pathname)) && !(excluded?.(pathname) ?? false)
+      && (sampleRate === 1 || Math.random() < sampleRate);
+    if (!selected) this.#counts.skipped += 1;
+    return selected;
+  }
+
+  /**
+   * Strict mode, before the handler: the rejection to answer with 400, or undefined to go on. A
+   * validator failure lets the request through. Never throws.
+   */
+  async checkRequest(request: CapturedRequest): Promise<RejectionBody | undefined> {
+    if (!request.complete) {
+      this.#counts.skipped += 1;
+      return undefined;
+    }
+    const result = await this.#call(() => this.#options.validator.validateRequest(
+      { method: request.method, path: request.url, headers: request.headers, body: request.body },
+      this.#callOptions(this.#options.requestCheckDeadlineMs),
+    ));
+    if (!result || result.valid) return undefined;
+    this.#counts.rejected += 1;
+    this.#report('request', request, undefined, result);
+    return { error: 'Bad Request', message: 'The request does not match the API contract', errors: result.errors };
+  }
+
+  /**
+   * After the response went out: schedules the validation (the response alone in strict mode, where
+   * the request was checked already; request and response otherwise). Never throws.
+   */
+  afterResponse(request: CapturedRequest, response: CapturedResponse): void {
+    // Strict mode checked the request before the handler; only the response is left.
+    const requestNeeded = this.#options.mode !== 'strict';
+    if ((requestNeeded && !request.complete) || !response.complete) {
+      this.#counts.skipped += 1;
+      return;
+    }
+    if (this.#pending.size >= this.#options.maxPendingValidations) {
+      this.#counts.dropped += 1;
+      return;
+    }
+    const task: Promise<void> = new Promise<void>((start) => this.#enqueue(start))
+      .then(() => this.#validateExchange(request, response))
+      .finally(() => this.#pending.delete(task));
+    this.#pending.add(task);
+  }
+
+  /**
+   * Validations start in batches, a few milliseconds after the responses went out: away from the
+   * moment the response is delivered, and one burst of stream writes (and of results) for many
+   * exchanges instead of one wake-up each.
+   */
+  #enqueue(start: () => void): void {
+    this.#queue.push(start);
+    if (this.#queue.length >= MIDDLEWARE_DEFAULTS.maxValidationBatch) this.#dispatch();
+    else this.#batchTimer ??= setTimeout(() => this.#dispatch(), MIDDLEWARE_DEFAULTS.validationBatchDelayMs);
+  }
+
+  #dispatch(): void {
+    clearTimeout(this.#batchTimer);
+    this.#batchTimer = undefined;
+    for (const start of this.#queue.splice(0)) start();
+  }
+
+  stats(): ProducerValidationStats {
+    return { ...this.#counts, pending: this.#pending.size };
+  }
+
+  async flush(): Promise<void> {
+    this.#dispatch();
+    while (this.#pending.size > 0) await Promise.all(this.#pending);
+  }
+
+  async #validateExchange(request: CapturedRequest, response: CapturedResponse): Promise<void> {
+    const validator = this.#options.validator;
+    const callOptions = this.#callOptions(this.#options.validationDeadlineMs);
+    const responseData = { statusCode: response.statusCode, headers: response.headers, body: response.body };
+    const requestData = { method: request.method, path: request.url, headers: request.headers, body: request.body };
+    const strict = this.#options.mode === 'strict';
+    const result = await this.#call(() => strict
+      ? validator.validateProducerResponse(
+        { method: request.method, path: request.url, request: { ...requestData, body: undefined }, response: responseData },
+        callOptions,
+      )
+      : (this.#stream ??= validator.openInteractionStream(callOptions)).validate(requestData, responseData));
+    if (result && !result.valid) this.#report(strict ? 'response' : 'interaction', request, response.statusCode, result);
+  }
+
+  /** One validator call: counted, and never rejecting (undefined when the validator failed). */
+  async #call(operation: () => Promise<ValidationResult>): Promise<ValidationResult | undefined> {
+    try {
+      const result = await operation();
+      this.#counts.validated += 1;
+      return result;
+    } catch (error) {
+      this.#counts.validatorErrors += 1;
+      this.#reportValidatorError(error);
+      return undefined;
+    }
+  }
+
+  #report(phase: ViolationPhase, request: CapturedRequest, statusCode: number | undefined, result: ValidationResult): void {
+    this.#counts.violations += 1;
+    const { mode, schemaId } = this.#options;
+    const violation: ContractViolation = {
+      mode,
+      phase,
+      schemaId,
+      method: request.method,
+      path: request.url,
+      ...(statusCode === undefined ? {} : { statusCode }),
+      errors: result.errors,
+      validatedAgainstVersion: result.validatedAgainstVersion,
+    };
+    if (mode === 'warn') this.#logger.warn({ violation }, 'contract violation');
+    else if (mode === 'strict' && phase === 'request') this.#logger.warn({ violation }, 'request rejected: contract violation');
+    else if (mode === 'strict') this.#logger.error({ violation }, 'response violates the contract');
+    const callback = this.#options.onViolation;
+    if (callback) {
+      try {
+        callback(violation);
+      } catch (error) {
+        this.#logger.error({ err: describe(error) }, 'onViolation callback threw');
+      }
+    }
+  }
+
+  /** A validator that keeps failing would flood the log: first failure, then one line per interval. */
+  #reportValidatorError(error: unknown): void {
+    this.#unreportedValidatorErrors += 1;
+    const now = Date.now();
+    if (now - this.#lastValidatorErrorLogMs < MIDDLEWARE_DEFAULTS.validatorErrorLogIntervalMs) return;
+    this.#logger.warn(
+      { err: describe(error), failures: this.#unreportedValidatorErrors, schemaId: this.#options.schemaId },
+      'contract validator unavailable; traffic continues unvalidated',
+    );
+    this.#lastValidatorErrorLogMs = now;
+    this.#unreportedValidatorErrors = 0;
+  }
+
+  #callOptions(deadlineMs: number): SchemaCallOptions {
+    const { schemaId, schemaVersion } = this.#options;
+    return schemaVersion === undefined ? { schemaId, deadlineMs } : { schemaId, schemaVersion, deadlineMs };
+  }
+}
+
+function describe(error: unknown): object {
+  if (isContractValidatorError(error)) return { code: error.code, message: error.details };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The stats/flush surface every middleware carries, bound to its validation. */
+export function handleOf(validation: ProducerValidation): ProducerValidationHandle {
+  return {
+    mode: validation.mode,
+    stats: () => validation.stats(),
+    flush: () => validation.flush(),
+  };
+}

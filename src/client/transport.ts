@@ -1,0 +1,144 @@
+/**
+ * The gRPC channel of one client: credentials (plain, TLS, mutual TLS), the API key metadata, per-call
+ * deadlines, and the translation of every failure into a ContractValidatorError.
+ */
+import fs from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../shared/limits';
+import { loadSvcProto } from '../shared/proto';
+import type { ContractValidatorClient } from '../shared/generated/svc/ContractValidator';
+import type { CanIDeployRequest } from '../shared/generated/svc/CanIDeployRequest';
+import type { CanIDeployResponse__Output } from '../shared/generated/svc/CanIDeployResponse';
+import type { CompareSchemasRequest } from '../shared/generated/svc/CompareSchemasRequest';
+import type { CompareSchemasResponse__Output } from '../shared/generated/svc/CompareSchemasResponse';
+import type { DeregisterConsumerRequest } from '../shared/generated/svc/DeregisterConsumerRequest';
+import type { DeregisterConsumerResponse__Output } from '../shared/generated/svc/DeregisterConsumerResponse';
+import type { GenerateFixtureRequest } from '../shared/generated/svc/GenerateFixtureRequest';
+import type { GenerateFixtureResponse__Output } from '../shared/generated/svc/GenerateFixtureResponse';
+import type { GetSchemaRequest } from '../shared/generated/svc/GetSchemaRequest';
+import type { GetSchemaResponse__Output } from '../shared/generated/svc/GetSchemaResponse';
+import type { InteractionRequest } from '../shared/generated/svc/InteractionRequest';
+import type { ListConsumersRequest } from '../shared/generated/svc/ListConsumersRequest';
+import type { ListConsumersResponse__Output } from '../shared/generated/svc/ListConsumersResponse';
+import type { ListEndpointsRequest } from '../shared/generated/svc/ListEndpointsRequest';
+import type { ListEndpointsResponse__Output } from '../shared/generated/svc/ListEndpointsResponse';
+import type { ListSchemasRequest } from '../shared/generated/svc/ListSchemasRequest';
+import type { ListSchemasResponse__Output } from '../shared/generated/svc/ListSchemasResponse';
+import type { RegisterConsumerRequest } from '../shared/generated/svc/RegisterConsumerRequest';
+import type { RegisterConsumerResponse__Output } from '../shared/generated/svc/RegisterConsumerResponse';
+import type { RegisterSchemaRequest } from '../shared/generated/svc/RegisterSchemaRequest';
+import type { RegisterSchemaResponse__Output } from '../shared/generated/svc/RegisterSchemaResponse';
+import type { ValidateProducerRequest } from '../shared/generated/svc/ValidateProducerRequest';
+import type { ValidationResult__Output } from '../shared/generated/svc/ValidationResult';
+import { ContractValidatorError, fromServiceError, invalidUse } from './client-error';
+import type { ResolvedClientOptions } from './client-options';
+
+/** Metadata entry that carries the API key (the server also accepts `authorization: Bearer`). */
+export const API_KEY_METADATA_KEY = 'x-api-key';
+
+/** Request and response message of each unary operation. */
+export interface UnaryOperations {
+  RegisterSchema: [RegisterSchemaRequest, RegisterSchemaResponse__Output];
+  GetSchema: [GetSchemaRequest, GetSchemaResponse__Output];
+  ListSchemas: [ListSchemasRequest, ListSchemasResponse__Output];
+  ListEndpoints: [ListEndpointsRequest, ListEndpointsResponse__Output];
+  CompareSchemas: [CompareSchemasRequest, CompareSchemasResponse__Output];
+  GenerateFixture: [GenerateFixtureRequest, GenerateFixtureResponse__Output];
+  ValidateInteraction: [InteractionRequest, ValidationResult__Output];
+  ValidateProducerResponse: [ValidateProducerRequest, ValidationResult__Output];
+  RegisterConsumer: [RegisterConsumerRequest, RegisterConsumerResponse__Output];
+  ListConsumers: [ListConsumersRequest, ListConsumersResponse__Output];
+  DeregisterConsumer: [DeregisterConsumerRequest, DeregisterConsumerResponse__Output];
+  CanIDeploy: [CanIDeployRequest, CanIDeployResponse__Output];
+}
+
+export type ValidationStream = grpc.ClientDuplexStream<InteractionRequest, ValidationResult__Output>;
+
+export class Transport {
+  readonly #client: ContractValidatorClient;
+  readonly #apiKey: string | undefined;
+  #closed = false;
+
+  constructor(options: ResolvedClientOptions) {
+    const Client = loadSvcProto().proto.svc.ContractValidator;
+    const channelOptions: grpc.ChannelOptions = {
+      'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
+      'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
+    };
+    if (options.tls.serverNameOverride !== undefined) {
+      channelOptions['grpc.ssl_target_name_override'] = options.tls.serverNameOverride;
+      channelOptions['grpc.default_authority'] = options.tls.serverNameOverride;
+    }
+    this.#client = new Client(options.address, channelCredentials(options.tls), channelOptions);
+    this.#apiKey = options.apiKey;
+  }
+
+  unary<K extends keyof UnaryOperations>(
+    operation: K,
+    request: UnaryOperations[K][0],
+    deadlineMs: number,
+  ): Promise<UnaryOperations[K][1]> {
+    this.#assertOpen();
+    const method = (this.#client as unknown as Record<string, Function>)[operation]!;
+    return new Promise((resolve, reject) => {
+      method.call(
+        this.#client,
+        request,
+        this.#metadata(),
+        { deadline: Date.now() + deadlineMs },
+        (error: grpc.ServiceError | null, response: UnaryOperations[K][1]) => {
+          if (error) reject(fromServiceError(error));
+          else resolve(response);
+        },
+      );
+    });
+  }
+
+  /**
+   * Opens the bidirectional validation stream (no deadline: undefined); its 'error' events carry
+   * grpc-js ServiceErrors.
+   */
+  validationStream(deadlineMs: number | undefined): ValidationStream {
+    this.#assertOpen();
+    return this.#client.ValidateInteractionStream(this.#metadata(), deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Idempotent; calls already in flight are cancelled by grpc-js. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#client.close();
+  }
+
+  #metadata(): grpc.Metadata {
+    const metadata = new grpc.Metadata();
+    if (this.#apiKey !== undefined) metadata.set(API_KEY_METADATA_KEY, this.#apiKey);
+    return metadata;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new ContractValidatorError('FAILED_PRECONDITION', 'the client is closed');
+  }
+}
+
+function channelCredentials(tls: ResolvedClientOptions['tls']): grpc.ChannelCredentials {
+  if (!tls.enabled) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(
+    readPem('tls.rootCertPath', tls.rootCertPath),
+    readPem('tls.keyPath', tls.keyPath),
+    readPem('tls.certPath', tls.certPath),
+  );
+}
+
+function readPem(option: string, file: string | undefined): Buffer | null {
+  if (file === undefined) return null;
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw invalidUse(`cannot read ${option} "${file}": ${(error as Error).message}`, error);
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The public data types of the client library: camelCase views of the service's messages and the
+ * shapes users hand in (interactions, options). Timestamps are Unix seconds, as on the wire.
+ */
+
+/** Header values as Node, fetch and the frameworks hand them out; normalised before sending. */
+export type HttpHeaders = Readonly<Record<string, string | number | readonly string[] | undefined>>;
+
+/**
+ * An HTTP body. Strings (and bytes) are sent as they are, assumed to be already encoded (JSON text);
+ * any other value is JSON-encoded once. `undefined` and `null` mean "no body".
+ */
+export type HttpBody = unknown;
+
+export interface ValidationRequest {
+  /** GET, POST, ... (any case). */
+  method: string;
+  /** The real path with actual values and an optional query string: `/users/42?expand=posts`. */
+  path: string;
+  headers?: HttpHeaders;
+  body?: HttpBody;
+}
+
+export interface ValidationResponse {
+  statusCode: number;
+  headers?: HttpHeaders;
+  body?: HttpBody;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: string[];
+  validatedAgainstVersion: string;
+  validatedAgainstHash: string;
+}
+
+/** One request/response pair for `validateMany`. */
+export interface InteractionPair {
+  request: ValidationRequest;
+  response: ValidationResponse;
+}
+
+export interface SchemaOwnership {
+  owner: string;
+  team: string;
+  contactEmail: string;
+  readOnly: boolean;
+}
+
+export interface SchemaMetadata {
+  schemaId: string;
+  schemaVersion: string;
+  /** SHA-256 of the registered content. */
+  schemaHash: string;
+  registeredAt: number;
+  updatedAt: number;
+  ownership: SchemaOwnership | undefined;
+  /** Detected OpenAPI version (a v2 document reports 3.0.0, its converted form). */
+  openapiVersion: string;
+  endpointCount: number;
+}
+
+export interface SchemaRegistration {
+  message: string;
+  metadata: SchemaMetadata;
+  /** Filled when the registration asked for `checkCompatibility` and changes were found. */
+  breakingChanges: BreakingChange[];
+}
+
+export interface SchemaContent {
+  metadata: SchemaMetadata;
+  /** The content exactly as it was registered. */
+  content: string;
+}
+
+export interface SchemaPage {
+  schemas: SchemaMetadata[];
+  /** Pass as `pageToken` to get the next page; empty on the last page. */
+  nextPageToken: string;
+  totalCount: number;
+}
+
+export type BreakingChangeType =
+  | 'BREAKING_CHANGE_UNSPECIFIED'
+  | 'ENDPOINT_REMOVED'
+  | 'REQUIRED_FIELD_ADDED'
+  | 'TYPE_CHANGED'
+  | 'REQUIRED_PARAMETER_ADDED'
+  | 'RESPONSE_SCHEMA_CHANGED'
+  | 'ENUM_VALUE_REMOVED';
+
+export interface BreakingChange {
+  type: BreakingChangeType;
+  /** API path template (`/users/{id}`); empty when the change is not tied to a path. */
+  path: string;
+  method: string;
+  description: string;
+  oldValue: string;
+  newValue: string;
+}
+
+export interface CompareResult {
+  compatible: boolean;
+  breakingChanges: BreakingChange[];
+  oldSchema: SchemaMetadata | undefined;
+  newSchema: SchemaMetadata | undefined;
+}
+
+export interface GeneratedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The body parsed from its JSON text; `undefined` when there is none. */
+  body: unknown;
+  /** The body text exactly as generated. */
+  rawBody: string;
+}
+
+export interface GeneratedResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  /** The body parsed from its JSON text; `undefined` when there is none. */
+  body: unknown;
+  /** The body text exactly as generated. */
+  rawBody: string;
+}
+
+export interface GeneratedFixture {
+  request: GeneratedRequest;
+  response: GeneratedResponse;
+}
+
+export interface EndpointInfo {
+  method: string;
+  /** Path template as written in the schema (`/users/{id}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+}
+
+export interface EndpointUsage {
+  method: string;
+  /** API path template. */
+  path: string;
+  /** Response fields the consumer reads, as dot paths with `[]` for array items (`items[].id`). */
+  usedFields: string[];
+}
+
+export interface RegisterConsumerOptions {
+  consumerId: string;
+  consumerVersion: string;
+  schemaId: string;
+  schemaVersion: string;
+  /** Default `dev`. */
+  environment?: string;
+  usedEndpoints: EndpointUsage[];
+}
+
+export interface ConsumerInfo {
+  consumerId: string;
+  consumerVersion: string;
+  schemaId: string;
+  schemaVersion: string;
+  environment: string;
+  registeredAt: number;
+  lastValidatedAt: number;
+  usedEndpoints: EndpointUsage[];
+}
+
+export interface ConsumerImpact {
+  consumerId: string;
+  consumerVersion: string;
+  /** The schema version the consumer was tested against. */
+  currentSchemaVersion: string;
+  environment: string;
+  willBreak: boolean;
+  relevantChanges: BreakingChange[];
+}
+
+export interface CanIDeployResult {
+  safeToDeploy: boolean;
+  summary: string;
+  breakingChanges: BreakingChange[];
+  affectedConsumers: ConsumerImpact[];
+}
+
+/** An HTTP exchange recorded by a client adapter (or assembled by hand). */
+export interface CapturedInteraction {
+  request: ValidationRequest;
+  response: ValidationResponse;
+  /** Set when the adapter validated the interaction (`autoValidate`). */
+  validation?: ValidationResult;
+}
+
+export interface AutoRegisterConfig {
+  consumerId: string;
+  consumerVersion: string;
+  /** Default `dev`. */
+  environment?: string;
+  /** Default: the version the client is bound to, else the latest registered one. */
+  schemaVersion?: string;
+  /** Default: the schema the client is bound to. */
+  schemaId?: string;
+}

@@ -1,0 +1,111 @@
+/**
+ * The node:http handler wrapper on a plain http.Server: the shared producer-middleware suite, plus the
+ * ways a plain handler reads its body (events, async iteration, late reads) under strict mode's
+ * read-ahead, and bodies over the size limit.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { wrapHttpHandler, type ProducerMiddlewareOptions } from '../../src/client';
+import { closeHttpServer, listen, usersApp } from '../helpers/client-fixtures';
+import { describeProducerMiddleware, postUser, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
+
+const servers: http.Server[] = [];
+after(() => Promise.all(servers.map(closeHttpServer)));
+
+type BodyReading = 'events' | 'async-iteration' | 'late';
+
+async function readBody(request: http.IncomingMessage, how: BodyReading): Promise<string> {
+  if (how === 'late') await new Promise((resolve) => setTimeout(resolve, 20));
+  if (how === 'events') {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => { text += chunk; });
+      request.on('end', () => resolve(text));
+      request.on('error', reject);
+    });
+  }
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  return text;
+}
+
+async function startHttpApp(context: ConformanceContext, overrides: Partial<ProducerMiddlewareOptions>, how: BodyReading = 'events'): Promise<MiddlewareApp> {
+  const { options, logger, violations } = context.baseOptions();
+  const handled: string[] = [];
+  const send = (response: http.ServerResponse, status: number, body: unknown, type = 'application/json') => {
+    response.writeHead(status, { 'content-type': type });
+    response.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const handler = wrapHttpHandler((request, response) => {
+    const url = request.url ?? '/';
+    const user = /^\/users\/([^/?]+)/.exec(url);
+    if (request.method === 'GET' && user) {
+      handled.push(`GET ${url}`);
+      const { status, body } = usersApp.getUser(user[1]!);
+      return send(response, status, body);
+    }
+    if (request.method === 'POST' && url === '/users') {
+      void readBody(request, how).then((text) => {
+        handled.push(`POST ${url} ${text}`);
+        const { status, body } = usersApp.createUser(JSON.parse(text));
+        send(response, status, body);
+      });
+      return undefined;
+    }
+    if (url === '/health') return send(response, 200, usersApp.health().body);
+    if (url === '/internal/metrics') return send(response, 200, 'up 1', 'text/plain');
+    return send(response, 404, { message: 'not found' });
+  }, { ...options, ...overrides });
+  const server = http.createServer(handler);
+  servers.push(server);
+  return { url: await listen(server), middleware: handler, logger, violations, handled };
+}
+
+const context = describeProducerMiddleware('node:http', startHttpApp);
+
+describe('node:http: reading the body under strict mode', () => {
+  for (const how of ['events', 'async-iteration', 'late'] as const) {
+    test(`a handler reading by ${how} gets the whole body after the read-ahead`, async () => {
+      const app = await startHttpApp(context, { mode: 'strict' }, how);
+      const name = 'x'.repeat(200_000); // several chunks
+      const response = await postUser(app, { name });
+      assert.equal(response.status, 201);
+      assert.equal(((await response.json()) as { name: string }).name.length, name.length);
+      assert.equal(app.handled.length, 1);
+    });
+  }
+
+  test('strict mode: a request body over maxBodyBytes is not validated; the handler still gets all of it', async () => {
+    const app = await startHttpApp(context, { mode: 'strict', maxBodyBytes: 1_000 });
+    const response = await postUser(app, { nme: 'y'.repeat(5_000) }); // invalid, but too large to check
+    assert.equal(response.status, 201);
+    assert.equal(app.handled.length, 1);
+    assert.equal(app.handled[0]!.length, 'POST /users '.length + JSON.stringify({ nme: 'y'.repeat(5_000) }).length);
+    await app.middleware.flush();
+    assert.equal(app.middleware.stats().skipped, 1);
+    assert.equal(app.middleware.stats().rejected, 0);
+  });
+
+});
+
+describe('node:http: bodies over the limit', () => {
+  test('warn mode: a response over maxBodyBytes is skipped, not validated', async () => {
+    const app = await startHttpApp(context, { mode: 'warn', maxBodyBytes: 5 }); // {"id":13} is 9 bytes
+    assert.equal((await fetch(`${app.url}/users/13`)).status, 200);
+    await app.middleware.flush();
+    assert.deepEqual(app.middleware.stats(), { validated: 0, violations: 0, rejected: 0, skipped: 1, dropped: 0, validatorErrors: 0, pending: 0 });
+  });
+});
+
+describe('node:http: bounded work after the response', () => {
+  test('beyond maxPendingValidations, exchanges are dropped and counted', async () => {
+    const app = await startHttpApp(context, { mode: 'shadow', maxPendingValidations: 1 });
+    await Promise.all(Array.from({ length: 6 }, () => fetch(`${app.url}/users/7`).then((r) => r.arrayBuffer())));
+    await app.middleware.flush();
+    const stats = app.middleware.stats();
+    assert.equal(stats.validated + stats.dropped, 6, JSON.stringify(stats));
+    assert.ok(stats.dropped >= 1, JSON.stringify(stats));
+  });
+});

@@ -1,0 +1,12 @@
+/** The README shows the validation message catalogue verbatim (the catalogue is tested against the engine). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/paths';
+
+test('README.md contains src/shared/validation/MESSAGES.md verbatim', () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const catalogue = fs.readFileSync(path.join(REPO_ROOT, 'src/shared/validation/MESSAGES.md'), 'utf8').trimEnd();
+  assert.ok(readme.includes(catalogue), 'copy src/shared/validation/MESSAGES.md into the README (section "Validation messages")');
+});
