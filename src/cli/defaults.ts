@@ -10,6 +10,11 @@ export const CLI_DEFAULTS = Object.freeze({
   waitTimeoutSeconds: 60,
   /** Pause between two readiness checks of `svc wait` (`--interval`). */
   waitIntervalSeconds: 2,
+  /**
+   * `svc wait` starts no check with less than this left before its time-out: such a check could
+   * only end in its own deadline and would hide the reason the earlier checks failed.
+   */
+  waitMinCheckMs: 100,
   /** Environment of `register-consumer` when `--env` is not given (spec default of RegisterConsumer). */
   consumerEnvironment: 'dev',
   /** Content type of generated fixtures (`--content-type`). */

@@ -54,7 +54,7 @@ export class WaitCommand extends ClientCommand {
       const pauseMs = Math.min(intervalMs, deadline - Date.now());
       if (pauseMs <= 0) break;
       await sleep(pauseMs);
-      if (Date.now() >= deadline) break;
+      if (deadline - Date.now() < CLI_DEFAULTS.waitMinCheckMs) break;
     }
     return this.report({ ready: false, server, elapsedMs: Date.now() - start, attempts, error: lastReason });
   }
