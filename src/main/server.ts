@@ -183,9 +183,13 @@ export class SvcServer {
         resolve();
       });
     });
-    await this.#metricsServer?.close();
-    await this.context.pool.close();
-    await this.context.storage.close();
+    try {
+      await this.#metricsServer?.close();
+      await this.context.pool.close();
+    } finally {
+      // The store closes whatever happened above: it holds the only durable state.
+      await this.context.storage.close();
+    }
     logger.info({ caller: 'server' }, 'svc server stopped');
     logger.flush?.();
   }
