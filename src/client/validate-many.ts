@@ -102,13 +102,15 @@ async function writeAll(stream: ValidationStream, requests: readonly Interaction
 
 async function validateUnary(transport: Transport, requests: readonly InteractionRequest[], deadlineMs: number): Promise<ValidationResult__Output[]> {
   const results = new Array<ValidationResult__Output>(requests.length);
+  // The deadline covers the whole batch: each call gets what is left of it, not all of it.
+  const deadline = Date.now() + deadlineMs;
   let next = 0;
   let failed = false;
   const worker = async () => {
     while (!failed && next < requests.length) {
       const index = next++;
       try {
-        results[index] = await transport.unary('ValidateInteraction', requests[index]!, deadlineMs);
+        results[index] = await transport.unary('ValidateInteraction', requests[index]!, Math.max(1, deadline - Date.now()));
       } catch (error) {
         failed = true; // the other workers stop taking new requests
         throw error;

@@ -1,6 +1,8 @@
 /** The one mapping from the error catalog to gRPC status codes. */
 import { status, type ServiceError, Metadata } from '@grpc/grpc-js';
+import { randomUUID } from 'node:crypto';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import type { Logger } from './logger';
 
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, status>> = Object.freeze({
   INVALID_ARGUMENT: status.INVALID_ARGUMENT,
@@ -20,11 +22,17 @@ export function grpcStatusOf(error: unknown): status {
   return error instanceof SvcError ? STATUS_BY_CODE[error.code] : status.INTERNAL;
 }
 
-/** The error handed to grpc-js callbacks; internal failures keep their details out of the reply. */
-export function toServiceError(error: unknown): Partial<ServiceError> {
+/**
+ * The error handed to grpc-js for a failed call. An INTERNAL failure (a bug, a storage fault, a
+ * worker's unexpected error) is logged in full under an incident id, and the client gets only that
+ * id: internal messages (SQL, file paths, stack details) never leave the server.
+ */
+export function toServiceError(error: unknown, logger: Logger, operation: string): Partial<ServiceError> {
   const code = grpcStatusOf(error);
-  const details = error instanceof SvcError ? error.message : `internal error: ${errorMessage(error)}`;
-  return { code, details, metadata: new Metadata() };
+  if (code !== status.INTERNAL) return { code, details: (error as SvcError).message, metadata: new Metadata() };
+  const incident = randomUUID().slice(0, 8);
+  logger.error({ caller: 'rpc', err: error, operation, incident }, `internal failure: ${errorMessage(error)}`);
+  return { code, details: `internal error (incident ${incident}); the server log has the details`, metadata: new Metadata() };
 }
 
 /** Upper-snake name of a status code, for metric labels (`INVALID_ARGUMENT`). */

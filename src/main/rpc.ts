@@ -9,7 +9,6 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { status, type handleUnaryCall, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
-import { SvcError } from '../shared/errors';
 import { LIMITS } from '../shared/limits';
 import { SERVICE_NAME, contractValidatorDefinition } from '../shared/proto';
 import { readInteractionHead, readProducerHead, type MessageHead } from '../shared/validation-messages/validation-codec';
@@ -28,10 +27,7 @@ export function unary<Req, Res>(
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     implementation(call.request, call).then(
       (response) => callback(null, response),
-      (error: unknown) => {
-        if (!(error instanceof SvcError)) ctx.logger.error({ caller: 'rpc', err: error, operation }, 'unexpected failure');
-        callback(toServiceError(error), null);
-      },
+      (error: unknown) => callback(toServiceError(error, ctx.logger, operation), null),
     );
   };
 }

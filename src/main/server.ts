@@ -78,6 +78,7 @@ export class SvcServer {
     const storage = openStorage(config.storage, config.dataDir);
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
+    let grpcServer: grpc.Server | undefined;
     try {
       const schemas = await SchemaRegistry.open(storage);
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
@@ -85,7 +86,7 @@ export class SvcServer {
       const consumers = new ConsumerRegistry(storage, schemas);
       const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool };
 
-      const grpcServer = new grpc.Server({
+      grpcServer = new grpc.Server({
         'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
         'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
         'grpc.max_concurrent_streams': LIMITS.maxConcurrentStreamsPerConnection,
@@ -119,6 +120,8 @@ export class SvcServer {
       );
       return new SvcServer({ config, context, grpcServer, health, metricsServer, port, apiKeys });
     } catch (error) {
+      // grpc-js serves as soon as it is bound: a start that fails later must release the port too.
+      grpcServer?.forceShutdown();
       await metricsServer?.close();
       await pool?.close();
       await storage.close();

@@ -93,11 +93,19 @@ describe('CompareSchemas', () => {
     assert.deepEqual([unchecked.breaking_changes, unchecked.message], [[], 'Schema orders version 12.0.0 registered']);
   });
 
-  test('CompareSchemas counts the changes it reports by type', async () => {
+  test('CompareSchemas counts the changes it finds by type, once per comparison computed', async () => {
+    // 1.0.0 → 9.0.0 has not been compared by the tests above: it is computed here.
+    const changed = (scrape: Awaited<ReturnType<typeof scrapeMetrics>>) =>
+      scrape.value('svc_breaking_changes_detected_total', { change_type: 'ENDPOINT_REMOVED' });
     const before = await scrapeMetrics(server.server.metricsPort!);
-    await server.client.call('CompareSchemas', { schema_id: 'orders', old_version: '9.0.0', new_version: '10.0.0' });
-    const afterScrape = await scrapeMetrics(server.server.metricsPort!);
-    const changed = (scrape: typeof before) => scrape.value('svc_breaking_changes_detected_total', { change_type: 'RESPONSE_SCHEMA_CHANGED' });
-    assert.equal(changed(afterScrape) - changed(before), 3);
+    const first = await server.client.call('CompareSchemas', { schema_id: 'orders', old_version: '1.0.0', new_version: '9.0.0' });
+    const removed = first.breaking_changes.filter((c: { type: string }) => c.type === 'ENDPOINT_REMOVED').length;
+    assert.ok(removed > 0);
+    const afterFirst = await scrapeMetrics(server.server.metricsPort!);
+    assert.equal(changed(afterFirst) - changed(before), removed);
+    // The same comparison again is answered from the cache and detects nothing new.
+    await server.client.call('CompareSchemas', { schema_id: 'orders', old_version: '1.0.0', new_version: '9.0.0' });
+    const afterRepeat = await scrapeMetrics(server.server.metricsPort!);
+    assert.equal(changed(afterRepeat), changed(afterFirst));
   });
 });

@@ -106,3 +106,26 @@ describe('svc serve process', () => {
     }
   });
 });
+
+describe('a start that fails', () => {
+  it('releases the gRPC port it had bound and rejects with the cause', async () => {
+    const net = await import('node:net');
+    const listenOn = (port: number) => new Promise<import('node:net').Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+    const taken = await listenOn(0);
+    const takenPort = (taken.address() as import('node:net').AddressInfo).port;
+    const probe = await listenOn(0);
+    const grpcPort = (probe.address() as import('node:net').AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    try {
+      await assert.rejects(startTestServer({ port: grpcPort, metricsPort: takenPort }), /EADDRINUSE/);
+      const again = await listenOn(grpcPort); // fails with EADDRINUSE if the gRPC server still holds it
+      await new Promise((resolve) => again.close(resolve));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});

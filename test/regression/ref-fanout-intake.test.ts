@@ -44,4 +44,12 @@ describe('regression: $ref fan-out at registration', () => {
     assert.equal(response.success, false);
     assert.equal(response.message, 'Invalid schema: $ref "#/components/schemas/Missing" at /components/schemas/L1/properties/a does not resolve to anything in the document');
   });
+
+  it('answers a $ref with a malformed %-escape as an invalid schema, not an internal error', async () => {
+    const document = JSON.parse(fanOutDocument(1));
+    document.components.schemas.L1.properties.a = { $ref: '#/components/schemas/%E0' };
+    const response = await t.client.call('RegisterSchema', { schema_id: 'bad-escape', schema_content: JSON.stringify(document) });
+    assert.equal(response.success, false);
+    assert.equal(response.message, 'Invalid schema: $ref "#/components/schemas/%E0" at /components/schemas/L1/properties/a does not resolve to anything in the document');
+  });
 });

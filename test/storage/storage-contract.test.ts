@@ -112,8 +112,10 @@ for (const backend of backends()) {
       await storage.saveConsumer(consumerRecord({ schemaId: 'orders' }));
 
       assert.equal((await storage.listConsumers({})).length, 4);
+      await storage.saveConsumer(consumerRecord({ consumerId: 'Web2' }));
       const usersProd = await storage.listConsumers({ schemaId: 'users', environment: 'prod' });
-      assert.deepEqual(usersProd.map((c) => c.consumerId), ['mobile', 'web']);
+      assert.deepEqual(usersProd.map((c) => c.consumerId), ['Web2', 'mobile', 'web'], 'code-unit order in every backend');
+      assert.equal(await storage.deleteConsumer({ consumerId: 'Web2', schemaId: 'users', environment: 'prod' }), true);
       assert.equal((await storage.listConsumers({ environment: 'dev' })).length, 1);
 
       await storage.saveConsumer(consumerRecord({ consumerVersion: '3.0.0', usedEndpoints: [] }));

@@ -136,22 +136,16 @@ export class SchemaRegistry {
   /** The version asked for, or the latest when `version` is empty. */
   async resolve(schemaId: string, version = ''): Promise<ResolvedSchema> {
     const summary = this.#requireSummary(schemaId, version);
-    const key = cacheKey(summary.schemaId, summary.version, summary.contentHash);
-    let cached = this.#documents.get(key);
-    if (!cached) {
-      const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
-      if (!record) throw schemaVersionNotFound();
-      cached = { document: JSON.parse(record.documentJson) as OpenApiDocument, documentJson: record.documentJson };
-      this.#documents.set(key, cached);
-    }
-    return {
-      schemaId: summary.schemaId,
-      version: summary.version,
-      hash: summary.contentHash,
-      metadata: toMetadata(summary),
-      document: cached.document,
-      documentJson: cached.documentJson,
-    };
+    const cached = this.#documents.get(cacheKey(summary.schemaId, summary.version, summary.contentHash));
+    if (cached) return resolved(summary, cached);
+    const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
+    if (!record) throw schemaVersionNotFound();
+    const { content: _content, documentJson, ...stored } = record;
+    const entry = { document: JSON.parse(documentJson) as OpenApiDocument, documentJson };
+    this.#documents.set(cacheKey(stored.schemaId, stored.version, stored.contentHash), entry);
+    // Described by the record read, not the summary: a re-registration between the two must not
+    // pair one content's hash with another content's document (workers key contracts by hash).
+    return resolved(stored, entry);
   }
 
   /** Metadata and registered text of a version (latest when `version` is empty). */
@@ -246,6 +240,17 @@ export class SchemaRegistry {
     }
     this.#index.set(summary.schemaId, versions);
   }
+}
+
+function resolved(summary: SchemaVersionSummary, entry: { document: OpenApiDocument; documentJson: string }): ResolvedSchema {
+  return {
+    schemaId: summary.schemaId,
+    version: summary.version,
+    hash: summary.contentHash,
+    metadata: toMetadata(summary),
+    document: entry.document,
+    documentJson: entry.documentJson,
+  };
 }
 
 function versionFromDocument(infoVersion: string | undefined): string {

@@ -50,6 +50,8 @@ function cachedVersionComparison(ctx: ServiceContext): CompareVersions {
     if (!changes) {
       changes = await ctx.pool.compare(oldSchema, newSchema);
       results.set(key, changes);
+      // Counted when found, not each time a cached answer is served (CI jobs poll can-i-deploy).
+      countDetected(ctx, changes);
     }
     return changes;
   };
@@ -71,7 +73,6 @@ async function compareSchemas(ctx: ServiceContext, compareVersions: CompareVersi
     }
     const oldSchema = await resolveVersion(ctx, schemaId, oldVersion, 'old_version');
     const changes = await compareVersions(schemaId, oldSchema.version, newSchema.version);
-    countDetected(ctx, changes);
     return {
       compatible: changes.length === 0,
       breaking_changes: changes.map(toBreakingChangeWire),
@@ -106,7 +107,6 @@ async function canIDeploy(
   const newVersion = newSchema.version;
   const previous = ctx.schemas.previousVersion(schemaId, newVersion);
   const breaking = previous === undefined ? [] : await compareVersions(schemaId, previous, newVersion);
-  countDetected(ctx, breaking);
 
   const consumers = await ctx.consumers.list(schemaId, environment);
   const impacts: ConsumerImpact__Output[] = [];

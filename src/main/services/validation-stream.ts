@@ -11,7 +11,6 @@
  */
 import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
-import { SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
 import { grpcStatusOf, toServiceError } from '../grpc-status';
@@ -52,10 +51,7 @@ export function createValidationStreamHandler(
       if (finished) return;
       finished = true;
       if (error === undefined) call.end();
-      else if (code !== status.CANCELLED) {
-        if (!(error instanceof SvcError)) ctx.logger.error({ err: error, operation: OPERATION }, 'unexpected failure');
-        call.emit('error', toServiceError(error));
-      }
+      else if (code !== status.CANCELLED) call.emit('error', toServiceError(error, ctx.logger, OPERATION));
     };
 
     const updateFlow = () => {

@@ -52,6 +52,11 @@ function schemaKey(schemaId: string, version: string): string {
 
 /** The order every backend lists consumers in: schema, environment, consumer id. */
 export function compareConsumers(a: ConsumerRecord, b: ConsumerRecord): number {
-  return a.schemaId.localeCompare(b.schemaId) || a.environment.localeCompare(b.environment)
-    || a.consumerId.localeCompare(b.consumerId);
+  return compareCodeUnits(a.schemaId, b.schemaId) || compareCodeUnits(a.environment, b.environment)
+    || compareCodeUnits(a.consumerId, b.consumerId);
+}
+
+/** Plain code-unit order, as SQLite's BINARY collation sorts (not locale order: `B1` before `a1`). */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -96,18 +96,22 @@ async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
  * src/shared/regex.ts), and no `properties`/`patternProperties` object may exceed the member limit.
  */
 function assertSchemaKeywordsSafe(document: OpenApiDocument, limits: IntakeLimits): void {
-  // Example and literal values may hold a "pattern" key that is data, not a regex.
-  const dataKeys = new Set(['example', 'examples', 'enum', 'const', 'default']);
-  const stack: Array<[unknown, string]> = [[document, '']];
+  const stack: Array<[node: unknown, pointer: string, isNameMap: boolean]> = [[document, '', false]];
   while (stack.length > 0) {
-    const [node, pointer] = stack.pop()!;
+    const [node, pointer, isNameMap] = stack.pop()!;
     if (Array.isArray(node)) {
-      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`]));
+      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`, false]));
       continue;
     }
     if (!isJsonObject(node)) continue;
     for (const [key, child] of Object.entries(node)) {
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      if (isNameMap) {
+        // A property, response or component that happens to be called `default`, `enum`, `x-…`:
+        // a name, never data, so what it holds is checked like everything else.
+        stack.push([child, childPointer, false]);
+        continue;
+      }
       if ((key === 'properties' || key === 'patternProperties') && isJsonObject(child)) {
         checkPropertyCount(Object.keys(child).length, childPointer, limits.maxSchemaObjectProperties);
       }
@@ -115,10 +119,19 @@ function assertSchemaKeywordsSafe(document: OpenApiDocument, limits: IntakeLimit
       else if (key === 'patternProperties' && isJsonObject(child)) {
         for (const regex of Object.keys(child)) checkPattern(regex, `${childPointer}/${escapePointerToken(regex)}`);
       }
-      if (!dataKeys.has(key) && !key.startsWith('x-')) stack.push([child, childPointer]);
+      if (!LITERAL_KEYS.has(key) && !key.startsWith('x-')) stack.push([child, childPointer, NAME_MAP_KEYS.has(key)]);
     }
   }
 }
+
+/** Keys whose values are literal data (examples, enum values...): a "pattern" inside is not a regex. */
+const LITERAL_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
+
+/** Keys whose values map user-chosen names to schemas, responses, parameters...: every key there is a name. */
+const NAME_MAP_KEYS = new Set([
+  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'paths', 'webhooks', 'responses',
+  'content', 'headers', 'encoding', 'callbacks', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'links',
+]);
 
 function checkPropertyCount(count: number, pointer: string, max: number): void {
   if (count > max) {

@@ -28,7 +28,8 @@ export function assertOnlyLocalRefs(root: unknown): void {
 /** Resolves a local JSON pointer (`#/components/schemas/User`); undefined when it points nowhere. */
 export function resolvePointer(root: JsonValue, ref: string): JsonValue | undefined {
   if (!ref.startsWith('#')) return undefined;
-  const pointer = decodeURIComponent(ref.slice(1));
+  const pointer = decodeFragment(ref.slice(1));
+  if (pointer === undefined) return undefined;
   if (pointer === '') return root;
   if (!pointer.startsWith('/')) return undefined;
   let node: JsonValue | undefined = root;
@@ -58,4 +59,13 @@ export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHo
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A `$ref` fragment is URI-encoded; a malformed escape (`%E0`) points nowhere rather than throwing. */
+export function decodeFragment(fragment: string): string | undefined {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
 }
