@@ -36,8 +36,3 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
-
-/** A child logger whose lines name the component that wrote them. */
-export function componentLogger(logger: Logger, caller: string): Logger {
-  return logger.child({ caller });
-}
