@@ -28,6 +28,7 @@ import { createSchemaHandlers } from './services/schemas';
 import { createValidationHandlers, registryContractLoader, withRawValidationCodecs } from './services/validation';
 import { ValidationPool } from './pool';
 import { openStorage } from './storage/open-storage';
+import { createVersionComparisons } from './version-comparisons';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 
@@ -84,7 +85,8 @@ export class SvcServer {
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
-      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool };
+      const compareVersions = createVersionComparisons({ schemas, pool, metrics });
+      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool, compareVersions };
 
       grpcServer = new grpc.Server({
         'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,

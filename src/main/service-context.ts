@@ -7,6 +7,7 @@ import type { ValidationPool } from './pool';
 import type { ConsumerRegistry } from './registry/consumer-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
+import type { CompareVersions } from './version-comparisons';
 
 export interface ServiceContext {
   config: ServerConfig;
@@ -18,6 +19,8 @@ export interface ServiceContext {
   consumers: ConsumerRegistry;
   /** Validation worker threads with the compiled contracts (started before the server listens). */
   pool: ValidationPool;
+  /** Breaking changes between two registered versions: on the comparison thread, cached per pair of contents. */
+  compareVersions: CompareVersions;
   /** Writes an audit line and counts it: `ctx.audit('schema_registered', { schemaId, schemaVersion }, call)`. */
   audit: AuditRecorder;
 }

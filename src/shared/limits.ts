@@ -19,6 +19,8 @@ export const LIMITS = Object.freeze({
    * GitHub's REST description peaks at 105.
    */
   maxSchemaObjectProperties: 1_000,
+  /** Longest chain of `$ref` → `$ref` followed before a reference counts as dangling (cycles end there too). */
+  maxRefChainHops: 32,
   /** Longest schema id, consumer id or other identifier. */
   maxIdLength: 128,
   /** Longest free-text metadata field (owner, team, contact e-mail, versions). */

@@ -77,6 +77,8 @@ for (const backend of backends()) {
       await storage.saveSchemaVersion(record);
       assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), record);
       assert.equal(await storage.getSchemaVersion('users', '9.9.9'), undefined);
+      assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), { contentHash: record.contentHash, documentJson: record.documentJson });
+      assert.equal(await storage.getSchemaDocument('users', '9.9.9'), undefined);
       assert.equal(await storage.getSchemaVersion('nobody', '1.0.0'), undefined);
     });
 

@@ -28,6 +28,19 @@ export interface ResolvedSchema {
   documentJson: string;
 }
 
+/** A version as the worker threads know it: the content hash is what compiled contracts are keyed by. */
+export interface VersionRef {
+  schemaId: string;
+  version: string;
+  hash: string;
+}
+
+/** A version's engine document as JSON text: all a worker thread needs. */
+export interface DocumentSource {
+  ref: VersionRef;
+  documentJson: string;
+}
+
 export interface RegisterInput {
   schemaId: string;
   content: string;
@@ -66,6 +79,8 @@ export class SchemaRegistry {
   readonly #index = new Map<string, SchemaVersionSummary[]>();
   readonly #documents: LruCache<string, { document: OpenApiDocument; documentJson: string }>;
   readonly #writes = new KeyedMutex();
+  /** One frozen VersionRef per summary (a re-registration indexes a new summary, so no invalidation). */
+  readonly #refs = new WeakMap<SchemaVersionSummary, VersionRef>();
 
   private constructor(storage: Storage, options: SchemaRegistryOptions) {
     this.#storage = storage;
@@ -146,6 +161,35 @@ export class SchemaRegistry {
     // Described by the record read, not the summary: a re-registration between the two must not
     // pair one content's hash with another content's document (workers key contracts by hash).
     return resolved(stored, entry);
+  }
+
+  /**
+   * Id, version and hash of a version (latest when `version` is empty): the validation hot path's
+   * lookup, in memory and without allocating per call.
+   */
+  versionRef(schemaId: string, version = ''): VersionRef {
+    const summary = this.#requireSummary(schemaId, version);
+    let ref = this.#refs.get(summary);
+    if (!ref) {
+      ref = Object.freeze({ schemaId: summary.schemaId, version: summary.version, hash: summary.contentHash });
+      this.#refs.set(summary, ref);
+    }
+    return ref;
+  }
+
+  /**
+   * The document of a version as JSON text, for worker threads: from the document cache when it is
+   * there, else from storage without parsing it on the main thread (a large description takes tens
+   * of milliseconds to parse).
+   */
+  async documentSource(schemaId: string, version = ''): Promise<DocumentSource> {
+    const ref = this.versionRef(schemaId, version);
+    const cached = this.#documents.get(cacheKey(ref.schemaId, ref.version, ref.hash));
+    if (cached) return { ref, documentJson: cached.documentJson };
+    const stored = await this.#storage.getSchemaDocument(ref.schemaId, ref.version);
+    if (!stored) throw schemaVersionNotFound();
+    // Described by what was read: it may be newer than `ref` if the version was registered again meanwhile.
+    return { ref: { schemaId: ref.schemaId, version: ref.version, hash: stored.contentHash }, documentJson: stored.documentJson };
   }
 
   /** Metadata and registered text of a version (latest when `version` is empty). */

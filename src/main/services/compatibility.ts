@@ -1,14 +1,11 @@
 /**
  * CompareSchemas and CanIDeploy (spec "Breaking-change detection" and "Consumer impact rules"),
- * and the compatibility check of RegisterSchema. Comparisons run on the pool's comparison threads
- * (a large description takes up to a second to compare, which would stall every call on the main
- * thread), and those of registered versions are cached here by the pair of content hashes:
- * CanIDeploy asks the same question for every consumer and every pipeline run.
+ * and the compatibility check of RegisterSchema. Every comparison goes through `ctx.compareVersions`
+ * (src/main/version-comparisons.ts): off the main thread, cached by the pair of content hashes.
  */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, messages } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
-import { LIMITS } from '../../shared/limits';
 import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
 import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
 import type { CanIDeployRequest__Output } from '../../shared/generated/svc/CanIDeployRequest';
@@ -19,8 +16,6 @@ import type { ConsumerImpact__Output } from '../../shared/generated/svc/Consumer
 import type { SchemaMetadata__Output } from '../../shared/generated/svc/SchemaMetadata';
 import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
 import { recentVersions } from '../registry/consumer-registry';
-import { LruCache } from '../registry/lru-cache';
-import type { ResolvedSchema } from '../registry/schema-registry';
 import { unary } from '../rpc';
 import type { ServiceContext } from '../service-context';
 import type { ConsumerRecord } from '../storage/storage';
@@ -31,53 +26,34 @@ export const DEFAULT_DEPLOY_ENVIRONMENT = 'prod';
 /** Consumers named in a CanIDeploy summary; the rest are counted. */
 const MAX_NAMED_CONSUMERS = 5;
 
-type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string) => Promise<BreakingChangeRecord[]>;
-
 export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
-  const compareVersions = cachedVersionComparison(ctx);
   return {
-    CompareSchemas: unary(ctx, 'CompareSchemas', (request) => compareSchemas(ctx, compareVersions, request)),
-    CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, compareVersions, request, call)),
-  };
-}
-
-function cachedVersionComparison(ctx: ServiceContext): CompareVersions {
-  const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
-  return async (schemaId, oldVersion, newVersion) => {
-    const [oldSchema, newSchema] = await Promise.all([ctx.schemas.resolve(schemaId, oldVersion), ctx.schemas.resolve(schemaId, newVersion)]);
-    const key = `${oldSchema.hash}>${newSchema.hash}`;
-    let changes = results.get(key);
-    if (!changes) {
-      changes = await ctx.pool.compare(oldSchema, newSchema);
-      results.set(key, changes);
-      // Counted when found, not each time a cached answer is served (CI jobs poll can-i-deploy).
-      countDetected(ctx, changes);
-    }
-    return changes;
+    CompareSchemas: unary(ctx, 'CompareSchemas', (request) => compareSchemas(ctx, request)),
+    CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, request, call)),
   };
 }
 
 /** Empty old_version: the version before new by semantic-version order; empty new_version: the latest. */
-async function compareSchemas(ctx: ServiceContext, compareVersions: CompareVersions, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
+async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
   const schemaId = request.schema_id;
   try {
-    const newSchema = await resolveVersion(ctx, schemaId, request.new_version, 'new_version');
-    const oldVersion = request.old_version || ctx.schemas.previousVersion(schemaId, newSchema.version);
+    const newSchema = resolveVersion(ctx, schemaId, request.new_version, 'new_version');
+    const oldVersion = request.old_version || ctx.schemas.previousVersion(schemaId, newSchema.schema_version);
     if (oldVersion === undefined) {
       return {
         compatible: true,
         breaking_changes: [],
-        new_schema: newSchema.metadata,
-        message: `${schemaId} ${newSchema.version} is the first version of the schema: there is no earlier version to compare it with`,
+        new_schema: newSchema,
+        message: `${schemaId} ${newSchema.schema_version} is the first version of the schema: there is no earlier version to compare it with`,
       };
     }
-    const oldSchema = await resolveVersion(ctx, schemaId, oldVersion, 'old_version');
-    const changes = await compareVersions(schemaId, oldSchema.version, newSchema.version);
+    const oldSchema = resolveVersion(ctx, schemaId, oldVersion, 'old_version');
+    const changes = await ctx.compareVersions(schemaId, oldSchema.schema_version, newSchema.schema_version);
     return {
       compatible: changes.length === 0,
       breaking_changes: changes.map(toBreakingChangeWire),
-      old_schema: oldSchema.metadata,
-      new_schema: newSchema.metadata,
+      old_schema: oldSchema,
+      new_schema: newSchema,
       message: '',
     };
   } catch (error) {
@@ -96,22 +72,20 @@ async function compareSchemas(ctx: ServiceContext, compareVersions: CompareVersi
  */
 async function canIDeploy(
   ctx: ServiceContext,
-  compareVersions: CompareVersions,
   request: CanIDeployRequest__Output,
   call: ServerUnaryCall<CanIDeployRequest__Output, CanIDeployResponse>,
 ): Promise<CanIDeployResponse> {
   const schemaId = request.schema_id;
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
-  const newSchema = await resolveVersion(ctx, schemaId, request.new_version, 'new_version');
-  const newVersion = newSchema.version;
+  const newVersion = resolveVersion(ctx, schemaId, request.new_version, 'new_version').schema_version;
   const previous = ctx.schemas.previousVersion(schemaId, newVersion);
-  const breaking = previous === undefined ? [] : await compareVersions(schemaId, previous, newVersion);
+  const breaking = previous === undefined ? [] : await ctx.compareVersions(schemaId, previous, newVersion);
 
   const consumers = await ctx.consumers.list(schemaId, environment);
   const impacts: ConsumerImpact__Output[] = [];
   for (const consumer of consumers) {
-    const changes = await changesSinceTested(ctx, compareVersions, consumer, newVersion, previous, breaking);
+    const changes = await changesSinceTested(ctx, consumer, newVersion, previous, breaking);
     const relevant = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
     impacts.push({
       consumer_id: consumer.consumerId,
@@ -135,7 +109,6 @@ async function canIDeploy(
 
 async function changesSinceTested(
   ctx: ServiceContext,
-  compareVersions: CompareVersions,
   consumer: ConsumerRecord,
   newVersion: string,
   previous: string | undefined,
@@ -144,7 +117,7 @@ async function changesSinceTested(
   if (consumer.schemaVersion === previous) return breaking;
   if (consumer.schemaVersion === newVersion) return [];
   try {
-    return await compareVersions(consumer.schemaId, consumer.schemaVersion, newVersion);
+    return await ctx.compareVersions(consumer.schemaId, consumer.schemaVersion, newVersion);
   } catch (error) {
     // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
     if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
@@ -216,12 +189,10 @@ export async function checkAgainstPreviousVersion(
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
   const schemaId = registered.schema_id;
   try {
-    const [previous, current] = await Promise.all([ctx.schemas.resolve(schemaId, previousVersion), ctx.schemas.resolve(schemaId, registered.schema_version)]);
-    if (current.hash !== registered.schema_hash) {
+    if (ctx.schemas.versionRef(schemaId, registered.schema_version).hash !== registered.schema_hash) {
       return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.schema_version} was registered again with other content meanwhile` };
     }
-    const changes = await ctx.pool.compare(previous, current);
-    countDetected(ctx, changes);
+    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.schema_version);
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
@@ -230,14 +201,10 @@ export async function checkAgainstPreviousVersion(
 }
 
 
-function countDetected(ctx: ServiceContext, changes: readonly BreakingChangeRecord[]): void {
-  for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();
-}
-
 /** Resolves a version, turning "not found" into a message that says which version of which schema. */
-async function resolveVersion(ctx: ServiceContext, schemaId: string, version: string, field: string): Promise<ResolvedSchema> {
+function resolveVersion(ctx: ServiceContext, schemaId: string, version: string, field: string): SchemaMetadata__Output {
   try {
-    return await ctx.schemas.resolve(schemaId, version);
+    return ctx.schemas.metadata(schemaId, version);
   } catch (error) {
     if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
       throw new SvcError(

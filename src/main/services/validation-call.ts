@@ -48,9 +48,8 @@ export function createCallValidator(ctx: ServiceContext): CallValidator {
     }
     const method = methodLabel(head.method);
     try {
-      // Metadata only: the document itself travels to a worker once, when that worker first needs it.
-      const metadata = ctx.schemas.metadata(head.schemaId, head.schemaVersion);
-      const contract = { schemaId: metadata.schema_id, version: metadata.schema_version, hash: metadata.schema_hash };
+      // The reference only: the document travels to a worker once, when that worker first needs it.
+      const contract = ctx.schemas.versionRef(head.schemaId, head.schemaVersion);
       const answer = await ctx.pool.validate({ operation, message, contract });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;

@@ -51,11 +51,5 @@ export function withRawValidationCodecs(definition: ContractValidatorDefinition)
 
 /** How the pool fetches a document a worker lacks: from the registry (its cache, then storage). */
 export function registryContractLoader(schemas: SchemaRegistry): (ref: ContractRef) => Promise<ContractDocument> {
-  return async (ref) => {
-    const resolved = await schemas.resolve(ref.schemaId, ref.version);
-    return {
-      ref: { schemaId: resolved.schemaId, version: resolved.version, hash: resolved.hash },
-      documentJson: resolved.documentJson,
-    };
-  };
+  return (ref) => schemas.documentSource(ref.schemaId, ref.version);
 }

@@ -18,6 +18,11 @@ export class MemoryStorage implements Storage {
     return record && structuredClone(record);
   }
 
+  async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
+    const record = this.#schemas.get(schemaKey(schemaId, version));
+    return record && { contentHash: record.contentHash, documentJson: record.documentJson };
+  }
+
   async saveSchemaVersion(record: SchemaVersionRecord): Promise<void> {
     this.#schemas.set(schemaKey(record.schemaId, record.version), structuredClone(record));
   }

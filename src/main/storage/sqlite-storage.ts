@@ -90,6 +90,7 @@ export class SqliteStorage implements Storage {
     this.#statements = {
       index: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions`),
       getSchema: this.#db.prepare(`SELECT * FROM schema_versions WHERE schema_id = ? AND version = ?`),
+      getDocument: this.#db.prepare(`SELECT content_hash, document_json FROM schema_versions WHERE schema_id = ? AND version = ?`),
       saveSchema: this.#db.prepare(`INSERT INTO schema_versions (schema_id, version, content, content_hash,
           document_json, openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at)
         VALUES (@schema_id, @version, @content, @content_hash, @document_json, @openapi_version, @endpoint_count,
@@ -120,6 +121,11 @@ export class SqliteStorage implements Storage {
   async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
     const row = this.#statements.getSchema.get(schemaId, version) as SchemaRow | undefined;
     return row && { ...rowToSummary(row), content: row.content!, documentJson: row.document_json! };
+  }
+
+  async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
+    const row = this.#statements.getDocument.get(schemaId, version) as Pick<SchemaRow, 'content_hash' | 'document_json'> | undefined;
+    return row && { contentHash: row.content_hash, documentJson: row.document_json! };
   }
 
   async saveSchemaVersion(record: SchemaVersionRecord): Promise<void> {

@@ -57,6 +57,8 @@ export interface Storage {
   /** Every schema version without its texts, for the registry's index at start. */
   loadSchemaIndex(): Promise<SchemaVersionSummary[]>;
   getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined>;
+  /** Only the engine document and its content hash: what worker threads need, without the registered text. */
+  getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined>;
   /** Inserts or replaces the version (key: schemaId + version). Durable when the promise resolves. */
   saveSchemaVersion(record: SchemaVersionRecord): Promise<void>;
 

@@ -3,6 +3,7 @@
  * name a JSON pointer a reader can open in the document.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { LIMITS } from '../limits';
 import { resolvePointer } from '../openapi/refs';
 
 /** Looks a local `$ref` up (callers may cache: a large document repeats the same few thousand). */
@@ -14,16 +15,13 @@ export interface Located<T = JsonValue> {
   pointer: string;
 }
 
-/** Longest `$ref` chain followed (a reference to a reference...); longer chains count as dangling. */
-const MAX_REF_HOPS = 32;
-
 /** Keys that can sit beside a `$ref` without changing what a schema accepts. */
 const ANNOTATION_KEYS = new Set(['$ref', 'description', 'summary', 'title', 'example', 'examples', 'deprecated', 'externalDocs', '$comment']);
 
 /** The object a located value ends at after its `$ref` chain; undefined when dangling or cyclic. */
 export function resolveLocated(root: JsonValue, located: Located, resolve: RefResolver = (ref) => resolvePointer(root, ref)): Located<JsonObject> | undefined {
   let { node, pointer } = located;
-  for (let hops = 0; hops <= MAX_REF_HOPS; hops++) {
+  for (let hops = 0; hops <= LIMITS.maxRefChainHops; hops++) {
     if (!isJsonObject(node)) return undefined;
     const ref = node.$ref;
     if (typeof ref !== 'string') return { node, pointer };
@@ -43,7 +41,7 @@ export function resolveLocated(root: JsonValue, located: Located, resolve: RefRe
 export function expandSchemaLink(root: JsonValue, located: Located, resolve: RefResolver = (ref) => resolvePointer(root, ref)): Array<Located<JsonObject>> {
   const parts: Array<Located<JsonObject>> = [];
   let { node, pointer } = located;
-  for (let hops = 0; hops <= MAX_REF_HOPS; hops++) {
+  for (let hops = 0; hops <= LIMITS.maxRefChainHops; hops++) {
     if (!isJsonObject(node)) return parts;
     const ref = node.$ref;
     if (typeof ref !== 'string') {

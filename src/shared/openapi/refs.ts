@@ -1,5 +1,6 @@
 /** Local `$ref` handling: the only references the service ever follows are JSON pointers into the same document. */
 import { invalidSchema } from '../errors';
+import { LIMITS } from '../limits';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 
 /**
@@ -25,19 +26,29 @@ export function assertOnlyLocalRefs(root: unknown): void {
   }
 }
 
-/** Resolves a local JSON pointer (`#/components/schemas/User`); undefined when it points nowhere. */
+/** Resolves a local reference (`#/components/schemas/User`); undefined when it points nowhere. */
 export function resolvePointer(root: JsonValue, ref: string): JsonValue | undefined {
+  const pointer = refToPointer(ref);
+  return pointer === undefined ? undefined : resolveJsonPointer(root, pointer);
+}
+
+/** `#/components/schemas/Pet` → `/components/schemas/Pet`; undefined for external or malformed references. */
+export function refToPointer(ref: string): string | undefined {
   if (!ref.startsWith('#')) return undefined;
   const pointer = decodeFragment(ref.slice(1));
-  if (pointer === undefined) return undefined;
+  return pointer !== undefined && (pointer === '' || pointer.startsWith('/')) ? pointer : undefined;
+}
+
+/** The value at an RFC 6901 pointer (`/paths/~1pets/get`, no URI encoding); undefined when there is none. */
+export function resolveJsonPointer(root: JsonValue, pointer: string): JsonValue | undefined {
   if (pointer === '') return root;
-  if (!pointer.startsWith('/')) return undefined;
   let node: JsonValue | undefined = root;
   for (const raw of pointer.slice(1).split('/')) {
     const token = unescapePointerToken(raw);
-    if (Array.isArray(node)) node = node[Number(token)];
+    if (Array.isArray(node)) node = /^\d+$/.test(token) ? node[Number(token)] : undefined;
     else if (isJsonObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
     else return undefined;
+    if (node === undefined) return undefined;
   }
   return node;
 }
@@ -46,7 +57,7 @@ export function resolvePointer(root: JsonValue, ref: string): JsonValue | undefi
  * Follows `$ref` chains (a reference to a reference...) to the object they end at. Cycles and
  * dangling references end in undefined.
  */
-export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHops = 32): JsonObject | undefined {
+export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHops = LIMITS.maxRefChainHops): JsonObject | undefined {
   let node = value;
   for (let hops = 0; hops <= maxHops; hops++) {
     if (!isJsonObject(node)) return undefined;

@@ -8,8 +8,9 @@
 import type { AnyValidateFunction } from 'ajv/dist/types';
 import { errorMessage } from '../errors';
 import { isJsonObject, type JsonValue } from '../json';
+import { LIMITS } from '../limits';
 import { createAjv, hasFormat, type AjvInstance, type SchemaDialect } from './ajv-instance';
-import { refToPointer, resolvePointer } from './document-pointer';
+import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { nodeBudgetExceeded, SchemaCompileError } from './schema-compile-error';
 import { SchemaHierarchy } from './schema-hierarchy';
 import { transformSchema, type Direction, type SchemaUnit, type TransformContext } from './schema-transform';
@@ -23,7 +24,6 @@ export interface CompileLimits {
   maxSchemaObjectProperties: number;
 }
 
-const MAX_REF_HOPS = 32;
 
 export class SchemaCompiler {
   private ajv: AjvInstance | undefined;
@@ -99,7 +99,7 @@ export class SchemaCompiler {
     const transformed: Array<[string, unknown]> = [];
     for (let next = 0; next < queue.length; next++) {
       const [unit, id] = queue[next]!;
-      const node = resolvePointer(this.document, unit.pointer);
+      const node = resolveJsonPointer(this.document, unit.pointer);
       if (node === undefined) throw new SchemaCompileError(`$ref "#${unit.pointer}" does not resolve in the document`);
       transformed.push([id, transformSchema(node, context, unit)]);
     }
@@ -111,8 +111,8 @@ export class SchemaCompiler {
   /** A schema that is only a `$ref` is compiled as its target, so every use shares one function. */
   private followPlainRefs(pointer: string): string {
     let at = pointer;
-    for (let hops = 0; hops < MAX_REF_HOPS; hops++) {
-      const node = resolvePointer(this.document, at);
+    for (let hops = 0; hops < LIMITS.maxRefChainHops; hops++) {
+      const node = resolveJsonPointer(this.document, at);
       if (!isJsonObject(node) || typeof node.$ref !== 'string') break;
       const plain = this.dialect === '3.0' ? node.nullable !== true : Object.keys(node).length === 1;
       const next = plain ? refToPointer(node.$ref) : undefined;

@@ -11,7 +11,8 @@
  */
 import { isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { SchemaDialect } from './ajv-instance';
-import { childPointer, refToPointer, resolvePointer } from './document-pointer';
+import { refToPointer, resolveJsonPointer } from '../openapi/refs';
+import { childPointer } from './document-pointer';
 import { nodeBudgetExceeded } from './schema-compile-error';
 
 /** Keywords whose schemas apply to the same value as their parent: following them consumes no data. */
@@ -117,7 +118,7 @@ export class SchemaHierarchy {
    */
   private reachThroughUnion(base: string): ReadonlySet<string> {
     const members = new Set<string>();
-    const node = resolvePointer(this.document, base);
+    const node = resolveJsonPointer(this.document, base);
     if (!isJsonObject(node) || this.isPlainRef(node)) return members;
 
     const pending: PendingSchema[] = [];
@@ -127,7 +128,7 @@ export class SchemaHierarchy {
       members.add(pointer);
       if (expanded.has(pointer)) return;
       expanded.add(pointer);
-      pending.push({ node: resolvePointer(this.document, pointer), pointer });
+      pending.push({ node: resolveJsonPointer(this.document, pointer), pointer });
     };
     for (const keyword of UNION_KEYWORDS) {
       const branches = node[keyword];
@@ -169,7 +170,7 @@ export class SchemaHierarchy {
   /** Component schemas by the schemas their `allOf` names directly (`Cat: allOf [$ref Pet, ...]`). */
   private indexChildren(): Map<string, string[]> {
     const index = new Map<string, string[]>();
-    const schemas = resolvePointer(this.document, COMPONENT_SCHEMAS);
+    const schemas = resolveJsonPointer(this.document, COMPONENT_SCHEMAS);
     if (!isJsonObject(schemas)) return index;
     for (const name of Object.keys(schemas)) {
       const schema = schemas[name];

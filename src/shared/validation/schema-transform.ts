@@ -20,7 +20,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { ERROR_CAP_KEYWORD, FORBIDDEN_KEYWORD, UNIQUE_ITEMS_KEYWORD, type SchemaDialect } from './ajv-instance';
-import { refToPointer, resolvePointer } from './document-pointer';
+import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { SchemaCompileError } from './schema-compile-error';
 import { IN_PLACE_KEYWORDS, UNION_KEYWORDS, type SchemaHierarchy } from './schema-hierarchy';
 
@@ -198,7 +198,7 @@ function isForbidden(property: JsonValue, ctx: TransformContext): boolean {
   if (property[marker] === true) return true;
   if (typeof property.$ref !== 'string') return false;
   const pointer = refToPointer(property.$ref);
-  const target = pointer === undefined ? undefined : resolvePointer(ctx.document, pointer);
+  const target = pointer === undefined ? undefined : resolveJsonPointer(ctx.document, pointer);
   return isJsonObject(target) && target[marker] === true;
 }
 

@@ -4,7 +4,7 @@
  * schema (through `$ref`s, without compiling anything) once per operation.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
-import { refToPointer, resolvePointer } from './document-pointer';
+import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 
 export type ScalarKind = 'integer' | 'number' | 'boolean' | 'string' | 'null' | 'any';
 
@@ -57,7 +57,7 @@ function followSchemaRefs(document: JsonValue, schema: JsonValue | undefined): J
   let node = schema;
   for (let hops = 0; hops < MAX_SHAPE_DEPTH && isJsonObject(node) && typeof node.$ref === 'string'; hops++) {
     const pointer = refToPointer(node.$ref);
-    node = pointer === undefined ? undefined : resolvePointer(document, pointer);
+    node = pointer === undefined ? undefined : resolveJsonPointer(document, pointer);
   }
   return isJsonObject(node) ? node : undefined;
 }
