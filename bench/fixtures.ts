@@ -7,7 +7,7 @@
  * pause does not pass for the operation's cost. Goal: every operation under 50 ms.
  */
 import { errorMessage } from '../src/shared/errors';
-import { generateFixture } from '../src/shared/fixtures';
+import { generateFixture } from '../src/shared/fixture-generator';
 import { loadSchema } from '../src/shared/openapi/load-document';
 import { listOperations } from '../src/shared/openapi/operations';
 import { corpusText, ensureCorpora } from './corpora';

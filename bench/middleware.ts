@@ -13,12 +13,12 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { ContractValidator } from '../src/client/contract-validator';
-import { createExpressMiddleware } from '../src/client/middleware/express';
-import { createFastifyPlugin } from '../src/client/middleware/fastify';
-import type { ValidationMode } from '../src/client/middleware/middleware-options';
-import { wrapHttpHandler } from '../src/client/middleware/node-http';
-import type { ProducerValidationHandle } from '../src/client/middleware/producer-validation';
+import { ContractValidator } from '@svc/client';
+import { createExpressMiddleware } from '@svc/client';
+import { createFastifyPlugin } from '@svc/client';
+import type { ValidationMode } from '@svc/client';
+import { wrapHttpHandler } from '@svc/client';
+import type { ProducerValidationHandle } from '@svc/client';
 import { REPO_ROOT, createProgress, machineNote, type BenchRow, type Progress, type SuiteResult, type BenchSuite } from './harness';
 import { startBenchServer } from './servers';
 

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadSchema } from '../src/shared/openapi/load-document';
-import { contractValidatorDefinition } from '../src/shared/proto';
-import { ValidationOperation } from '../src/shared/validation-messages/pool-protocol';
-import { ValidationPool } from '../src/main/pool';
+import { contractValidatorDefinition } from '@svc/client/protocol';
+import { ValidationOperation } from '../src/shared/pool-protocol/batches';
+import { ValidationPool } from '../src/main/validation-pool';
 import { REPO_ROOT, machineNote, measureAsyncRate, ratioRow, type BenchRow, type BenchSuite } from './harness';
 
 const USERS = 2_000;

@@ -8,7 +8,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../src/shared/limits';
-import { contractValidatorDefinition } from '../src/shared/proto';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { SvcServer } from '../src/main/server';
 import { createLogger } from '../src/main/logger';
 

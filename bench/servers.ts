@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../src/shared/limits';
-import { loadSvcProto } from '../src/shared/proto';
-import type { ContractValidatorClient } from '../src/shared/generated/svc/ContractValidator';
+import { loadSvcProto } from '@svc/client/protocol';
+import type { ContractValidatorClient } from '@svc/client/protocol';
 import type { BenchInteraction } from './interactions';
 
 export type ServerMode = 'svc' | 'noop';

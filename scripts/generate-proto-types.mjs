@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Generates the TypeScript types of proto/svc.proto into src/shared/generated (committed).
+// Generates the TypeScript types of proto/svc.proto into the client package's src/generated (committed),
+// with messages.ts re-exporting every message and enum type for `@svc/client/protocol`.
 // With --check, generates into a temporary folder and fails when the committed files differ,
 // so a proto change without regenerated types cannot land.
 import { execFileSync } from 'node:child_process';
@@ -8,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const committed = join(root, 'src/shared/generated');
+const committed = join(root, 'clients/node/src/generated');
 const check = process.argv.includes('--check');
 const outDir = check ? mkdtempSync(join(tmpdir(), 'svc-proto-')) : committed;
 
-// Keep these options identical to PROTO_LOADER_OPTIONS in src/shared/proto.ts.
+// Keep these options identical to PROTO_LOADER_OPTIONS in clients/node/src/protocol/proto.ts.
 execFileSync(
   process.execPath,
   [
@@ -37,6 +38,8 @@ const list = (dir) => {
   if (existsSync(dir)) walk(dir);
   return files.sort();
 };
+const messageFiles = list(join(outDir, 'svc')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+writeFileSync(join(outDir, 'messages.ts'), messageFiles.map((name) => `export * from './svc/${name}';\n`).join(''));
 for (const file of list(outDir)) {
   const p = join(outDir, file);
   const text = readFileSync(p, 'utf8');
@@ -51,7 +54,7 @@ if (check) {
     readFileSync(join(outDir, f), 'utf8') !== readFileSync(join(committed, f), 'utf8'));
   rmSync(outDir, { recursive: true, force: true });
   if (differing.length > 0) {
-    console.error(`src/shared/generated is out of date with proto/svc.proto (${differing.join(', ')}); run: npm run generate`);
+    console.error(`clients/node/src/generated is out of date with proto/svc.proto (${differing.join(', ')}); run: npm run generate`);
     process.exit(1);
   }
   console.log('generated proto types are up to date');

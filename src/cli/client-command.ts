@@ -4,7 +4,7 @@
  */
 import { Option, UsageError } from 'clipanion';
 import { CLI_DEFAULTS } from './defaults';
-import { ServerConnection, type ConnectionOptions, type TlsOptions } from './grpc-client';
+import { ServerConnection, type ConnectionOptions, type TlsOptions } from './server-connection';
 import { SvcCommand } from './svc-command';
 
 export abstract class ClientCommand extends SvcCommand {

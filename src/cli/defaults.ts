@@ -1,3 +1,5 @@
+import { DEFAULT_CONSUMER_ENVIRONMENT } from '@svc/client/protocol';
+
 /** Defaults of the command line fixed by the specification ("Command-line tool" and "Limits"). */
 export const CLI_DEFAULTS = Object.freeze({
   /** Address of the svc server for client commands (`--server`). */
@@ -16,7 +18,7 @@ export const CLI_DEFAULTS = Object.freeze({
    */
   waitMinCheckMs: 100,
   /** Environment of `register-consumer` when `--env` is not given (spec default of RegisterConsumer). */
-  consumerEnvironment: 'dev',
+  consumerEnvironment: DEFAULT_CONSUMER_ENVIRONMENT,
   /** Content type of generated fixtures (`--content-type`). */
   contentType: 'application/json',
   /** Environment variable holding the API key when `--api-key` is not given. */

@@ -6,7 +6,8 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { callMetadata, channelCredentials, describeCallError, normalizeAddress, type ConnectionOptions } from './grpc-client';
+import { callMetadata, channelCredentials, resolveClientOptions } from '@svc/client/internal';
+import { clientOptions, describeCallError, normalizeAddress, type ConnectionOptions } from './server-connection';
 
 export type ProbeResult = { serving: true } | { serving: false; reason: string };
 
@@ -36,10 +37,11 @@ function loadHealthClient(): HealthClientConstructor {
 export function probeHealth(options: ConnectionOptions, service = ''): Promise<ProbeResult> {
   const Health = loadHealthClient();
   const address = normalizeAddress(options.address);
-  const client = new Health(address, channelCredentials(options.tls));
+  const resolved = resolveClientOptions(clientOptions(address, options));
+  const client = new Health(address, channelCredentials(resolved.tls));
   const deadline = new Date(Date.now() + options.timeoutMs);
   return new Promise<ProbeResult>((resolve) => {
-    client.Check({ service }, callMetadata(options.apiKey), { deadline }, (error, response) => {
+    client.Check({ service }, callMetadata(resolved.apiKey), { deadline }, (error, response) => {
       client.close();
       if (error) resolve({ serving: false, reason: describeCallError(error, address, options.timeoutMs).message });
       else if (response?.status === 'SERVING') resolve({ serving: true });

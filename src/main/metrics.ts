@@ -6,7 +6,7 @@
  * handlers that count an event choose its label values; this file fixes the names and types.
  */
 import client from 'prom-client';
-import { BreakingChangeType } from '../shared/generated/svc/BreakingChangeType';
+import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */

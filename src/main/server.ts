@@ -8,8 +8,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
 import { LIMITS } from '../shared/limits';
-import { PROTO_LOADER_OPTIONS, SERVICE_NAME, contractValidatorDefinition, loadSvcProto } from '../shared/proto';
-import type { ContractValidatorHandlers } from '../shared/generated/svc/ContractValidator';
+import { PROTO_LOADER_OPTIONS, SERVICE_NAME, contractValidatorDefinition, loadSvcProto } from '@svc/client/protocol';
+import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { createAuditRecorder } from './audit';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
@@ -17,18 +17,19 @@ import { resolveServerConfig, type ServerConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
-import { createCallObserver } from './rpc';
+import { createCallObserver } from './call-observer';
 import { ConsumerRegistry } from './registry/consumer-registry';
 import { SchemaRegistry } from './registry/schema-registry';
 import type { ServiceContext } from './service-context';
-import { createCompatibilityHandlers } from './services/compatibility';
+import { ComparisonPool } from './compatibility/comparison-pool';
+import { createCompatibilityHandlers } from './compatibility/compatibility-service';
+import { createVersionComparisons } from './compatibility/version-comparisons';
 import { createConsumerHandlers } from './services/consumers';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
 import { createValidationHandlers, registryContractLoader, withRawValidationCodecs } from './services/validation';
-import { ValidationPool } from './pool';
+import { ValidationPool } from './validation-pool';
 import { openStorage } from './storage/open-storage';
-import { createVersionComparisons } from './version-comparisons';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 
@@ -79,14 +80,16 @@ export class SvcServer {
     const storage = openStorage(config.storage, config.dataDir);
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
+    let comparisons: ComparisonPool | undefined;
     let grpcServer: grpc.Server | undefined;
     try {
       const schemas = await SchemaRegistry.open(storage);
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
-      const compareVersions = createVersionComparisons({ schemas, pool, metrics });
-      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool, compareVersions };
+      comparisons = new ComparisonPool({ logger });
+      const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
+      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool, comparisons, compareVersions };
 
       grpcServer = new grpc.Server({
         'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
@@ -95,7 +98,7 @@ export class SvcServer {
         'grpc.max_connection_idle_ms': LIMITS.maxConnectionIdleMs,
         'grpc.keepalive_time_ms': LIMITS.keepaliveTimeMs,
         'grpc.keepalive_timeout_ms': LIMITS.keepaliveTimeoutMs,
-        // The observer comes first: it must see the statuses grpc-js itself sends (see rpc.ts).
+        // The observer comes first: it must see the statuses grpc-js itself sends (see call-observer.ts).
         interceptors: [
           createCallObserver(metrics, logger),
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
@@ -125,7 +128,7 @@ export class SvcServer {
       // grpc-js serves as soon as it is bound: a start that fails later must release the port too.
       grpcServer?.forceShutdown();
       await metricsServer?.close();
-      await pool?.close();
+      await Promise.all([pool?.close(), comparisons?.close()]);
       await storage.close();
       throw error;
     }
@@ -190,7 +193,7 @@ export class SvcServer {
     });
     try {
       await this.#metricsServer?.close();
-      await this.context.pool.close();
+      await Promise.all([this.context.pool.close(), this.context.comparisons.close()]);
     } finally {
       // The store closes whatever happened above: it holds the only durable state.
       await this.context.storage.close();

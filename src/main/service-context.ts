@@ -3,11 +3,12 @@ import type { AuditRecorder } from './audit';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
-import type { ValidationPool } from './pool';
+import type { ComparisonPool } from './compatibility/comparison-pool';
+import type { CompareVersions } from './compatibility/version-comparisons';
+import type { ValidationPool } from './validation-pool';
 import type { ConsumerRegistry } from './registry/consumer-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
-import type { CompareVersions } from './version-comparisons';
 
 export interface ServiceContext {
   config: ServerConfig;
@@ -19,6 +20,8 @@ export interface ServiceContext {
   consumers: ConsumerRegistry;
   /** Validation worker threads with the compiled contracts (started before the server listens). */
   pool: ValidationPool;
+  /** Breaking-change comparison threads, beside the validation pool so a slow comparison never holds validation. */
+  comparisons: ComparisonPool;
   /** Breaking changes between two registered versions: on the comparison thread, cached per pair of contents. */
   compareVersions: CompareVersions;
   /** Writes an audit line and counts it: `ctx.audit('schema_registered', { schemaId, schemaVersion }, call)`. */

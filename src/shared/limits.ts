@@ -2,11 +2,15 @@
  * Every limit of the service, as one frozen table of named defaults with units in the names.
  * Each is enforced at the edge where the input arrives, with a message that names the limit.
  */
+import { WIRE_LIMITS } from '@svc/client/protocol';
+
+export { formatBytes } from '@svc/client/protocol';
+
 export const LIMITS = Object.freeze({
-  /** Largest schema text accepted (GitHub's REST API description is about 13 MB). */
-  maxSchemaBytes: 32 * 1024 * 1024, // 32 MiB
+  /** Largest schema text accepted; client and server share it (`WIRE_LIMITS`). */
+  maxSchemaBytes: WIRE_LIMITS.maxSchemaBytes,
   /** Largest gRPC message received; above maxSchemaBytes so the schema limit answers first. */
-  maxGrpcMessageBytes: 48 * 1024 * 1024, // 48 MiB
+  maxGrpcMessageBytes: WIRE_LIMITS.maxGrpcMessageBytes,
   /** Deepest nesting of arrays and objects in a schema document. */
   maxSchemaDepth: 256,
   /** YAML aliases allowed in one document (the `yaml` package's guard against alias bombs). */
@@ -37,8 +41,6 @@ export const LIMITS = Object.freeze({
   defaultPageSize: 100,
   /** Largest ListSchemas page size; larger requests are clamped to it. */
   maxPageSize: 1000,
-  /** CLI: longest wait for a schema given as an http(s) URL, connection and download together. */
-  cliSchemaFetchTimeoutMs: 30_000, // 30 s
   /** CLI: largest interaction, request or response file read by `svc validate` (bodies inside are capped by validationMaxBodyBytes). */
   cliMaxInputFileBytes: 32 * 1024 * 1024, // 32 MiB
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */
@@ -102,9 +104,3 @@ export const LIMITS = Object.freeze({
 
 export type Limits = typeof LIMITS;
 
-/** Human-readable byte count for messages that name a limit. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}

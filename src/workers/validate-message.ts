@@ -4,9 +4,9 @@
  * to the caller as a call failure, never thrown across the thread boundary.
  */
 import { ErrorCode, errorMessage } from '../shared/errors';
-import { WireFormatError } from '../shared/validation-messages/protobuf-wire';
-import { decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/validation-messages/validation-codec';
-import { ValidationOperation } from '../shared/validation-messages/pool-protocol';
+import { WireFormatError } from '../shared/pool-protocol/protobuf-wire';
+import { decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/pool-protocol/validation-codec';
+import { ValidationOperation } from '../shared/pool-protocol/batches';
 import type { CompiledContract, ValidationOutcome } from '../shared/validation';
 
 export type MessageVerdict =

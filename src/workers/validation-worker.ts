@@ -8,10 +8,10 @@ import { threadId } from 'node:worker_threads';
 import { ErrorCode, errorMessage } from '../shared/errors';
 import { CompiledContract } from '../shared/validation';
 import type { OpenApiDocument } from '../shared/openapi/document';
-import type { BatchItem, BatchResult, CacheReport, ItemOutcome, ValidationBatch } from '../shared/validation-messages/pool-protocol';
+import type { BatchItem, BatchResult, CacheReport, ItemOutcome, ValidationBatch } from '../shared/pool-protocol/batches';
 import {
   validationResultSize, writeValidationResult, type ValidationResultFields,
-} from '../shared/validation-messages/validation-codec';
+} from '../shared/pool-protocol/validation-codec';
 import { ContractCache } from './contract-cache';
 import { contractFailureOutcome, correlationIdOf, validateMessage } from './validate-message';
 

@@ -61,7 +61,7 @@ test('schema URLs: HTTP errors, size and time limits are clear failures', async 
   const started = Date.now();
   await assert.rejects(
     readSchemaText(`${base}/silent`, { maxBytes: 1024, fetchTimeoutMs: 200 }),
-    { message: /no complete answer within 0\.2 s \(cliSchemaFetchTimeoutMs\)/ },
+    { message: /no complete answer within 0\.2 s \(fetchTimeoutMs\)/ },
   );
   assert.ok(Date.now() - started < 2_000);
   const closedPort = await unusedPort();

@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidatorError, createAxiosAdapter, type ValidationResult } from '../../src/client';
+import { ContractValidatorError, createAxiosAdapter, type ValidationResult } from '@svc/client';
 import { startUsersApiServer, startUsersProvider, type UsersApiServer } from '../helpers/client-fixtures';
 
 const axios = require('axios');

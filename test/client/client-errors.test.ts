@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidator, ContractValidatorError, ProducerTestKit, isContractValidatorError } from '../../src/client';
+import { ContractValidator, ContractValidatorError, ProducerTestKit, isContractValidatorError } from '@svc/client';
 import { closedPortAddress, startStubGrpcServer, timed } from '../helpers/client-fixtures';
 
 test('a server that is down: UNAVAILABLE, at once', async () => {

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
 import { USERS_V1_YAML, USERS_V2_YAML } from '../helpers/client-fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 import { USERS_V1_JSON, USERS_V1_YAML, USERS_V2_YAML, closeHttpServer, listen } from '../helpers/client-fixtures';
 

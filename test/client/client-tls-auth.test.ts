@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
 import { makeCertificates, type CertificateSet } from '../helpers/certificates';
 import { USERS_V1_YAML, startStubGrpcServer } from '../helpers/client-fixtures';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';

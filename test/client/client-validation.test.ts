@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
 import { USERS_SCHEMA_ID, USERS_V2_YAML, startUsersApiServer, type UsersApiServer } from '../helpers/client-fixtures';
 
 let api: UsersApiServer;

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidatorError, buildConsumerRegistration, createEndpointMatcher, type CapturedInteraction } from '../../src/client';
+import { ContractValidatorError, buildConsumerRegistration, createEndpointMatcher, type CapturedInteraction } from '@svc/client';
 import { USERS_SCHEMA_ID, startUsersApiServer, type UsersApiServer } from '../helpers/client-fixtures';
 
 const get = (path: string, body?: unknown, statusCode = 200): CapturedInteraction => ({

@@ -5,7 +5,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { createExpressMiddleware, type ProducerMiddlewareOptions } from '../../src/client';
+import { createExpressMiddleware, type ProducerMiddlewareOptions } from '@svc/client';
 import { closeHttpServer, listen, usersApp } from '../helpers/client-fixtures';
 import { describeProducerMiddleware, postUser, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
 

@@ -4,7 +4,7 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createFastifyPlugin, type ProducerMiddlewareOptions } from '../../src/client';
+import { createFastifyPlugin, type ProducerMiddlewareOptions } from '@svc/client';
 import { usersApp } from '../helpers/client-fixtures';
 import { describeProducerMiddleware, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
 

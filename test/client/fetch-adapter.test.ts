@@ -11,7 +11,7 @@ import {
   createFetchAdapter,
   type CapturedInteraction,
   type ValidationResult,
-} from '../../src/client';
+} from '@svc/client';
 import { closedPortAddress, startUsersApiServer, startUsersProvider, type UsersApiServer } from '../helpers/client-fixtures';
 
 let api: UsersApiServer;

@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { wrapHttpHandler, type ProducerMiddlewareOptions } from '../../src/client';
+import { wrapHttpHandler, type ProducerMiddlewareOptions } from '@svc/client';
 import { closeHttpServer, listen, usersApp } from '../helpers/client-fixtures';
 import { describeProducerMiddleware, postUser, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
 

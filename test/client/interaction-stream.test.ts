@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
-import type { InteractionRequest__Output } from '../../src/shared/generated/svc/InteractionRequest';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
+import type { InteractionRequest__Output } from '@svc/client/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 import { USERS_SCHEMA_ID, startStubGrpcServer, startUsersApiServer, timed, type UsersApiServer } from '../helpers/client-fixtures';
 

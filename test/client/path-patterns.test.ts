@@ -1,7 +1,7 @@
 /** includePaths / excludePaths patterns: `*` within a segment, `**` across segments, literal otherwise. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compilePathPatterns } from '../../src/client/middleware/path-patterns';
+import { compilePathPatterns } from '@svc/client/internal';
 
 function matcher(...patterns: string[]) {
   const predicate = compilePathPatterns('options.includePaths', patterns);

@@ -1,7 +1,7 @@
 /** ProducerTestKit against a real server: response-only validation, versions, misuse, close. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidatorError, ProducerTestKit } from '../../src/client';
+import { ContractValidatorError, ProducerTestKit } from '@svc/client';
 import { USERS_SCHEMA_ID, USERS_V2_YAML, startUsersApiServer, type UsersApiServer } from '../helpers/client-fixtures';
 
 let api: UsersApiServer;

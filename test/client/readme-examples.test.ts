@@ -1,8 +1,8 @@
 /**
  * The two examples in the README's client section are the files under
  * test/fixtures/client-examples/, shown verbatim, and they run: the consumer test with `node --test`
- * in a child process, the producer app in strict mode with real HTTP calls. They `require('svc')`
- * like users do: the package is linked into a node_modules folder beside the copies.
+ * in a child process, the producer app in strict mode with real HTTP calls. They `require('@svc/client')`
+ * like users do: the client package is linked into a node_modules folder beside the copies.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,8 +23,8 @@ let api: UsersApiServer;
 before(async () => {
   api = await startUsersApiServer();
   fs.rmSync(RUN_DIR, { recursive: true, force: true });
-  fs.mkdirSync(path.join(RUN_DIR, 'node_modules'), { recursive: true });
-  fs.symlinkSync(REPO_ROOT, path.join(RUN_DIR, 'node_modules', 'svc'), 'dir');
+  fs.mkdirSync(path.join(RUN_DIR, 'node_modules', '@svc'), { recursive: true });
+  fs.symlinkSync(path.join(REPO_ROOT, 'clients', 'node'), path.join(RUN_DIR, 'node_modules', '@svc', 'client'), 'dir');
   for (const name of EXAMPLES) fs.copyFileSync(fixturePath('client-examples', name), path.join(RUN_DIR, name));
   fs.copyFileSync(USERS_V1_YAML, path.join(RUN_DIR, 'users-api.yaml'));
 });

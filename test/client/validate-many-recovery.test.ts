@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
-import { ContractValidator, ContractValidatorError } from '../../src/client';
-import type { InteractionRequest__Output } from '../../src/shared/generated/svc/InteractionRequest';
+import { ContractValidator, ContractValidatorError } from '@svc/client';
+import type { InteractionRequest__Output } from '@svc/client/protocol';
 import { startStubGrpcServer } from '../helpers/client-fixtures';
 
 const pairs = (count: number) => Array.from({ length: count }, (_, i) => ({

@@ -31,7 +31,7 @@ before(async () => {
 after(() => server.close());
 
 test('a comparison thread that dies fails its call with UNAVAILABLE; the next call compares', async (t) => {
-  const pool = server.server.context.pool;
+  const pool = server.server.context.comparisons;
   // The thread may finish before it is stopped on a loaded machine: try the next pair until one is hit.
   let failure: grpc.ServiceError | undefined;
   let version = '';
@@ -39,9 +39,9 @@ test('a comparison thread that dies fails its call with UNAVAILABLE; the next ca
     version = candidate;
     const comparison = server.client.call('CompareSchemas', { schema_id: 'large', old_version: '1.0.0', new_version: version });
     const waitUntil = Date.now() + 5_000;
-    while (pool.comparisonWorkers.length === 0 && Date.now() < waitUntil) await sleep(5);
+    while (pool.workers.length === 0 && Date.now() < waitUntil) await sleep(5);
     await sleep(100); // into the comparison: parsing both documents and comparing takes longer
-    await pool.comparisonWorkers[0]?.terminate();
+    await pool.workers[0]?.terminate();
     try {
       await comparison;
     } catch (error) {
@@ -58,5 +58,5 @@ test('a comparison thread that dies fails its call with UNAVAILABLE; the next ca
   assert.equal(retried.compatible, false);
   const removed = NEW_VERSIONS.indexOf(version); // endpoints left out of that version
   assert.equal(retried.breaking_changes.length, plantedBreakingChanges({ ...BREAKING, operations: LARGE.operations - removed }) + removed);
-  assert.equal(pool.comparisonWorkers.length, 1, 'a new thread took over');
+  assert.equal(pool.workers.length, 1, 'a new thread took over');
 });

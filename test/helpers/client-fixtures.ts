@@ -7,9 +7,9 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
-import { contractValidatorDefinition } from '../../src/shared/proto';
-import { ContractValidator } from '../../src/client/contract-validator';
-import type { ViolationLogger } from '../../src/client/middleware/middleware-options';
+import { contractValidatorDefinition } from '@svc/client/protocol';
+import { ContractValidator } from '@svc/client';
+import type { ViolationLogger } from '@svc/client';
 import { fixturePath } from './paths';
 import { startTestServer, type TestServer } from './server';
 

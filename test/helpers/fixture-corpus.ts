@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../src/shared/errors';
-import { generateFixture } from '../../src/shared/fixtures';
-import { isJsonMediaType } from '../../src/shared/fixtures/media-types';
+import { generateFixture } from '../../src/shared/fixture-generator';
+import { isJsonMediaType } from '../../src/shared/fixture-generator/media-types';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { listOperations } from '../../src/shared/openapi/operations';
 import { CompiledContract } from '../../src/shared/validation';

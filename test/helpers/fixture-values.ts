@@ -3,7 +3,7 @@
  * under many seeds, so a keyword test checks a property of every draw, not one lucky value.
  */
 import type { JsonObject, JsonValue } from '../../src/shared/json';
-import { createScope, generateValue, type Direction, type GeneratedValue } from '../../src/shared/fixtures';
+import { createScope, generateValue, type Direction, type GeneratedValue } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 
 export interface ValueTestOptions {

@@ -6,9 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContractValidator } from '../../src/client/contract-validator';
-import type { ContractViolation, ProducerMiddlewareOptions } from '../../src/client/middleware/middleware-options';
-import type { ProducerValidationHandle } from '../../src/client/middleware/producer-validation';
+import { ContractValidator } from '@svc/client';
+import type { ContractViolation, ProducerMiddlewareOptions } from '@svc/client';
+import type { ProducerValidationHandle } from '@svc/client';
 import {
   USERS_SCHEMA_ID,
   closedPortAddress,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { AUDIT_EVENT_TYPES } from '../../src/main/audit';
 import { LIMITS } from '../../src/shared/limits';
-import { contractValidatorDefinition } from '../../src/shared/proto';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { minimalDocument, readSchemaFixture } from '../helpers/documents';
 import { fetchText, scrapeMetrics, type Scrape } from '../helpers/metrics-scrape';
 import { createTestClient, startTestServer, type TestServer } from '../helpers/server';

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
-import { contractValidatorDefinition } from '../../src/shared/proto';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, registerSchema,

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
-import { contractValidatorDefinition } from '../../src/shared/proto';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { minimalDocument, readSchemaFixture } from '../helpers/documents';
 import { checkHealth } from '../helpers/health';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
-import { contractValidatorDefinition } from '../../src/shared/proto';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { minimalDocument } from '../helpers/documents';
 import { checkHealth } from '../helpers/health';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -9,7 +9,7 @@ import { compareDocuments } from '../../src/shared/compare';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
-import { ComparisonPool, type ComparedDocument } from '../../src/main/comparison-pool';
+import { ComparisonPool, type ComparedDocument } from '../../src/main/compatibility/comparison-pool';
 import { ordersApi } from '../helpers/orders-api';
 
 async function registered(hash: string, text: string): Promise<ComparedDocument & { document: OpenApiDocument }> {

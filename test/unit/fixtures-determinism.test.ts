@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { generateFixture } from '../../src/shared/fixtures';
+import { generateFixture } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { listOperations } from '../../src/shared/openapi/operations';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { generateFixture, generateRequest, generateRequestBody, generateResponse } from '../../src/shared/fixtures';
+import { generateFixture, generateRequest, generateRequestBody, generateResponse } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { fixturePath } from '../helpers/paths';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
-import { generateFixture, generateRequest, generateResponse, type FixtureRequestSpec } from '../../src/shared/fixtures';
+import { generateFixture, generateRequest, generateResponse, type FixtureRequestSpec } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 
 const document = {

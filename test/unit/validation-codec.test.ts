@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contractValidatorDefinition } from '../../src/shared/proto';
-import { WireFormatError } from '../../src/shared/validation-messages/protobuf-wire';
+import { contractValidatorDefinition } from '@svc/client/protocol';
+import { WireFormatError } from '../../src/shared/pool-protocol/protobuf-wire';
 import {
   decodeInteractionRequest, decodeProducerRequest, encodeValidationResult, readInteractionHead, readProducerHead,
-} from '../../src/shared/validation-messages/validation-codec';
+} from '../../src/shared/pool-protocol/validation-codec';
 
 const definition = contractValidatorDefinition();
 const encodeInteraction = (message: object) => definition.ValidateInteraction.requestSerialize(message as never);

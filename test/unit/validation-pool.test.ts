@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, SvcError, schemaNotFound } from '../../src/shared/errors';
 import { loadSchema } from '../../src/shared/openapi/load-document';
-import { contractValidatorDefinition } from '../../src/shared/proto';
-import { ValidationOperation } from '../../src/shared/validation-messages/pool-protocol';
-import { ValidationPool, type ContractRef } from '../../src/main/pool';
+import { contractValidatorDefinition } from '@svc/client/protocol';
+import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
+import { ValidationPool, type ContractRef } from '../../src/main/validation-pool';
 import { Metrics } from '../../src/main/metrics';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { Command, Option, UsageError } from 'clipanion';
 import { invalidArgument } from '../../shared/errors';
-import { generateFixture, generateRequestBody, generateResponse, type FixtureRequestSpec, type GeneratedResponseRecord } from '../../shared/fixtures';
+import { generateFixture, generateRequestBody, generateResponse, type FixtureRequestSpec, type GeneratedResponseRecord } from '../../shared/fixture-generator';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { listOperations } from '../../shared/openapi/operations';
 import type { JsonValue } from '../../shared/json';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import type { RegisterSchemaResponse__Output } from '../../shared/generated/svc/RegisterSchemaResponse';
+import type { RegisterSchemaResponse__Output } from '@svc/client/protocol';
 import { ClientCommand } from '../client-command';
 import { CLI_DEFAULTS } from '../defaults';
 import { CATEGORIES } from '../categories';

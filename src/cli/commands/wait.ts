@@ -4,7 +4,7 @@ import { ClientCommand } from '../client-command';
 import { CLI_DEFAULTS } from '../defaults';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
-import { normalizeAddress } from '../grpc-client';
+import { normalizeAddress } from '../server-connection';
 import { probeHealth } from '../health-probe';
 import { parseSeconds } from '../option-values';
 

@@ -2,7 +2,7 @@
  * Breaking changes as the command line shows them, whether they come from the local engine
  * (camelCase records) or from the server (proto messages with snake_case fields).
  */
-import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
+import type { BreakingChange__Output } from '@svc/client/protocol';
 import { toBreakingChangeWire } from '../../shared/compare';
 
 export interface ChangeView {

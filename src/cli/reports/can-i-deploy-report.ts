@@ -2,8 +2,7 @@
  * The answer of `svc can-i-deploy`: the spec's text block, and the JSON form whose keys are the
  * response's snake_case field names (`safe_to_deploy`, `affected_consumers`, `will_break`, ...).
  */
-import type { CanIDeployResponse__Output } from '../../shared/generated/svc/CanIDeployResponse';
-import type { ConsumerImpact__Output } from '../../shared/generated/svc/ConsumerImpact';
+import type { CanIDeployResponse__Output, ConsumerImpact__Output } from '@svc/client/protocol';
 import { changeToJson, countLine, endpointOf, fromProtoChange } from './breaking-changes';
 
 export interface DeployQuestion {

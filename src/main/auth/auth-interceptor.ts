@@ -12,7 +12,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuditRecorder } from '../audit';
 import type { AuthFailureReason, Metrics } from '../metrics';
-import { operationOf } from '../rpc';
+import { operationOf } from '../call-observer';
 import type { ApiKeyStore } from './api-key-store';
 import { bindKeyName } from './principal';
 import { presentedKey, withoutCredentials } from './presented-key';

@@ -4,8 +4,9 @@
  * Bearer, count as an invalid key (never guess which one was meant).
  */
 import type { Metadata } from '@grpc/grpc-js';
+import { API_KEY_METADATA_KEY } from '@svc/client/protocol';
 
-export const API_KEY_HEADER = 'x-api-key';
+export const API_KEY_HEADER = API_KEY_METADATA_KEY;
 export const AUTHORIZATION_HEADER = 'authorization';
 
 export type PresentedKey =

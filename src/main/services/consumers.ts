@@ -5,11 +5,9 @@
  */
 import { SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
-import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
-import type { ConsumerInfo__Output } from '../../shared/generated/svc/ConsumerInfo';
-import type { RegisterConsumerRequest__Output } from '../../shared/generated/svc/RegisterConsumerRequest';
+import type { ConsumerInfo__Output, ContractValidatorHandlers, RegisterConsumerRequest__Output } from '@svc/client/protocol';
 import type { ConsumerRecord } from '../storage/storage';
-import { unary } from '../rpc';
+import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 
 export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {

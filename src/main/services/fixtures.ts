@@ -1,6 +1,6 @@
 /**
  * GenerateFixture: a request, a response, or both, for one operation of a registered schema
- * version, from the pure fixture engine (src/shared/fixtures, the same code `svc generate` runs).
+ * version, from the pure fixture engine (src/shared/fixture-generator, the same code `svc generate` runs).
  * Every refusal is an answer (`success=false` with a message naming what was asked), never a
  * gRPC error: an unknown schema or version, path, method, status code or content type, and a
  * schema that admits no valid value.
@@ -12,13 +12,10 @@ import {
   generateResponse,
   type FixtureRequestSpec,
   type GeneratedResponseRecord,
-} from '../../shared/fixtures';
-import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+} from '../../shared/fixture-generator';
+import type { ContractValidatorHandlers, GenerateFixtureRequest__Output, GenerateFixtureResponse, GeneratedResponse } from '@svc/client/protocol';
 import { checkIdentifier } from '../../shared/identifiers';
-import type { GenerateFixtureRequest__Output } from '../../shared/generated/svc/GenerateFixtureRequest';
-import type { GenerateFixtureResponse } from '../../shared/generated/svc/GenerateFixtureResponse';
-import type { GeneratedResponse } from '../../shared/generated/svc/GeneratedResponse';
-import { unary } from '../rpc';
+import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 
 export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {

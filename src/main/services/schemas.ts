@@ -3,17 +3,12 @@ import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { listOperations } from '../../shared/openapi/operations';
-import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
-import type { RegisterSchemaRequest__Output } from '../../shared/generated/svc/RegisterSchemaRequest';
-import type { RegisterSchemaResponse } from '../../shared/generated/svc/RegisterSchemaResponse';
-import type { ListSchemasRequest__Output } from '../../shared/generated/svc/ListSchemasRequest';
-import type { ListSchemasResponse } from '../../shared/generated/svc/ListSchemasResponse';
+import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
-import type { SchemaOwnership__Output } from '../../shared/generated/svc/SchemaOwnership';
-import { unary } from '../rpc';
+import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import type { RegisterResult } from '../registry/schema-registry';
-import { checkAgainstPreviousVersion } from './compatibility';
+import { checkAgainstPreviousVersion } from '../compatibility/compatibility-service';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);

@@ -7,11 +7,11 @@
  */
 import { ErrorCode, SvcError, invalidArgument } from '../../shared/errors';
 import { HTTP_METHODS } from '../../shared/openapi/document';
-import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
-import { WireFormatError } from '../../shared/validation-messages/protobuf-wire';
+import { ValidationOperation } from '../../shared/pool-protocol/batches';
+import { WireFormatError } from '../../shared/pool-protocol/protobuf-wire';
 import {
   encodeValidationResult, readInteractionHead, readProducerHead, type MessageHead,
-} from '../../shared/validation-messages/validation-codec';
+} from '../../shared/pool-protocol/validation-codec';
 import type { ErrorCategory } from '../../shared/validation/types';
 import { UNKNOWN_LABEL, type Metrics } from '../metrics';
 import type { ServiceContext } from '../service-context';

@@ -7,12 +7,12 @@
  *
  * Backpressure: reading pauses while `validationStreamMaxInFlight` interactions (or
  * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, and while that many
- * results wait for the client to take them; HTTP/2 flow control then holds the client back. Calls are counted and logged by the call observer (rpc.ts).
+ * results wait for the client to take them; HTTP/2 flow control then holds the client back. Calls are counted and logged by the call observer (call-observer.ts).
  */
 import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { LIMITS } from '../../shared/limits';
-import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
+import { ValidationOperation } from '../../shared/pool-protocol/batches';
 import { grpcStatusOf, toServiceError } from '../grpc-status';
 import type { ServiceContext } from '../service-context';
 import type { CallValidator } from './validation-call';

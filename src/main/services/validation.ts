@@ -12,21 +12,19 @@
  * RESOURCE_EXHAUSTED (from grpc-js) for a message over LIMITS.maxGrpcMessageBytes.
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { ContractValidatorDefinition, ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
-import { ValidationOperation } from '../../shared/validation-messages/pool-protocol';
-import type { ContractDocument, ContractRef } from '../pool';
+import type { ContractValidatorDefinition, ContractValidatorHandlers } from '@svc/client/protocol';
+import { ValidationOperation } from '../../shared/pool-protocol/batches';
+import { RAW_VALIDATION_OPERATIONS, type RawValidationOperation } from '../../shared/pool-protocol/validation-codec';
+import type { ContractDocument, ContractRef } from '../validation-pool';
 import type { SchemaRegistry } from '../registry/schema-registry';
-import { unary } from '../rpc';
+import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import { createCallValidator } from './validation-call';
 import { createValidationStreamHandler } from './validation-stream';
 
-/** The operations whose messages stay raw bytes on the main thread. */
-export const RAW_BYTES_OPERATIONS = Object.freeze(['ValidateInteraction', 'ValidateProducerResponse', 'ValidateInteractionStream'] as const);
-
 export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   const validate = createCallValidator(ctx);
-  const handlers: Record<(typeof RAW_BYTES_OPERATIONS)[number], grpc.UntypedHandleCall> = {
+  const handlers: Record<RawValidationOperation, grpc.UntypedHandleCall> = {
     ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message) => validate(ValidationOperation.INTERACTION, message)),
     ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
     ValidateInteractionStream: createValidationStreamHandler(ctx, validate),
@@ -39,7 +37,7 @@ export function createValidationHandlers(ctx: ServiceContext): Partial<ContractV
 export function withRawValidationCodecs(definition: ContractValidatorDefinition): grpc.ServiceDefinition {
   // One map for operations of different message types: only `any` fits them all.
   const raw: Record<string, grpc.MethodDefinition<any, any>> = { ...definition };
-  for (const name of RAW_BYTES_OPERATIONS) {
+  for (const name of Object.keys(RAW_VALIDATION_OPERATIONS) as RawValidationOperation[]) {
     raw[name] = {
       ...definition[name],
       requestDeserialize: (bytes: Buffer) => bytes,

@@ -7,8 +7,7 @@ import { invalidUse } from '../client-error';
 import type { AutoRegisterConfig, CapturedInteraction, EndpointUsage, RegisterConsumerOptions } from '../types';
 import { createEndpointMatcher, type EndpointTemplate } from './path-templates';
 import { collectUsedFields } from './used-fields';
-
-export const DEFAULT_CONSUMER_ENVIRONMENT = 'dev';
+import { DEFAULT_CONSUMER_ENVIRONMENT } from '../protocol/wire-constants';
 
 export interface ConsumerBuild {
   registration: RegisterConsumerOptions;

@@ -8,8 +8,8 @@
  *   instead, a bounded number in flight, so suites also run against older servers.
  * The deadline covers the whole batch, reopened streams included.
  */
-import type { InteractionRequest } from '../shared/generated/svc/InteractionRequest';
-import type { ValidationResult__Output } from '../shared/generated/svc/ValidationResult';
+import type { InteractionRequest } from './generated/svc/InteractionRequest';
+import type { ValidationResult__Output } from './generated/svc/ValidationResult';
 import { ContractValidatorError, fromServiceError } from './client-error';
 import type { Transport, ValidationStream } from './transport';
 

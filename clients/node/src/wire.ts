@@ -4,8 +4,8 @@
  * Bodies are encoded exactly once: text and bytes are taken as already encoded, anything else is
  * JSON-encoded. Header names are lower-cased and multi-valued headers joined with ", " (RFC 9110).
  */
-import type { RequestData } from '../shared/generated/svc/RequestData';
-import type { ResponseData } from '../shared/generated/svc/ResponseData';
+import type { RequestData } from './generated/svc/RequestData';
+import type { ResponseData } from './generated/svc/ResponseData';
 import { invalidUse } from './client-error';
 import type { HttpBody, HttpHeaders, ValidationRequest, ValidationResponse } from './types';
 

@@ -10,8 +10,8 @@
  * - A stream that fails rejects the validations it carried (the next one opens a new stream); a
  *   server without the streaming operation gets unary calls from then on.
  */
-import type { InteractionRequest } from '../shared/generated/svc/InteractionRequest';
-import type { ValidationResult__Output } from '../shared/generated/svc/ValidationResult';
+import type { InteractionRequest } from './generated/svc/InteractionRequest';
+import type { ValidationResult__Output } from './generated/svc/ValidationResult';
 import { ContractValidatorError, fromServiceError } from './client-error';
 import { toValidationResult } from './results';
 import type { Transport, ValidationStream } from './transport';

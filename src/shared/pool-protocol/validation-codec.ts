@@ -246,3 +246,14 @@ function optionalStringSize(value: string): number {
 function writeOptionalString(target: Buffer, offset: number, fieldNumber: number, value: string): number {
   return value === '' ? offset : writeStringField(target, offset, fieldNumber, value, Buffer.byteLength(value, 'utf8'));
 }
+
+/**
+ * The operations whose request messages stay raw protobuf bytes on the main thread (the server
+ * installs pass-through codecs for them), each with the reader of its routing fields.
+ */
+export const RAW_VALIDATION_OPERATIONS = Object.freeze({
+  ValidateInteraction: readInteractionHead,
+  ValidateInteractionStream: readInteractionHead,
+  ValidateProducerResponse: readProducerHead,
+});
+export type RawValidationOperation = keyof typeof RAW_VALIDATION_OPERATIONS;

@@ -35,8 +35,6 @@ export const CLIENT_DEFAULTS = Object.freeze({
   address: 'localhost:9550',
   /** Spec: connection time-out default of the tools, 30 seconds. */
   deadlineMs: 30_000,
-  /** Longest wait for a schema fetched from an http(s) URL. */
-  schemaFetchTimeoutMs: 30_000,
 });
 
 export interface ResolvedClientOptions {

@@ -6,18 +6,16 @@
  * on a timer: a call leaves on the next turn of the event loop when no batch is out; while one
  * is out, calls gather until it comes back, unless enough of them (by count or bytes) gather to
  * be worth another worker. A worker that dies is replaced by Piscina; the calls it held fail with
- * UNAVAILABLE. Breaking-change comparisons run beside it, on threads of their own (comparison-pool.ts).
+ * UNAVAILABLE.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
-import type { BreakingChangeRecord } from '../shared/compare';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import type {
   BatchItem, BatchResult, CacheReport, ValidationBatch, ValidationOperation,
-} from '../shared/validation-messages/pool-protocol';
-import { ComparisonPool, type ComparedDocument } from './comparison-pool';
+} from '../shared/pool-protocol/batches';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -111,7 +109,6 @@ export class ValidationPool {
   #flushScheduled = false;
   readonly #loading = new Map<string, Promise<ContractDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
-  readonly #comparisons: ComparisonPool;
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
@@ -123,7 +120,6 @@ export class ValidationPool {
     if (merged.threads === 0) merged.threads = os.availableParallelism();
     this.#options = merged;
     this.#maxInFlightBatches = merged.threads * merged.concurrentTasksPerWorker;
-    this.#comparisons = new ComparisonPool({ logger: merged.logger });
   }
 
   get threads(): number {
@@ -135,10 +131,6 @@ export class ValidationPool {
     return this.#piscina?.threads ?? [];
   }
 
-  /** The live comparison threads (none until the first comparison, and again once idle). */
-  get comparisonWorkers(): readonly Worker[] {
-    return this.#comparisons.workers;
-  }
 
   /** Starts the threads and checks that the worker entry loads; idempotent. */
   start(): Promise<void> {
@@ -169,14 +161,6 @@ export class ValidationPool {
     });
   }
 
-  /**
-   * The breaking changes from one registered document to another, computed on a comparison thread;
-   * identical comparisons in flight share one task. Rejects with the engine's SvcError
-   * (LIMIT_EXCEEDED), or UNAVAILABLE when the thread stopped or the pool is closed.
-   */
-  compare(oldDocument: ComparedDocument, newDocument: ComparedDocument): Promise<BreakingChangeRecord[]> {
-    return this.#comparisons.compare(oldDocument, newDocument);
-  }
 
   async #start(): Promise<void> {
     const { threads, concurrentTasksPerWorker, filename, logger } = this.#options;
@@ -204,7 +188,7 @@ export class ValidationPool {
     this.#retries = [];
     for (const call of queued) call.reject(unavailable('the validation pool is closed'));
     await this.#starting?.catch(() => undefined);
-    await Promise.all([this.#piscina?.destroy(), this.#comparisons.close()]);
+    await this.#piscina?.destroy();
   }
 
   #enqueue(call: PendingCall): void {

@@ -1,15 +1,15 @@
 /**
  * Loads proto/svc.proto once, with the loader options the generated types were made with.
- * The server and the client library both take their service definitions from here.
+ * The client and the server both take their service definitions from here, so they cannot disagree.
  */
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { ProtoGrpcType } from './generated/svc';
-import type { ContractValidatorDefinition } from './generated/svc/ContractValidator';
+import type { ProtoGrpcType } from '../generated/svc';
+import type { ContractValidatorDefinition } from '../generated/svc/ContractValidator';
 
-/** Absolute path of the service's proto file (compiled code runs from dist/src/shared). */
-export const PROTO_PATH = path.resolve(__dirname, '../../../proto/svc.proto');
+/** The proto file shipped inside this package (copied from the repository's proto/ by the build; compiled code runs from dist/protocol). */
+export const PROTO_PATH = path.resolve(__dirname, '../../proto/svc.proto');
 
 /** Keep identical to the flags in scripts/generate-proto-types.mjs. */
 export const PROTO_LOADER_OPTIONS: protoLoader.Options = Object.freeze({

@@ -1,27 +1,18 @@
 /**
  * CompareSchemas and CanIDeploy (spec "Breaking-change detection" and "Consumer impact rules"),
  * and the compatibility check of RegisterSchema. Every comparison goes through `ctx.compareVersions`
- * (src/main/version-comparisons.ts): off the main thread, cached by the pair of content hashes.
+ * (version-comparisons.ts): off the main thread, cached by the pair of content hashes.
  */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, messages } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
-import type { BreakingChange__Output } from '../../shared/generated/svc/BreakingChange';
-import type { CanIDeployRequest__Output } from '../../shared/generated/svc/CanIDeployRequest';
-import type { CanIDeployResponse } from '../../shared/generated/svc/CanIDeployResponse';
-import type { CompareSchemasRequest__Output } from '../../shared/generated/svc/CompareSchemasRequest';
-import type { CompareSchemasResponse } from '../../shared/generated/svc/CompareSchemasResponse';
-import type { ConsumerImpact__Output } from '../../shared/generated/svc/ConsumerImpact';
-import type { SchemaMetadata__Output } from '../../shared/generated/svc/SchemaMetadata';
-import type { ContractValidatorHandlers } from '../../shared/generated/svc/ContractValidator';
+import { DEFAULT_DEPLOY_ENVIRONMENT } from '@svc/client/protocol';
+import type { BreakingChange__Output, CanIDeployRequest__Output, CanIDeployResponse, CompareSchemasRequest__Output, CompareSchemasResponse, ConsumerImpact__Output, ContractValidatorHandlers, SchemaMetadata__Output } from '@svc/client/protocol';
 import { recentVersions } from '../registry/consumer-registry';
-import { unary } from '../rpc';
+import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import type { ConsumerRecord } from '../storage/storage';
-
-/** Environment of CanIDeploy when none is given (spec "Defaults"). */
-export const DEFAULT_DEPLOY_ENVIRONMENT = 'prod';
 
 /** Consumers named in a CanIDeploy summary; the rest are counted. */
 const MAX_NAMED_CONSUMERS = 5;
@@ -121,7 +112,7 @@ async function changesSinceTested(
   } catch (error) {
     // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
     if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
-    ctx.logger.warn({ caller: 'services/compatibility', consumerId: consumer.consumerId, schemaVersion: consumer.schemaVersion }, 'consumer tested against a version that is not registered');
+    ctx.logger.warn({ caller: 'compatibility', consumerId: consumer.consumerId, schemaVersion: consumer.schemaVersion }, 'consumer tested against a version that is not registered');
     return breaking;
   }
 }

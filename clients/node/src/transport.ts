@@ -4,37 +4,34 @@
  */
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { LIMITS } from '../shared/limits';
-import { loadSvcProto } from '../shared/proto';
-import type { ContractValidatorClient } from '../shared/generated/svc/ContractValidator';
-import type { CanIDeployRequest } from '../shared/generated/svc/CanIDeployRequest';
-import type { CanIDeployResponse__Output } from '../shared/generated/svc/CanIDeployResponse';
-import type { CompareSchemasRequest } from '../shared/generated/svc/CompareSchemasRequest';
-import type { CompareSchemasResponse__Output } from '../shared/generated/svc/CompareSchemasResponse';
-import type { DeregisterConsumerRequest } from '../shared/generated/svc/DeregisterConsumerRequest';
-import type { DeregisterConsumerResponse__Output } from '../shared/generated/svc/DeregisterConsumerResponse';
-import type { GenerateFixtureRequest } from '../shared/generated/svc/GenerateFixtureRequest';
-import type { GenerateFixtureResponse__Output } from '../shared/generated/svc/GenerateFixtureResponse';
-import type { GetSchemaRequest } from '../shared/generated/svc/GetSchemaRequest';
-import type { GetSchemaResponse__Output } from '../shared/generated/svc/GetSchemaResponse';
-import type { InteractionRequest } from '../shared/generated/svc/InteractionRequest';
-import type { ListConsumersRequest } from '../shared/generated/svc/ListConsumersRequest';
-import type { ListConsumersResponse__Output } from '../shared/generated/svc/ListConsumersResponse';
-import type { ListEndpointsRequest } from '../shared/generated/svc/ListEndpointsRequest';
-import type { ListEndpointsResponse__Output } from '../shared/generated/svc/ListEndpointsResponse';
-import type { ListSchemasRequest } from '../shared/generated/svc/ListSchemasRequest';
-import type { ListSchemasResponse__Output } from '../shared/generated/svc/ListSchemasResponse';
-import type { RegisterConsumerRequest } from '../shared/generated/svc/RegisterConsumerRequest';
-import type { RegisterConsumerResponse__Output } from '../shared/generated/svc/RegisterConsumerResponse';
-import type { RegisterSchemaRequest } from '../shared/generated/svc/RegisterSchemaRequest';
-import type { RegisterSchemaResponse__Output } from '../shared/generated/svc/RegisterSchemaResponse';
-import type { ValidateProducerRequest } from '../shared/generated/svc/ValidateProducerRequest';
-import type { ValidationResult__Output } from '../shared/generated/svc/ValidationResult';
+import { API_KEY_METADATA_KEY, WIRE_LIMITS } from './protocol/wire-constants';
+import { loadSvcProto } from './protocol/proto';
+import type { ContractValidatorClient } from './generated/svc/ContractValidator';
+import type { CanIDeployRequest } from './generated/svc/CanIDeployRequest';
+import type { CanIDeployResponse__Output } from './generated/svc/CanIDeployResponse';
+import type { CompareSchemasRequest } from './generated/svc/CompareSchemasRequest';
+import type { CompareSchemasResponse__Output } from './generated/svc/CompareSchemasResponse';
+import type { DeregisterConsumerRequest } from './generated/svc/DeregisterConsumerRequest';
+import type { DeregisterConsumerResponse__Output } from './generated/svc/DeregisterConsumerResponse';
+import type { GenerateFixtureRequest } from './generated/svc/GenerateFixtureRequest';
+import type { GenerateFixtureResponse__Output } from './generated/svc/GenerateFixtureResponse';
+import type { GetSchemaRequest } from './generated/svc/GetSchemaRequest';
+import type { GetSchemaResponse__Output } from './generated/svc/GetSchemaResponse';
+import type { InteractionRequest } from './generated/svc/InteractionRequest';
+import type { ListConsumersRequest } from './generated/svc/ListConsumersRequest';
+import type { ListConsumersResponse__Output } from './generated/svc/ListConsumersResponse';
+import type { ListEndpointsRequest } from './generated/svc/ListEndpointsRequest';
+import type { ListEndpointsResponse__Output } from './generated/svc/ListEndpointsResponse';
+import type { ListSchemasRequest } from './generated/svc/ListSchemasRequest';
+import type { ListSchemasResponse__Output } from './generated/svc/ListSchemasResponse';
+import type { RegisterConsumerRequest } from './generated/svc/RegisterConsumerRequest';
+import type { RegisterConsumerResponse__Output } from './generated/svc/RegisterConsumerResponse';
+import type { RegisterSchemaRequest } from './generated/svc/RegisterSchemaRequest';
+import type { RegisterSchemaResponse__Output } from './generated/svc/RegisterSchemaResponse';
+import type { ValidateProducerRequest } from './generated/svc/ValidateProducerRequest';
+import type { ValidationResult__Output } from './generated/svc/ValidationResult';
 import { ContractValidatorError, fromServiceError, invalidUse } from './client-error';
 import type { ResolvedClientOptions } from './client-options';
-
-/** Metadata entry that carries the API key (the server also accepts `authorization: Bearer`). */
-export const API_KEY_METADATA_KEY = 'x-api-key';
 
 /** Request and response message of each unary operation. */
 export interface UnaryOperations {
@@ -62,8 +59,8 @@ export class Transport {
   constructor(options: ResolvedClientOptions) {
     const Client = loadSvcProto().proto.svc.ContractValidator;
     const channelOptions: grpc.ChannelOptions = {
-      'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
-      'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
+      'grpc.max_receive_message_length': WIRE_LIMITS.maxGrpcMessageBytes,
+      'grpc.max_send_message_length': WIRE_LIMITS.maxGrpcMessageBytes,
     };
     if (options.tls.serverNameOverride !== undefined) {
       channelOptions['grpc.ssl_target_name_override'] = options.tls.serverNameOverride;
@@ -115,9 +112,7 @@ export class Transport {
   }
 
   #metadata(): grpc.Metadata {
-    const metadata = new grpc.Metadata();
-    if (this.#apiKey !== undefined) metadata.set(API_KEY_METADATA_KEY, this.#apiKey);
-    return metadata;
+    return callMetadata(this.#apiKey);
   }
 
   #assertOpen(): void {
@@ -125,13 +120,21 @@ export class Transport {
   }
 }
 
-function channelCredentials(tls: ResolvedClientOptions['tls']): grpc.ChannelCredentials {
+/** Plain, TLS or mutual-TLS credentials from the `tls` options (certificate files read now). */
+export function channelCredentials(tls: ResolvedClientOptions['tls']): grpc.ChannelCredentials {
   if (!tls.enabled) return grpc.credentials.createInsecure();
   return grpc.credentials.createSsl(
     readPem('tls.rootCertPath', tls.rootCertPath),
     readPem('tls.keyPath', tls.keyPath),
     readPem('tls.certPath', tls.certPath),
   );
+}
+
+/** Call metadata carrying the API key, when there is one. */
+export function callMetadata(apiKey: string | undefined): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  if (apiKey !== undefined) metadata.set(API_KEY_METADATA_KEY, apiKey);
+  return metadata;
 }
 
 function readPem(option: string, file: string | undefined): Buffer | null {

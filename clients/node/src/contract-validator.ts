@@ -7,7 +7,7 @@
  * returned (`valid: false`), never thrown.
  */
 import { ContractValidatorError, invalidUse } from './client-error';
-import { CLIENT_DEFAULTS, positiveMs, resolveClientOptions, type ContractValidatorOptions } from './client-options';
+import { positiveMs, resolveClientOptions, type ContractValidatorOptions } from './client-options';
 import { buildConsumerRegistration } from './consumer/build-consumer';
 import {
   toBreakingChange,
@@ -45,8 +45,8 @@ import type {
 } from './types';
 import { validateMany } from './validate-many';
 import { toRequestData, toResponseData } from './wire';
-import type { GenerateFixtureResponse__Output } from '../shared/generated/svc/GenerateFixtureResponse';
-import type { OutputType } from '../shared/generated/svc/OutputType';
+import type { GenerateFixtureResponse__Output } from './generated/svc/GenerateFixtureResponse';
+import type { OutputType } from './generated/svc/OutputType';
 
 export interface CallOptions {
   /** Deadline of this call; default the client's `deadlineMs`. */
@@ -127,7 +127,7 @@ export class ContractValidator {
   /** Registers the document at `schemaPath` (file or http(s) URL, JSON or YAML) and binds the client to it. */
   async registerSchema(schemaId: string, schemaPath: string, options: RegisterSchemaOptions = {}): Promise<SchemaRegistration> {
     requireText('schemaId', schemaId);
-    const content = await readSchemaSource(schemaPath, CLIENT_DEFAULTS.schemaFetchTimeoutMs);
+    const content = await readSchemaSource(schemaPath);
     const ownership = options.ownership;
     const response = await this.#transport.unary('RegisterSchema', {
       schema_id: schemaId,

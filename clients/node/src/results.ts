@@ -1,15 +1,15 @@
 /** The service's response messages (snake_case) → the client's camelCase results. */
-import type { BreakingChange__Output } from '../shared/generated/svc/BreakingChange';
-import type { CanIDeployResponse__Output } from '../shared/generated/svc/CanIDeployResponse';
-import type { CompareSchemasResponse__Output } from '../shared/generated/svc/CompareSchemasResponse';
-import type { ConsumerImpact__Output } from '../shared/generated/svc/ConsumerImpact';
-import type { ConsumerInfo__Output } from '../shared/generated/svc/ConsumerInfo';
-import type { EndpointInfo__Output } from '../shared/generated/svc/EndpointInfo';
-import type { EndpointUsage } from '../shared/generated/svc/EndpointUsage';
-import type { GeneratedRequest__Output } from '../shared/generated/svc/GeneratedRequest';
-import type { GeneratedResponse__Output } from '../shared/generated/svc/GeneratedResponse';
-import type { SchemaMetadata__Output } from '../shared/generated/svc/SchemaMetadata';
-import type { ValidationResult__Output } from '../shared/generated/svc/ValidationResult';
+import type { BreakingChange__Output } from './generated/svc/BreakingChange';
+import type { CanIDeployResponse__Output } from './generated/svc/CanIDeployResponse';
+import type { CompareSchemasResponse__Output } from './generated/svc/CompareSchemasResponse';
+import type { ConsumerImpact__Output } from './generated/svc/ConsumerImpact';
+import type { ConsumerInfo__Output } from './generated/svc/ConsumerInfo';
+import type { EndpointInfo__Output } from './generated/svc/EndpointInfo';
+import type { EndpointUsage } from './generated/svc/EndpointUsage';
+import type { GeneratedRequest__Output } from './generated/svc/GeneratedRequest';
+import type { GeneratedResponse__Output } from './generated/svc/GeneratedResponse';
+import type { SchemaMetadata__Output } from './generated/svc/SchemaMetadata';
+import type { ValidationResult__Output } from './generated/svc/ValidationResult';
 import { parseBodyText } from './wire';
 import type {
   BreakingChange,

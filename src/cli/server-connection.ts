@@ -1,15 +1,15 @@
 /**
- * The command line's connection to an svc server: a typed client built from src/shared/proto.ts,
- * with the client library's TLS and API-key options, a deadline on every call, and gRPC failures
- * turned into one-line errors that start with the status name (`UNAVAILABLE: ...`).
+ * The command line's connection to an svc server: the client library's transport (one way to talk to
+ * a server for the library and the CLI), with the CLI's flag names in option errors, a deadline on
+ * every call, and failures turned into one-line errors that start with the status name
+ * (`UNAVAILABLE: ...`) and say which flag helps.
  */
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
+import type { ContractValidatorDefinition } from '@svc/client/protocol';
+import { Transport, resolveClientOptions } from '@svc/client/internal';
 import { invalidArgument } from '../shared/errors';
-import { LIMITS } from '../shared/limits';
-import { loadSvcProto } from '../shared/proto';
-import type { ContractValidatorClient, ContractValidatorDefinition } from '../shared/generated/svc/ContractValidator';
 import { CLI_DEFAULTS } from './defaults';
 
 /** Same names as the client library's `tls` options. */
@@ -28,12 +28,9 @@ export interface ConnectionOptions {
   /** Deadline of each call. */
   timeoutMs: number;
   tls?: TlsOptions;
-  /** Sent as `x-api-key` metadata with every call. */
+  /** Sent as the API-key metadata entry with every call. */
   apiKey?: string;
 }
-
-/** gRPC metadata key of the API key (DESIGN.md "Semantics we chose"). */
-export const API_KEY_METADATA = 'x-api-key';
 
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 /** Every unary operation of the ContractValidator service. */
@@ -60,35 +57,42 @@ export class RpcError extends Error {
 export class ServerConnection {
   readonly address: string;
   readonly #timeoutMs: number;
-  readonly #apiKey: string | undefined;
-  readonly #client: ContractValidatorClient;
+  readonly #transport: Transport;
 
   constructor(options: ConnectionOptions) {
     this.address = normalizeAddress(options.address);
     this.#timeoutMs = options.timeoutMs;
-    this.#apiKey = options.apiKey;
-    const Client = loadSvcProto().proto.svc.ContractValidator;
-    this.#client = new Client(this.address, channelCredentials(options.tls), {
-      'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
-      'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
-    });
+    this.#transport = new Transport(resolveClientOptions(clientOptions(this.address, options)));
   }
 
-  call<N extends UnaryOperation>(operation: N, request: RequestOf<N>): Promise<ResponseOf<N>> {
-    const method = (this.#client as unknown as Record<string, Function>)[operation]!;
-    const deadline = new Date(Date.now() + this.#timeoutMs);
-    return new Promise((resolve, reject) => {
-      method.call(this.#client, request, callMetadata(this.#apiKey), { deadline }, (error: grpc.ServiceError | null, response: ResponseOf<N>) => {
-        if (error) reject(describeCallError(error, this.address, this.#timeoutMs));
-        else resolve(response);
-      });
-    });
+  async call<N extends UnaryOperation>(operation: N, request: RequestOf<N>): Promise<ResponseOf<N>> {
+    try {
+      // The transport's table of operations and this one are the same service definition.
+      return await (this.#transport.unary as (op: string, req: unknown, deadlineMs: number) => Promise<ResponseOf<N>>)(operation, request, this.#timeoutMs);
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      if (isServiceError(cause)) throw describeCallError(cause, this.address, this.#timeoutMs);
+      throw error;
+    }
   }
 
   /** Idempotent. */
   close(): void {
-    this.#client.close();
+    this.#transport.close();
   }
+}
+
+/** The client library's options for a CLI connection; certificate files are checked here to name the flag. */
+export function clientOptions(address: string, options: ConnectionOptions) {
+  const tls = options.tls?.enabled
+    ? {
+        enabled: true,
+        rootCertPath: readablePem(options.tls.rootCertPath, '--ca'),
+        certPath: readablePem(options.tls.certPath, '--cert'),
+        keyPath: readablePem(options.tls.keyPath, '--key'),
+      }
+    : undefined;
+  return { address, tls, apiKey: options.apiKey || undefined, deadlineMs: options.timeoutMs };
 }
 
 /** `localhost` → `localhost:9550`; anything with a port or a scheme (`unix:`, `dns:`) is kept as is. */
@@ -97,20 +101,6 @@ export function normalizeAddress(server: string): string {
   if (address === '') throw invalidArgument('--server must not be empty');
   if (/^[\w.-]+$/.test(address) || /^\[[^\]]+\]$/.test(address)) return `${address}:${CLI_DEFAULTS.grpcPort}`;
   return address;
-}
-
-export function channelCredentials(tls: TlsOptions | undefined): grpc.ChannelCredentials {
-  if (!tls?.enabled) return grpc.credentials.createInsecure();
-  const rootCerts = tls.rootCertPath ? readPem(tls.rootCertPath, '--ca') : null;
-  const key = tls.keyPath ? readPem(tls.keyPath, '--key') : null;
-  const cert = tls.certPath ? readPem(tls.certPath, '--cert') : null;
-  return grpc.credentials.createSsl(rootCerts, key, cert);
-}
-
-export function callMetadata(apiKey: string | undefined): grpc.Metadata {
-  const metadata = new grpc.Metadata();
-  if (apiKey) metadata.set(API_KEY_METADATA, apiKey);
-  return metadata;
 }
 
 /** One line that says what went wrong and, where there is one, what to do about it. */
@@ -129,15 +119,21 @@ export function describeCallError(error: grpc.ServiceError, address: string, tim
   }
 }
 
+function isServiceError(value: unknown): value is grpc.ServiceError {
+  return value instanceof Error && typeof (value as Partial<grpc.ServiceError>).code === 'number';
+}
+
 /** grpc-js: "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: " → "connect ECONNREFUSED 127.0.0.1:1". */
 function connectionFailure(details: string): string {
   const lastError = /Last error: (?:Error: )?(.*?)\.?\s*(?:Resolution note:.*)?$/.exec(details);
   return lastError?.[1] || details;
 }
 
-function readPem(filePath: string, flag: string): Buffer {
+function readablePem(filePath: string | undefined, flag: string): string | undefined {
+  if (filePath === undefined) return undefined;
   try {
-    return fs.readFileSync(filePath);
+    fs.accessSync(filePath, fs.constants.R_OK);
+    return filePath;
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw invalidArgument(`cannot read the ${flag} file "${filePath}": ${reason}`);

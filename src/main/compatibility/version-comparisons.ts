@@ -2,27 +2,27 @@
  * Breaking changes between two registered versions, computed once per pair of contents.
  * CompareSchemas, CanIDeploy and RegisterSchema's compatibility check all ask through here:
  * CanIDeploy asks the same question for every consumer and every pipeline run. The comparison
- * itself runs on the pool's comparison thread; the main thread reads only the index (hashes) and,
+ * itself runs on a comparison thread; the main thread reads only the index (hashes) and,
  * on a miss, the documents' JSON text.
  */
-import { LIMITS } from '../shared/limits';
-import type { BreakingChangeRecord } from '../shared/compare';
-import type { Metrics } from './metrics';
-import type { ValidationPool } from './pool';
-import { LruCache } from './registry/lru-cache';
-import type { SchemaRegistry } from './registry/schema-registry';
+import { LIMITS } from '../../shared/limits';
+import type { BreakingChangeRecord } from '../../shared/compare';
+import type { Metrics } from '../metrics';
+import { LruCache } from '../registry/lru-cache';
+import type { SchemaRegistry } from '../registry/schema-registry';
+import type { ComparisonPool } from './comparison-pool';
 
 export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string) => Promise<BreakingChangeRecord[]>;
 
-export function createVersionComparisons(parts: { schemas: SchemaRegistry; pool: ValidationPool; metrics: Metrics }): CompareVersions {
-  const { schemas, pool, metrics } = parts;
+export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: ComparisonPool; metrics: Metrics }): CompareVersions {
+  const { schemas, comparisons, metrics } = parts;
   const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
   return async (schemaId, oldVersion, newVersion) => {
     const key = `${schemas.versionRef(schemaId, oldVersion).hash}>${schemas.versionRef(schemaId, newVersion).hash}`;
     const cached = results.get(key);
     if (cached) return cached;
     const [oldSource, newSource] = await Promise.all([schemas.documentSource(schemaId, oldVersion), schemas.documentSource(schemaId, newVersion)]);
-    const changes = await pool.compare(
+    const changes = await comparisons.compare(
       { hash: oldSource.ref.hash, documentJson: oldSource.documentJson },
       { hash: newSource.ref.hash, documentJson: newSource.documentJson },
     );

@@ -10,10 +10,10 @@
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
-import type { BreakingChangeRecord } from '../shared/compare';
-import type { CompareTask, CompareTaskResult } from '../shared/compare/compare-task-protocol';
-import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
-import type { Logger } from './logger';
+import type { BreakingChangeRecord } from '../../shared/compare';
+import type { CompareTask, CompareTaskResult } from '../../shared/compare/compare-task-protocol';
+import { ErrorCode, SvcError, errorMessage } from '../../shared/errors';
+import type { Logger } from '../logger';
 
 /** One side of a comparison: a registered version's content hash and bundled document (`ResolvedSchema` fits). */
 export interface ComparedDocument {
@@ -34,7 +34,7 @@ export interface ComparisonPoolOptions {
 export const DEFAULT_COMPARISON_POOL_OPTIONS = Object.freeze({
   threads: 1,
   idleTimeoutMs: 60_000, // 1 min: a deploy's comparisons (one per consumer version) share a thread
-  filename: path.resolve(__dirname, '../workers/compare-task.js'),
+  filename: path.resolve(__dirname, '../../workers/compare-task.js'),
   logger: undefined,
 });
 
