@@ -7,7 +7,7 @@
  */
 import client from 'prom-client';
 import { BreakingChangeType } from '@svc/client/protocol';
-import { AUDIT_EVENT_TYPES } from './audit';
+import { AUDIT_EVENT_TYPES } from './audit-event-types';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';

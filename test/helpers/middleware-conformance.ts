@@ -117,10 +117,27 @@ export function describeProducerMiddleware(framework: string, startApp: (context
       assert.equal(line.details.violation.path, '/users/13');
     });
 
-    test('a path outside the contract is a request violation', async () => {
-      const response = await fetch(`${app.url}/internal/metrics`);
+    test('a route outside the contract goes to the app by default, and is neither rejected nor reported', async () => {
+      const before = { ...app.middleware.stats() };
+      const violationsBefore = app.violations.length;
+      const routed = await fetch(`${app.url}/internal/metrics`);
+      assert.equal(routed.status, 200);
+      assert.equal(await routed.text(), 'up 1');
+      const unknown = await fetch(`${app.url}/no/such/route`);
+      assert.equal(unknown.status, 404, "the app's own 404 answers");
+      await app.middleware.flush();
+      const after = app.middleware.stats();
+      assert.equal(after.undocumented - before.undocumented, 2);
+      assert.equal(after.rejected, before.rejected);
+      assert.equal(app.violations.length, violationsBefore, 'no request or response violation for an undocumented route');
+    });
+
+    test("undocumentedRoutes: 'reject' answers 400 for a route outside the contract", async () => {
+      const rejecting = await start({ mode: 'strict', undocumentedRoutes: 'reject' });
+      const response = await fetch(`${rejecting.url}/internal/metrics`);
       assert.equal(response.status, 400);
       assert.deepEqual((await response.json() as { errors: string[] }).errors, ['Path not found: /internal/metrics']);
+      assert.equal(rejecting.middleware.stats().rejected, 1);
     });
   });
 
@@ -169,7 +186,7 @@ export function describeProducerMiddleware(framework: string, startApp: (context
       assert.deepEqual(app.logger.lines, []);
       // Validations run concurrently after the responses: their order is not the order of the requests.
       assert.deepEqual(app.violations.map((v) => `${v.mode} ${v.path}`).sort(), ['shadow /users', 'shadow /users/13']);
-      assert.deepEqual(app.middleware.stats(), { validated: 3, violations: 2, rejected: 0, skipped: 0, dropped: 0, validatorErrors: 0, pending: 0 });
+      assert.deepEqual(app.middleware.stats(), { validated: 3, violations: 2, rejected: 0, undocumented: 0, skipped: 0, dropped: 0, validatorErrors: 0, pending: 0 });
     });
 
     test('an onViolation callback that throws is reported and changes nothing', async () => {

@@ -99,6 +99,8 @@ export class ContractValidator {
   readonly #deadlineMs: number;
   #schemaId: string | undefined;
   #schemaVersion: string | undefined;
+  /** Interaction streams opened through this client and not yet closed; close() ends them. */
+  readonly #streams = new Set<InteractionStream>();
 
   constructor(addressOrOptions?: string | ContractValidatorOptions) {
     const options = resolveClientOptions(addressOrOptions);
@@ -231,13 +233,16 @@ export class ContractValidator {
    */
   openInteractionStream(options: SchemaCallOptions & { idleCloseMs?: number } = {}): InteractionStream {
     const { schemaId, schemaVersion } = this.#schema(options);
-    return new InteractionStream({
+    const stream: InteractionStream = new InteractionStream({
+      onClose: () => this.#streams.delete(stream),
       transport: this.#transport,
       schemaId,
       schemaVersion,
       deadlineMs: this.#deadline(options),
       idleCloseMs: positiveMs('idleCloseMs', options.idleCloseMs),
     });
+    this.#streams.add(stream);
+    return stream;
   }
 
   /** Breaking changes between two versions: empty old means the previous version, empty new the latest. */
@@ -342,7 +347,12 @@ export class ContractValidator {
   }
 
   /** Closes the channel; idempotent. Later calls fail with FAILED_PRECONDITION. */
+  /**
+   * Closes the connection and every interaction stream opened through this client (the middleware's
+   * among them), so nothing it opened keeps the process alive. Idempotent.
+   */
   close(): void {
+    for (const stream of [...this.#streams]) stream.close();
     this.#transport.close();
   }
 

@@ -40,11 +40,12 @@ export { createFastifyPlugin } from './middleware/fastify';
 export type { FastifyContractPlugin, FastifyInstanceLike, FastifyReplyLike, FastifyRequestLike } from './middleware/fastify';
 export { wrapHttpHandler } from './middleware/node-http';
 export type { HttpHandler, ValidatedHttpHandler } from './middleware/node-http';
-export { MIDDLEWARE_DEFAULTS, VALIDATION_MODES } from './middleware/middleware-options';
+export { MIDDLEWARE_DEFAULTS, UNDOCUMENTED_ROUTE_POLICIES, VALIDATION_MODES } from './middleware/middleware-options';
 export type {
   ContractViolation,
   MiddlewareValidator,
   ProducerMiddlewareOptions,
+  UndocumentedRoutePolicy,
   ValidationMode,
   ViolationLogger,
   ViolationPhase,

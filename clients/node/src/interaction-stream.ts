@@ -37,6 +37,8 @@ export interface InteractionStreamSettings {
   /** Deadline of each validation. */
   deadlineMs: number;
   idleCloseMs?: number;
+  /** Told once when the stream is closed (the client forgets it then). */
+  onClose?: () => void;
 }
 
 export class InteractionStream {
@@ -86,6 +88,7 @@ export class InteractionStream {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#settings.onClose?.();
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#deadlineTimer);
     this.#failAll(new ContractValidatorError('CANCELLED', 'the interaction stream was closed'));

@@ -8,7 +8,6 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { childPointer, followRefs, locate, type LocatedObject } from './document-pointer';
 import { buildMediaTypeTable, essence, isJsonMediaType, type MediaTypeTable } from './media-type';
 import { where, type ParameterLocation } from './messages';
-import type { RouteEntry } from './route-table';
 import { createSlot, type SchemaSlot } from './schema-slot';
 import type { Direction } from './schema-transform';
 import { shapeOf, type ValueShape } from './value-shape';
@@ -72,7 +71,20 @@ const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
 const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
 const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
-export function buildOperationPlan(document: JsonValue, route: RouteEntry): OperationPlan {
+/** Where an operation sits in the document: what a plan is built from. */
+export interface OperationSite {
+  /** Upper case (`GET`). */
+  readonly method: string;
+  readonly template: string;
+  /** Parameter names of the template, by position (the router names them `p0`, `p1`...). */
+  readonly parameterNames: readonly string[];
+  readonly pathItemPointer: string;
+  readonly operationPointer: string;
+  /** `GET /pets/{id}`. */
+  readonly label: string;
+}
+
+export function buildOperationPlan(document: JsonValue, route: OperationSite): OperationPlan {
   const operation = locate(document, route.operationPointer);
   const pathItem = locate(document, route.pathItemPointer);
   const parameters = mergeParameters(document, pathItem, operation).flatMap((located) => {
@@ -108,7 +120,7 @@ function mergeParameters(document: JsonValue, ...owners: Array<LocatedObject | u
   return [...merged.values()];
 }
 
-function parameterPlan(document: JsonValue, { node, pointer }: LocatedObject, route: RouteEntry): ParameterPlan | undefined {
+function parameterPlan(document: JsonValue, { node, pointer }: LocatedObject, route: OperationSite): ParameterPlan | undefined {
   const name = node.name as string;
   const location = node.in as string;
   if (!LOCATIONS.has(location)) return undefined;

@@ -8,19 +8,10 @@ import { isJsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS } from '../openapi/document';
 import type { SafeRegExp } from '../regex';
 import { childPointer, followRefs } from './document-pointer';
-import type { OperationPlan } from './operation-plan';
+import type { OperationPlan, OperationSite } from './operation-plan';
 import { parameterNames, parseTemplate, toRouterPattern, toTemplateMatcher } from './path-template';
 
-export interface RouteEntry {
-  /** Upper case (`GET`). */
-  readonly method: string;
-  readonly template: string;
-  /** Parameter names of the template, by position (the router names them `p0`, `p1`...). */
-  readonly parameterNames: readonly string[];
-  readonly pathItemPointer: string;
-  readonly operationPointer: string;
-  /** `GET /pets/{id}`. */
-  readonly label: string;
+export interface RouteEntry extends OperationSite {
   /** Built on first use. */
   plan: OperationPlan | undefined;
 }

@@ -67,7 +67,16 @@ export interface ProducerMiddlewareOptions {
   requestCheckDeadlineMs?: number;
   /** Deadline of the validations made after the response. */
   validationDeadlineMs?: number;
+  /**
+   * Strict mode: what happens to a request whose path (or method) the document does not describe.
+   * `pass` (default) hands it to the app, so the app's own 404 or 405 still answers; `reject` answers
+   * 400 like any other request violation.
+   */
+  undocumentedRoutes?: UndocumentedRoutePolicy;
 }
+
+export type UndocumentedRoutePolicy = 'pass' | 'reject';
+export const UNDOCUMENTED_ROUTE_POLICIES: readonly UndocumentedRoutePolicy[] = Object.freeze(['pass', 'reject']);
 
 export const MIDDLEWARE_DEFAULTS = Object.freeze({
   mode: 'warn' as ValidationMode,
@@ -76,6 +85,7 @@ export const MIDDLEWARE_DEFAULTS = Object.freeze({
   maxPendingValidations: 1_000,
   requestCheckDeadlineMs: 2_000,
   validationDeadlineMs: 10_000,
+  undocumentedRoutes: 'pass' as UndocumentedRoutePolicy,
   /** Validations after the response start in batches, at most this long after it went out. */
   validationBatchDelayMs: 20,
   /** A batch this large starts at once. */
@@ -98,6 +108,7 @@ export interface ResolvedMiddlewareOptions {
   maxPendingValidations: number;
   requestCheckDeadlineMs: number;
   validationDeadlineMs: number;
+  undocumentedRoutes: UndocumentedRoutePolicy;
 }
 
 export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): ResolvedMiddlewareOptions {
@@ -118,6 +129,10 @@ export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): Re
   if (logger !== undefined && (typeof logger.warn !== 'function' || typeof logger.error !== 'function')) {
     throw invalidUse('options.logger must have warn() and error() methods');
   }
+  const undocumentedRoutes = options.undocumentedRoutes ?? MIDDLEWARE_DEFAULTS.undocumentedRoutes;
+  if (!UNDOCUMENTED_ROUTE_POLICIES.includes(undocumentedRoutes)) {
+    throw invalidUse(`options.undocumentedRoutes must be one of ${UNDOCUMENTED_ROUTE_POLICIES.join(', ')} (got ${String(undocumentedRoutes)})`);
+  }
   return {
     schemaId: options.schemaId,
     schemaVersion: options.schemaVersion,
@@ -132,6 +147,7 @@ export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): Re
     maxPendingValidations: positiveInteger('options.maxPendingValidations', options.maxPendingValidations) ?? MIDDLEWARE_DEFAULTS.maxPendingValidations,
     requestCheckDeadlineMs: positiveMs('options.requestCheckDeadlineMs', options.requestCheckDeadlineMs) ?? MIDDLEWARE_DEFAULTS.requestCheckDeadlineMs,
     validationDeadlineMs: positiveMs('options.validationDeadlineMs', options.validationDeadlineMs) ?? MIDDLEWARE_DEFAULTS.validationDeadlineMs,
+    undocumentedRoutes,
   };
 }
 

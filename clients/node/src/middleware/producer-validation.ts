@@ -49,6 +49,8 @@ export interface ProducerValidationStats {
   violations: number;
   /** Requests answered with 400 in strict mode. */
   rejected: number;
+  /** Strict-mode requests to a route the document does not describe, passed to the app (`undocumentedRoutes: 'pass'`). */
+  undocumented: number;
   /** Exchanges left out: path filters, sampling, bodies over the size limit. */
   skipped: number;
   /** Exchanges not validated because `maxPendingValidations` were already waiting. */
@@ -77,7 +79,7 @@ export interface RejectionBody {
 export class ProducerValidation implements ProducerValidationHandle {
   readonly #options: ResolvedMiddlewareOptions;
   #logger: ViolationLogger;
-  readonly #counts = { validated: 0, violations: 0, rejected: 0, skipped: 0, dropped: 0, validatorErrors: 0 };
+  readonly #counts = { validated: 0, violations: 0, rejected: 0, undocumented: 0, skipped: 0, dropped: 0, validatorErrors: 0 };
   readonly #pending = new Set<Promise<void>>();
   /** Exchanges waiting for the next batch; each has its settle function in #pending's promise. */
   readonly #queue: Array<() => void> = [];
@@ -129,6 +131,10 @@ export class ProducerValidation implements ProducerValidationHandle {
       this.#callOptions(this.#options.requestCheckDeadlineMs),
     ));
     if (!result || result.valid) return undefined;
+    if (this.#options.undocumentedRoutes === 'pass' && isUndocumentedRoute(result)) {
+      this.#counts.undocumented += 1;
+      return undefined;
+    }
     this.#counts.rejected += 1;
     this.#report('request', request, undefined, result);
     return { error: 'Bad Request', message: 'The request does not match the API contract', errors: result.errors };
@@ -193,7 +199,10 @@ export class ProducerValidation implements ProducerValidationHandle {
         callOptions,
       )
       : (this.#stream ??= validator.openInteractionStream(callOptions)).validate(requestData, responseData));
-    if (result && !result.valid) this.#report(strict ? 'response' : 'interaction', request, response.statusCode, result);
+    if (!result || result.valid) return;
+    // The request check let an undocumented route through to the app; its response is not the contract's either.
+    if (strict && this.#options.undocumentedRoutes === 'pass' && isUndocumentedRoute(result)) return;
+    this.#report(strict ? 'response' : 'interaction', request, response.statusCode, result);
   }
 
   /** One validator call: counted, and never rejecting (undefined when the validator failed). */
@@ -252,6 +261,15 @@ export class ProducerValidation implements ProducerValidationHandle {
     const { schemaId, schemaVersion } = this.#options;
     return schemaVersion === undefined ? { schemaId, deadlineMs } : { schemaId, schemaVersion, deadlineMs };
   }
+}
+
+/**
+ * Whether a request check failed only because no operation of the document matches the route: the
+ * service's documented route messages (`Path not found: <path>`, `method <METHOD> is not defined for
+ * <template> (...)`), the only errors such a check can report.
+ */
+export function isUndocumentedRoute(result: ValidationResult): boolean {
+  return result.errors.length === 1 && /^(?:Path not found: |method \S+ is not defined for )/.test(result.errors[0]!);
 }
 
 function describe(error: unknown): object {

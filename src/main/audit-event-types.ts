@@ -1,0 +1,23 @@
+/** The audit event types, the `event_type` label values of `svc_audit_events_total`. */
+
+/** The documented event types (the README, section "Audit events", lists what each carries). */
+export const AUDIT_EVENT_TYPES = Object.freeze([
+  /** A new schema version was stored. */
+  'schema_registered',
+  /** An existing schema version got new content or ownership. */
+  'schema_updated',
+  /** An update of a read-only schema version was refused. */
+  'read_only_violation',
+  /** A consumer registration was created or replaced. */
+  'consumer_registered',
+  /** A consumer registration was removed. */
+  'consumer_deregistered',
+  /** A CanIDeploy verdict was given (safe or not). */
+  'can_i_deploy_decision',
+  /** A call was refused for a missing, unknown or expired API key. */
+  'auth_failure',
+  /** The API key set was read again (SIGHUP), or the attempt failed and the old set stayed. */
+  'api_keys_reloaded',
+] as const);
+
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
