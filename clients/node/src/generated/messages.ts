@@ -31,6 +31,7 @@ export * from './svc/RegisterConsumerRequest';
 export * from './svc/RegisterConsumerResponse';
 export * from './svc/RegisterSchemaRequest';
 export * from './svc/RegisterSchemaResponse';
+export * from './svc/RegistrationWarning';
 export * from './svc/RequestData';
 export * from './svc/ResponseData';
 export * from './svc/SchemaMetadata';

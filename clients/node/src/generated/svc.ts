@@ -32,6 +32,7 @@ import type { RegisterConsumerRequest as _svc_RegisterConsumerRequest, RegisterC
 import type { RegisterConsumerResponse as _svc_RegisterConsumerResponse, RegisterConsumerResponse__Output as _svc_RegisterConsumerResponse__Output } from './svc/RegisterConsumerResponse';
 import type { RegisterSchemaRequest as _svc_RegisterSchemaRequest, RegisterSchemaRequest__Output as _svc_RegisterSchemaRequest__Output } from './svc/RegisterSchemaRequest';
 import type { RegisterSchemaResponse as _svc_RegisterSchemaResponse, RegisterSchemaResponse__Output as _svc_RegisterSchemaResponse__Output } from './svc/RegisterSchemaResponse';
+import type { RegistrationWarning as _svc_RegistrationWarning, RegistrationWarning__Output as _svc_RegistrationWarning__Output } from './svc/RegistrationWarning';
 import type { RequestData as _svc_RequestData, RequestData__Output as _svc_RequestData__Output } from './svc/RequestData';
 import type { ResponseData as _svc_ResponseData, ResponseData__Output as _svc_ResponseData__Output } from './svc/ResponseData';
 import type { SchemaMetadata as _svc_SchemaMetadata, SchemaMetadata__Output as _svc_SchemaMetadata__Output } from './svc/SchemaMetadata';
@@ -77,6 +78,7 @@ export interface ProtoGrpcType {
     RegisterConsumerResponse: MessageTypeDefinition<_svc_RegisterConsumerResponse, _svc_RegisterConsumerResponse__Output>
     RegisterSchemaRequest: MessageTypeDefinition<_svc_RegisterSchemaRequest, _svc_RegisterSchemaRequest__Output>
     RegisterSchemaResponse: MessageTypeDefinition<_svc_RegisterSchemaResponse, _svc_RegisterSchemaResponse__Output>
+    RegistrationWarning: MessageTypeDefinition<_svc_RegistrationWarning, _svc_RegistrationWarning__Output>
     RequestData: MessageTypeDefinition<_svc_RequestData, _svc_RequestData__Output>
     ResponseData: MessageTypeDefinition<_svc_ResponseData, _svc_ResponseData__Output>
     SchemaMetadata: MessageTypeDefinition<_svc_SchemaMetadata, _svc_SchemaMetadata__Output>

@@ -3,12 +3,14 @@
 
 import type { SchemaMetadata as _svc_SchemaMetadata, SchemaMetadata__Output as _svc_SchemaMetadata__Output } from '../svc/SchemaMetadata';
 import type { BreakingChange as _svc_BreakingChange, BreakingChange__Output as _svc_BreakingChange__Output } from '../svc/BreakingChange';
+import type { RegistrationWarning as _svc_RegistrationWarning, RegistrationWarning__Output as _svc_RegistrationWarning__Output } from '../svc/RegistrationWarning';
 
 export interface RegisterSchemaResponse {
   'success'?: (boolean);
   'message'?: (string);
   'metadata'?: (_svc_SchemaMetadata | null);
   'breaking_changes'?: (_svc_BreakingChange)[];
+  'warnings'?: (_svc_RegistrationWarning)[];
 }
 
 export interface RegisterSchemaResponse__Output {
@@ -16,4 +18,5 @@ export interface RegisterSchemaResponse__Output {
   'message': (string);
   'metadata': (_svc_SchemaMetadata__Output | null);
   'breaking_changes': (_svc_BreakingChange__Output)[];
+  'warnings': (_svc_RegistrationWarning__Output)[];
 }
