@@ -15,6 +15,7 @@ import { fixturesSuite } from './fixtures';
 import { middlewareSuite } from './middleware';
 import { REPO_ROOT, createProgress, type BenchSuite, type SuiteResult } from './harness';
 import { poolScalingSuite } from './pool-scaling';
+import { postgresSuite } from './postgres';
 import { streamSuite } from './stream';
 import { formatTable } from './table';
 
@@ -28,6 +29,7 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   compareSuite,
   fixturesSuite,
   middlewareSuite,
+  postgresSuite,
 ];
 
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');

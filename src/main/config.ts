@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { STORAGE_KINDS, type StorageKind } from './storage/storage';
+import { checkDatabaseUrl } from './storage/postgres/database-url';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'warn', 'error']);
@@ -20,10 +21,12 @@ export interface ServerConfig {
   storage: StorageKind;
   /** Folder of the SQLite database. */
   dataDir: string;
+  /** `postgres://` URL of the registry database shared by replicas (storage `postgres`); TLS parameters of the URL apply. */
+  databaseUrl: string;
   logLevel: LogLevel;
   /** Longest wait for in-flight calls at shutdown before they are cancelled. */
   shutdownGraceMs: number;
-  /** Validation worker threads (src/main/pool.ts); 0 means one per available core. */
+  /** Validation worker threads (src/main/validation-pool.ts); 0 means one per available core. */
   workerThreads: number;
   /** Serve gRPC over TLS with `tlsCertPath` and `tlsKeyPath` (src/main/tls.ts). */
   tls: boolean;
@@ -44,6 +47,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   metricsPort: 9551,
   storage: 'sqlite',
   dataDir: './data',
+  databaseUrl: '',
   logLevel: 'info',
   shutdownGraceMs: 10_000,
   workerThreads: 0,
@@ -62,6 +66,7 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_METRICS_PORT: 'metricsPort',
   SVC_STORAGE: 'storage',
   SVC_DATA_DIR: 'dataDir',
+  SVC_DATABASE_URL: 'databaseUrl',
   LOG_LEVEL: 'logLevel',
   SVC_WORKER_THREADS: 'workerThreads',
   SVC_TLS: 'tls',
@@ -93,13 +98,16 @@ export function resolveServerConfig(
     tlsClientCaPath: optionalPath(merged.tlsClientCaPath),
   };
   checkTlsOptions(tls, tlsFiles);
+  const storage = requireOneOf('storage', merged.storage, STORAGE_KINDS);
+  const databaseUrl = checkStorageOptions(storage, merged.databaseUrl);
   return {
     host: requireText('host', merged.host),
     port: requirePort('port', merged.port, false),
     metricsHost: requireText('metricsHost', merged.metricsHost),
     metricsPort: requirePort('metricsPort', merged.metricsPort, true),
-    storage: requireOneOf('storage', merged.storage, STORAGE_KINDS),
+    storage,
     dataDir: path.resolve(requireText('dataDir', merged.dataDir)),
+    databaseUrl,
     logLevel: requireOneOf('logLevel', String(merged.logLevel).toLowerCase(), LOG_LEVELS),
     shutdownGraceMs: requireNonNegativeInteger('shutdownGraceMs', merged.shutdownGraceMs),
     workerThreads: requireNonNegativeInteger('workerThreads', merged.workerThreads),
@@ -118,6 +126,19 @@ function checkTlsOptions(tls: boolean, files: Pick<ServerConfig, 'tlsCertPath' |
     const given = Object.entries(files).filter(([, value]) => value !== '').map(([name]) => name);
     if (given.length > 0) throw new ConfigError(`${given.join(', ')} given but tls is off: add --tls (or SVC_TLS=true)`);
   }
+}
+
+/** PostgreSQL needs its URL; a URL with another store is a mistake (the registry would not be shared), not a hint. */
+function checkStorageOptions(storage: StorageKind, value: unknown): string {
+  const databaseUrl = value === undefined ? '' : String(value);
+  if (storage === 'postgres') {
+    if (databaseUrl === '') throw new ConfigError('storage postgres needs databaseUrl (--database-url or SVC_DATABASE_URL, postgres://user:password@host:5432/database)');
+    const problem = checkDatabaseUrl(databaseUrl);
+    if (problem) throw new ConfigError(problem);
+  } else if (databaseUrl !== '') {
+    throw new ConfigError(`databaseUrl given but storage is ${storage}: add --storage postgres (or SVC_STORAGE=postgres)`);
+  }
+  return databaseUrl;
 }
 
 function optionalPath(value: unknown): string {

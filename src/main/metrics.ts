@@ -32,6 +32,7 @@ export class Metrics {
 
   readonly schemasRegistered = this.#counter('svc_schemas_registered_total', 'Schema registrations', ['status']);
   readonly schemaRegistrationErrors = this.#counter('svc_schema_registration_errors_total', 'Registration errors by type', ['error_type']);
+  readonly schemaRegistrationWarnings = this.#counter('svc_schema_registration_warnings_total', 'Leniencies reported by registrations, by warning code', ['code']);
   readonly validations = this.#counter('svc_validations_total', 'Validations performed', ['schema_id', 'method', 'result']);
   readonly validationDuration = new client.Histogram({
     name: 'svc_validation_duration_seconds',
@@ -61,6 +62,9 @@ export class Metrics {
   readonly schemasByTeam = this.#gauge('svc_schemas_by_team', 'Schemas per team', ['team']);
   readonly readOnlyViolations = this.#counter('svc_read_only_violations_total', 'Attempts to modify read-only schemas', []);
   readonly auditEvents = this.#counter('svc_audit_events_total', 'Audit events by type', ['event_type']);
+  // Additions beyond the spec's list.
+  readonly storageUp = this.#gauge('svc_storage_up', 'Whether the registry store answers (1) or not (0); an embedded store is always up', []);
+  readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });

@@ -27,7 +27,8 @@ import { createVersionComparisons } from './compatibility/version-comparisons';
 import { createConsumerHandlers } from './services/consumers';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
-import { createValidationHandlers, registryContractLoader, withRawValidationCodecs } from './services/validation';
+import { withRequestCodecs } from './request-codecs';
+import { createValidationHandlers, registryContractLoader } from './services/validation';
 import { ValidationPool } from './validation-pool';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
@@ -77,7 +78,7 @@ export class SvcServer {
     // Keys and certificates are read before anything is opened: a bad file stops the start cleanly.
     const apiKeys = config.apiKeyAuth ? ApiKeyStore.load(env ?? process.env) : undefined;
     const credentials = serverCredentials(config);
-    const storage = openStorage(config.storage, config.dataDir);
+    const storage = openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl, logger, metrics });
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
     let comparisons: ComparisonPool | undefined;
@@ -104,7 +105,7 @@ export class SvcServer {
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
         ],
       });
-      grpcServer.addService(withRawValidationCodecs(contractValidatorDefinition()), buildHandlers(context));
+      grpcServer.addService(withRequestCodecs(contractValidatorDefinition()), buildHandlers(context));
       const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE_NAME]: 'NOT_SERVING' });
       health.addToServer(grpcServer);
       new ReflectionService(reflectionPackageDefinition()).addToServer(grpcServer);

@@ -1,9 +1,10 @@
 /**
  * Wraps a unary implementation as a grpc-js handler: thrown SvcErrors become gRPC statuses in one
- * place (grpc-status.ts).
+ * place (grpc-status.ts), and a request that did not decode is answered INVALID_ARGUMENT.
  */
 import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { toServiceError } from './grpc-status';
+import { malformedRequestError } from './request-codecs';
 import type { ServiceContext } from './service-context';
 
 export type UnaryImplementation<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
@@ -14,6 +15,11 @@ export function unary<Req, Res>(
   implementation: UnaryImplementation<Req, Res>,
 ): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    const malformed = malformedRequestError(call.request);
+    if (malformed) {
+      callback(toServiceError(malformed, ctx.logger, operation), null);
+      return;
+    }
     implementation(call.request, call).then(
       (response) => callback(null, response),
       (error: unknown) => callback(toServiceError(error, ctx.logger, operation), null),

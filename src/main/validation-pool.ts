@@ -1,18 +1,27 @@
 /**
- * The validation worker pool: Piscina threads holding compiled contracts, fed in batches. A call
- * costs the main thread a copy of its request bytes into the next batch. Handing a batch to a
- * thread and back costs about as much CPU as a whole small gRPC call (about 0.1 ms measured here,
- * whatever the batch holds), so batches are made as large as the traffic allows without waiting
- * on a timer: a call leaves on the next turn of the event loop when no batch is out; while one
- * is out, calls gather until it comes back, unless enough of them (by count or bytes) gather to
- * be worth another worker. A worker that dies is replaced by Piscina; the calls it held fail with
- * UNAVAILABLE.
+ * The validation worker pool: one lane per worker thread (a Piscina of one thread, which replaces a
+ * worker that dies), fed batches from one shared queue.
+ *
+ * - Batching. Handing a batch to a thread and back costs about as much CPU as a whole small gRPC
+ *   call (about 0.1 ms measured here, whatever the batch holds), so a lane that is free takes as many
+ *   queued calls as the traffic offers, without waiting on a timer: calls that arrive together leave
+ *   on the next turn of the event loop.
+ * - Affinity. A free lane takes first the calls of contracts its worker already holds, so a contract
+ *   is compiled once rather than once per worker; calls of contracts no lane holds start a compile.
+ * - Isolation. Compiling is the slow part of validation (a large schema can take a second), so it
+ *   never happens in a shared batch: workers answer `cold` for calls that would compile and `missing`
+ *   for contracts they lack, and those calls go again in a batch of their contract alone, on a lane
+ *   with nothing else in flight. A lane whose batch has been out longer than `laneStallMs` takes no
+ *   more work, so the other lanes serve every other schema meanwhile.
+ *
+ * A worker that dies is replaced by Piscina; the calls it held fail with UNAVAILABLE.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { LIMITS, formatBytes } from '../shared/limits';
 import type {
   BatchItem, BatchResult, CacheReport, ValidationBatch, ValidationOperation,
 } from '../shared/pool-protocol/batches';
@@ -48,18 +57,20 @@ export interface ValidationAnswer {
 }
 
 export interface ValidationPoolOptions {
-  /** Worker threads (default: one per available core). */
+  /** Worker threads, one lane each (default: one per available core). */
   threads: number;
-  /** Batches queued per worker, so a worker finds its next batch waiting while the previous answer travels back. */
+  /** Batches in flight per lane, so a worker finds its next batch waiting while an answer travels back. */
   concurrentTasksPerWorker: number;
   /** Calls per batch at most. */
   maxBatchItems: number;
   /** Request bytes per batch at most (a larger single call travels alone). */
   maxBatchBytes: number;
-  /** While a batch is out, queued calls wait for it to come back unless this many have gathered, */
+  /** Smallest batch a lane takes while other lanes are free too (spreads a burst over the lanes). */
   lingerItems: number;
-  /** or this many request bytes (large interactions are worth another worker sooner). */
-  lingerBytes: number;
+  /** A lane whose oldest batch has been out this long takes no more batches until it answers. */
+  laneStallMs: number;
+  /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
+  maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
   loadContract: (ref: ContractRef) => Promise<ContractDocument>;
   metrics: Metrics | undefined;
@@ -74,52 +85,67 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   maxBatchItems: 64,
   maxBatchBytes: 1024 * 1024, // 1 MiB
   lingerItems: 16,
-  lingerBytes: 32 * 1024, // 32 KiB
+  laneStallMs: 20,
+  maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
   filename: path.resolve(__dirname, '../workers/validation-worker.js'),
 });
 
-interface RetryGroup {
-  calls: PendingCall[];
-  bytes: number;
-}
-
 interface PendingCall {
   operation: ValidationOperation;
   message: Uint8Array;
   contract: ContractRef;
-  /** Set once a worker has answered `missing`: the document travels with the call's next batch. */
-  documentJson: string | undefined;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
 }
 
+/** Calls of one contract that must compile (or be compiled for a lane): sent alone, with the document. */
+interface CompileGroup {
+  hash: string;
+  calls: PendingCall[];
+  /** Undefined while the document is being fetched. */
+  documentJson: string | undefined;
+  /** The lane that reported the calls `cold` holds the contract: it compiles them cheapest. */
+  preferredLane: Lane | undefined;
+}
+
+interface Lane {
+  index: number;
+  piscina: Piscina<ValidationBatch, BatchResult>;
+  /** Start times of the batches in flight, oldest first. */
+  inFlight: number[];
+  /** A compile batch is out: nothing else is sent to this lane until it answers. */
+  compiling: boolean;
+  /** Content hashes of the contracts this lane's worker holds, as far as the main thread knows. */
+  known: Set<string>;
+}
+
 export class ValidationPool {
   readonly #options: ValidationPoolOptions;
-  readonly #maxInFlightBatches: number;
-  #piscina: Piscina<ValidationBatch, BatchResult> | undefined;
+  #lanes: Lane[] = [];
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #queue: PendingCall[] = [];
-  #queuedBytes = 0;
-  /** Calls a worker answered `missing`, with their documents now; each group leaves as one batch. */
-  #retries: RetryGroup[] = [];
-  #inFlightBatches = 0;
+  /** Request bytes of the calls queued, compiling or in flight. */
+  #pendingBytes = 0;
+  /** Contracts waiting for a lane to compile them, oldest first; at most one group per hash. */
+  #compileGroups: CompileGroup[] = [];
+  /** Hashes with a compile batch out, and the lane it is on. */
+  readonly #compilingOn = new Map<string, Lane>();
   #flushScheduled = false;
   readonly #loading = new Map<string, Promise<ContractDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'lingerBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'laneStallMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
     }
     if (merged.threads === 0) merged.threads = os.availableParallelism();
     this.#options = merged;
-    this.#maxInFlightBatches = merged.threads * merged.concurrentTasksPerWorker;
   }
 
   get threads(): number {
@@ -128,9 +154,8 @@ export class ValidationPool {
 
   /** The live worker threads (diagnostics, and fault tests that stop one on purpose). */
   get workers(): readonly Worker[] {
-    return this.#piscina?.threads ?? [];
+    return this.#lanes.flatMap((lane) => lane.piscina.threads);
   }
-
 
   /** Starts the threads and checks that the worker entry loads; idempotent. */
   start(): Promise<void> {
@@ -147,60 +172,67 @@ export class ValidationPool {
   /** Validates one call; rejects with an SvcError only when the call could not be validated at all. */
   validate(task: ValidationTask): Promise<ValidationAnswer> {
     if (this.#closing) return Promise.reject(unavailable('the validation pool is closed'));
-    if (!this.#piscina) return Promise.reject(new SvcError(ErrorCode.INTERNAL, 'the validation pool is not started'));
+    if (this.#lanes.length === 0) return Promise.reject(new SvcError(ErrorCode.INTERNAL, 'the validation pool is not started'));
+    const bytes = task.message.byteLength;
+    if (this.#pendingBytes + bytes > this.#options.maxQueuedBytes && this.#pendingBytes > 0) {
+      this.#options.metrics?.validationShed.inc();
+      return Promise.reject(new SvcError(
+        ErrorCode.OVERLOADED,
+        `the server is validating ${formatBytes(this.#pendingBytes)} of requests, at its limit of ${formatBytes(this.#options.maxQueuedBytes)} (validationMaxQueuedBytes); retry shortly`,
+      ));
+    }
     return new Promise((resolve, reject) => {
-      const call: PendingCall = {
-        operation: task.operation,
-        message: task.message,
-        contract: task.contract,
-        documentJson: undefined,
-        resolve,
-        reject,
+      this.#pendingBytes += bytes;
+      const settle = <T>(finish: (value: T) => void) => (value: T) => {
+        this.#pendingBytes -= bytes;
+        finish(value);
       };
-      this.#enqueue(call);
+      this.#queue.push({ operation: task.operation, message: task.message, contract: task.contract, resolve: settle(resolve), reject: settle(reject) });
+      this.#scheduleFlush();
     });
   }
 
-
   async #start(): Promise<void> {
     const { threads, concurrentTasksPerWorker, filename, logger } = this.#options;
-    const piscina = new Piscina<ValidationBatch, BatchResult>({
-      filename,
-      minThreads: threads,
-      maxThreads: threads,
-      concurrentTasksPerWorker,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      recordTiming: false,
-    });
-    // Without a listener an 'error' event (a worker failing while idle) would end the process.
-    piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', err: error }, 'validation worker failed'));
-    piscina.on('workerDestroy', () => this.#publishCacheGauges());
-    this.#piscina = piscina;
-    const probe = await piscina.run({ messages: new ArrayBuffer(0), items: [], documents: {} });
-    if (!probe.ok) throw new Error(`validation worker failed its start check: ${probe.message}`);
+    const lanes: Lane[] = [];
+    for (let index = 0; index < threads; index++) {
+      const piscina = new Piscina<ValidationBatch, BatchResult>({
+        filename,
+        minThreads: 1,
+        maxThreads: 1,
+        concurrentTasksPerWorker,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        recordTiming: false,
+      });
+      const lane: Lane = { index, piscina, inFlight: [], compiling: false, known: new Set() };
+      // Without a listener an 'error' event (a worker failing while idle) would end the process.
+      piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: index, err: error }, 'validation worker failed'));
+      piscina.on('workerDestroy', () => {
+        lane.known.clear(); // its replacement starts with an empty cache
+        this.#publishCacheGauges();
+      });
+      lanes.push(lane);
+    }
+    this.#lanes = lanes;
+    const probes = await Promise.all(lanes.map((lane) => lane.piscina.run({ messages: new ArrayBuffer(0), items: [], documents: {}, compile: false })));
+    const failed = probes.find((probe) => !probe.ok);
+    if (failed && !failed.ok) throw new Error(`validation worker failed its start check: ${failed.message}`);
     logger?.debug({ caller: 'pool', threads }, 'validation pool started');
   }
 
   async #close(): Promise<void> {
-    const queued = [...this.#queue, ...this.#retries.flatMap((group) => group.calls)];
+    const queued = [...this.#queue, ...this.#compileGroups.flatMap((group) => group.calls)];
     this.#queue = [];
-    this.#queuedBytes = 0;
-    this.#retries = [];
+    this.#compileGroups = [];
     for (const call of queued) call.reject(unavailable('the validation pool is closed'));
     await this.#starting?.catch(() => undefined);
-    await this.#piscina?.destroy();
+    await Promise.all(this.#lanes.map((lane) => lane.piscina.destroy()));
   }
 
-  #enqueue(call: PendingCall): void {
-    this.#queue.push(call);
-    this.#queuedBytes += call.message.byteLength;
-    if (!this.#worthAnotherBatch()) return; // the next finished batch flushes
-    if (this.#queue.length >= this.#options.maxBatchItems || this.#queuedBytes >= this.#options.maxBatchBytes) {
-      this.#dispatch();
-    } else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(this.#flush);
-    }
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(this.#flush);
   }
 
   readonly #flush = (): void => {
@@ -208,77 +240,168 @@ export class ValidationPool {
     this.#dispatch();
   };
 
-  /** True when queued calls should leave now rather than wait for a batch to come back. */
-  #worthAnotherBatch(): boolean {
-    if (this.#queue.length === 0 || this.#inFlightBatches >= this.#maxInFlightBatches || this.#closing) return false;
-    return this.#inFlightBatches === 0
-      || this.#queue.length >= this.#options.lingerItems
-      || this.#queuedBytes >= this.#options.lingerBytes;
+  /** Whether `lane` can take a batch now: free, or pipelining behind a young shared batch. */
+  #canTake(lane: Lane, now: number): boolean {
+    if (lane.compiling) return false;
+    if (lane.inFlight.length === 0) return true;
+    return lane.inFlight.length < this.#options.concurrentTasksPerWorker && now - lane.inFlight[0]! < this.#options.laneStallMs;
   }
 
-  /** Sends retries first, then queued calls while that is worth it, spread over the free worker slots. */
+  /** Compile groups first (their calls waited already), then shared batches, while lanes can take them. */
   #dispatch(): void {
-    while (this.#retries.length > 0 && this.#inFlightBatches < this.#maxInFlightBatches && !this.#closing) {
-      const { calls, bytes } = this.#retries.shift()!;
-      this.#runBatch(calls, bytes);
-    }
-    const { maxBatchItems, maxBatchBytes, lingerItems } = this.#options;
-    while (this.#worthAnotherBatch()) {
-      const freeSlots = this.#maxInFlightBatches - this.#inFlightBatches;
-      const target = Math.min(maxBatchItems, Math.max(lingerItems, Math.ceil(this.#queue.length / freeSlots)));
-      let count = 0;
-      let bytes = 0;
-      while (count < target && count < this.#queue.length) {
-        const size = this.#queue[count]!.message.byteLength;
-        if (count > 0 && bytes + size > maxBatchBytes) break;
-        bytes += size;
-        count++;
+    if (this.#closing) return;
+    const now = performance.now();
+    for (let i = 0; i < this.#compileGroups.length;) {
+      const group = this.#compileGroups[i]!;
+      const lane = group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
+      if (lane === undefined) {
+        i++;
+        continue;
       }
-      this.#queuedBytes -= bytes;
-      this.#runBatch(this.#queue.splice(0, count), bytes);
+      this.#compileGroups.splice(i, 1);
+      this.#runCompile(lane, group);
+    }
+    for (;;) {
+      const lanes = this.#lanes.filter((lane) => this.#canTake(lane, now));
+      if (lanes.length === 0 || this.#queue.length === 0) return;
+      // Free lanes share a burst: the first takes about its share, the rest go to the others.
+      const target = Math.min(this.#options.maxBatchItems, Math.max(this.#options.lingerItems, Math.ceil(this.#queue.length / lanes.length)));
+      let sent = false;
+      for (const lane of lanes) {
+        const calls = this.#takeBatch(lane, target);
+        if (calls.length > 0) {
+          this.#runShared(lane, calls);
+          sent = true;
+        }
+        if (this.#queue.length === 0) return;
+      }
+      if (!sent) return;
     }
   }
 
-  #runBatch(calls: PendingCall[], totalBytes: number): void {
+  /** A lane with nothing in flight for a compile: the one that holds the contract if it is free, else the least busy. */
+  #compileLaneFor(group: CompileGroup): Lane | undefined {
+    const idle = this.#lanes.filter((lane) => lane.inFlight.length === 0);
+    if (idle.length === 0) return undefined;
+    if (group.preferredLane && idle.includes(group.preferredLane)) return group.preferredLane;
+    return idle.find((lane) => lane.known.has(group.hash)) ?? idle[0];
+  }
+
+  /**
+   * Takes queued calls for `lane`: first those of contracts it holds; calls of a contract no lane
+   * holds (or one being compiled) go to a compile group instead; calls of contracts only other lanes
+   * hold are taken last, to keep this lane busy (the worker answers `missing` and compiles them).
+   */
+  #takeBatch(lane: Lane, target: number): PendingCall[] {
+    const { maxBatchBytes } = this.#options;
+    const taken: PendingCall[] = [];
+    const others: number[] = [];
+    let bytes = 0;
+    let kept = 0;
+    for (let i = 0; i < this.#queue.length; i++) {
+      const call = this.#queue[i]!;
+      const hash = call.contract.hash;
+      if (taken.length < target && lane.known.has(hash) && (taken.length === 0 || bytes + call.message.byteLength <= maxBatchBytes)) {
+        taken.push(call);
+        bytes += call.message.byteLength;
+      } else if (this.#compilingOn.has(hash) || !this.#lanes.some((other) => other.known.has(hash))) {
+        this.#addToCompileGroup(call, undefined);
+      } else {
+        if (!lane.known.has(hash)) others.push(kept);
+        this.#queue[kept++] = call;
+      }
+    }
+    this.#queue.length = kept;
+    // Spill: calls held by busy lanes, when this lane would otherwise carry less than it could.
+    if (taken.length < target && others.length > 0) {
+      const spilled = new Set<number>();
+      for (const index of others) {
+        if (taken.length >= target) break;
+        const call = this.#queue[index]!;
+        if (taken.length > 0 && bytes + call.message.byteLength > maxBatchBytes) break;
+        taken.push(call);
+        bytes += call.message.byteLength;
+        spilled.add(index);
+      }
+      this.#queue = this.#queue.filter((_, index) => !spilled.has(index));
+    }
+    return taken;
+  }
+
+  #runShared(lane: Lane, calls: PendingCall[]): void {
+    this.#run(lane, calls, {}, false).then((result) => {
+      if (!result) return;
+      const retry = this.#settle(calls, result);
+      // This lane compiles them: a busy contract thus spreads to the lanes that take its calls.
+      for (const call of [...retry.missing, ...retry.cold]) this.#addToCompileGroup(call, lane);
+    });
+  }
+
+  #runCompile(lane: Lane, group: CompileGroup): void {
+    lane.compiling = true;
+    this.#compilingOn.set(group.hash, lane);
+    this.#run(lane, group.calls, { [group.hash]: group.documentJson! }, true).then((result) => {
+      lane.compiling = false;
+      this.#compilingOn.delete(group.hash);
+      // Calls that arrived during the compile go back to the shared queue: a lane holds the contract now.
+      const arrived = this.#compileGroups.findIndex((waiting) => waiting.hash === group.hash);
+      if (arrived >= 0 && result) this.#queue.unshift(...this.#compileGroups.splice(arrived, 1)[0]!.calls);
+      if (!result) return;
+      const retry = this.#settle(group.calls, result);
+      lane.known.add(group.hash);
+      for (const call of [...retry.missing, ...retry.cold]) {
+        call.reject(new SvcError(ErrorCode.INTERNAL, 'a validation worker did not compile the contract it was sent'));
+      }
+    });
+  }
+
+  /** Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. */
+  #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
+    let totalBytes = 0;
+    for (const call of calls) totalBytes += call.message.byteLength;
     // Not from Buffer's shared pool: the whole ArrayBuffer is transferred to the worker.
     const messages = Buffer.allocUnsafeSlow(totalBytes);
     const items: BatchItem[] = [];
-    const documents: Record<string, string> = {};
     let offset = 0;
     for (const call of calls) {
       messages.set(call.message, offset);
       offset += call.message.byteLength;
       items.push({ operation: call.operation, end: offset, hash: call.contract.hash, version: call.contract.version });
-      if (call.documentJson !== undefined) documents[call.contract.hash] = call.documentJson;
     }
     const buffer = messages.buffer as ArrayBuffer;
-    this.#inFlightBatches++;
-    this.#piscina!.run({ messages: buffer, items, documents }, { transferList: [buffer] }).then(
+    const startedAt = performance.now();
+    lane.inFlight.push(startedAt);
+    const done = () => {
+      lane.inFlight.splice(lane.inFlight.indexOf(startedAt), 1);
+      this.#scheduleFlush();
+    };
+    return lane.piscina.run({ messages: buffer, items, documents, compile }, { transferList: [buffer] }).then(
       (result) => {
-        this.#inFlightBatches--;
-        this.#settle(calls, result);
-        this.#dispatch();
+        done();
+        return result;
       },
       (error: unknown) => {
-        this.#inFlightBatches--;
+        done();
+        lane.known.clear();
         const reason = this.#closing
           ? unavailable('the validation pool is closed')
           : unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
         for (const call of calls) call.reject(reason);
-        this.#dispatch();
+        return undefined;
       },
     );
   }
 
-  #settle(calls: PendingCall[], result: BatchResult): void {
+  /** Answers the calls the worker validated; returns those it sent back (`missing`, `cold`). */
+  #settle(calls: PendingCall[], result: BatchResult): { missing: PendingCall[]; cold: PendingCall[] } {
+    const retry = { missing: [] as PendingCall[], cold: [] as PendingCall[] };
     if (!result.ok) {
       const error = new SvcError(result.code, result.message);
       for (const call of calls) call.reject(error);
-      return;
+      return retry;
     }
     this.#recordCache(result.cache);
     const results = Buffer.from(result.results);
-    const missing: PendingCall[] = [];
     let start = 0;
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]!;
@@ -288,42 +411,40 @@ export class ValidationPool {
         start = outcome.end;
       } else if (outcome.status === 'failed') {
         call.reject(new SvcError(outcome.code, outcome.message));
-      } else if (call.documentJson !== undefined) {
-        call.reject(new SvcError(ErrorCode.INTERNAL, 'a validation worker did not build the contract from the document it was sent'));
       } else {
-        missing.push(call);
+        retry[outcome.status].push(call);
       }
     }
-    if (missing.length > 0) this.#resendWithDocuments(missing);
+    return retry;
   }
 
-  /**
-   * A worker lacked contracts: fetch their documents (once for misses that overlap), then send the
-   * calls again together, in one batch that carries the documents.
-   */
-  #resendWithDocuments(calls: PendingCall[]): void {
-    const prepared = calls.map((call) => this.#documentFor(call.contract).then(
+  /** Puts a call into its contract's compile group, fetching the document once per group. */
+  #addToCompileGroup(call: PendingCall, preferredLane: Lane | undefined): void {
+    const hash = call.contract.hash;
+    const waiting = this.#compileGroups.find((group) => group.hash === hash);
+    if (waiting) {
+      waiting.calls.push(call);
+      waiting.preferredLane ??= preferredLane;
+      return;
+    }
+    const group: CompileGroup = { hash, calls: [call], documentJson: undefined, preferredLane };
+    this.#compileGroups.push(group);
+    this.#documentFor(call.contract).then(
       ({ ref, documentJson }) => {
-        call.contract = ref;
-        call.documentJson = documentJson;
-        return call;
+        if (ref.hash !== hash) {
+          // Re-registered meanwhile: the calls follow the version's new content.
+          for (const pending of group.calls) pending.contract = ref;
+          group.hash = ref.hash;
+        }
+        group.documentJson = documentJson;
+        this.#scheduleFlush();
       },
       (error: unknown) => {
-        call.reject(error instanceof SvcError ? error : new SvcError(ErrorCode.INTERNAL, errorMessage(error)));
-        return undefined;
+        this.#compileGroups.splice(this.#compileGroups.indexOf(group), 1);
+        const failure = error instanceof SvcError ? error : new SvcError(ErrorCode.INTERNAL, errorMessage(error));
+        for (const pending of group.calls) pending.reject(failure);
       },
-    ));
-    void Promise.all(prepared).then((settled) => {
-      const ready = settled.filter((call): call is PendingCall => call !== undefined);
-      if (ready.length === 0) return;
-      if (this.#closing) {
-        for (const call of ready) call.reject(unavailable('the validation pool is closed'));
-        return;
-      }
-      const bytes = ready.reduce((sum, call) => sum + call.message.byteLength, 0);
-      this.#retries.push({ calls: ready, bytes });
-      this.#dispatch();
-    });
+    );
   }
 
   #documentFor(ref: ContractRef): Promise<ContractDocument> {

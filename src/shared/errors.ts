@@ -18,8 +18,12 @@ export const ErrorCode = Object.freeze({
   CONSUMER_NOT_FOUND: 'CONSUMER_NOT_FOUND',
   /** An update of a read-only schema version. */
   READ_ONLY: 'READ_ONLY',
+  /** Another write to the same record won a race (replicas registering one version at once); nothing was stored. */
+  CONFLICT: 'CONFLICT',
   /** An input is over one of the named limits. */
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+  /** The server is at a capacity limit shared by all callers (bytes being validated); retry shortly. */
+  OVERLOADED: 'OVERLOADED',
   /** Authentication failed (missing or invalid API key). */
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   /** The server is shutting down or a worker is gone. */

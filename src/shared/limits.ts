@@ -2,9 +2,10 @@
  * Every limit of the service, as one frozen table of named defaults with units in the names.
  * Each is enforced at the edge where the input arrives, with a message that names the limit.
  */
-import { WIRE_LIMITS } from '@svc/client/protocol';
+// The grpc-free module: worker threads load these limits, and must not pay for loading grpc-js.
+import { WIRE_LIMITS } from '@svc/client/wire-constants';
 
-export { formatBytes } from '@svc/client/protocol';
+export { formatBytes } from '@svc/client/wire-constants';
 
 export const LIMITS = Object.freeze({
   /** Largest schema text accepted; client and server share it (`WIRE_LIMITS`). */
@@ -43,6 +44,11 @@ export const LIMITS = Object.freeze({
   maxPageSize: 1000,
   /** CLI: largest interaction, request or response file read by `svc validate` (bodies inside are capped by validationMaxBodyBytes). */
   cliMaxInputFileBytes: 32 * 1024 * 1024, // 32 MiB
+  /**
+   * Audit lines written for refused API keys per minute, all callers together; the rest are counted
+   * (`svc_auth_failure_total`) and summed into the next line's `suppressed`.
+   */
+  authFailureAuditLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */
   validationMaxErrors: 100,
   /** Validation: largest request or response body parsed (bytes of UTF-8). */
@@ -94,8 +100,18 @@ export const LIMITS = Object.freeze({
   contractCacheMaxEntries: 1_000,
   /** Validation workers: a compiled contract unused this long is dropped (spec: schema cache time-to-live, SchemaTTL). */
   contractCacheTtlMs: 24 * 60 * 60_000, // 24 hours
-  /** Validation workers: JSON size of the documents behind the compiled contracts kept per worker (least recently used out). */
+  /** Validation workers: heap the compiled contracts kept per worker may cost (contractCostPerDocumentByte per document byte; least recently used out). */
   contractCacheMaxBytesPerWorker: 512 * 1024 * 1024, // 512 MiB
+  /**
+   * Bytes of worker heap counted per byte of a contract's document JSON in the cache budget: the
+   * parsed document, router, AJV instance and compiled validators (a 3 MiB document cost about 21 MB).
+   */
+  contractCostPerDocumentByte: 8,
+  /**
+   * Validation: request bytes queued for or held by the worker pool, all callers together; a call
+   * beyond it fails at once with RESOURCE_EXHAUSTED instead of growing memory without bound.
+   */
+  validationMaxQueuedBytes: 256 * 1024 * 1024, // 256 MiB
   /** ValidateInteractionStream: interactions of one stream read but not yet answered; reading pauses at this many. */
   validationStreamMaxInFlight: 512,
   /** ValidateInteractionStream: request bytes of one stream read but not yet answered; reading pauses above this. */

@@ -11,7 +11,9 @@ import type { CompiledContract, ValidationOutcome } from '../shared/validation';
 
 export type MessageVerdict =
   | { ok: true; outcome: ValidationOutcome; correlationId: string }
-  | { ok: false; code: ErrorCode; message: string };
+  | { ok: false; code: ErrorCode; message: string }
+  /** Only with `preparedOnly`: the call would compile part of the contract first, so it was not run. */
+  | { ok: 'cold' };
 
 /** Messages of the call-level checks made here (the engine words everything about the interaction). */
 export const callMessages = Object.freeze({
@@ -20,11 +22,15 @@ export const callMessages = Object.freeze({
   contractUnavailable: (reason: string) => `the schema could not be prepared for validation: ${reason}`,
 });
 
-export function validateMessage(operation: ValidationOperation, bytes: Buffer, contract: CompiledContract): MessageVerdict {
+/**
+ * Validates one call. With `preparedOnly`, a call whose operation has never been validated by this
+ * contract (so the first one compiles its schemas) is answered `cold` instead of being run.
+ */
+export function validateMessage(operation: ValidationOperation, bytes: Buffer, contract: CompiledContract, preparedOnly = false): MessageVerdict {
   try {
     return operation === ValidationOperation.INTERACTION
-      ? validateInteraction(bytes, contract)
-      : validateProducerResponse(bytes, contract);
+      ? validateInteraction(bytes, contract, preparedOnly)
+      : validateProducerResponse(bytes, contract, preparedOnly);
   } catch (error) {
     if (error instanceof WireFormatError) {
       return { ok: false, code: ErrorCode.INVALID_ARGUMENT, message: `the request is not a valid protobuf message: ${error.message}` };
@@ -48,16 +54,18 @@ export function correlationIdOf(operation: ValidationOperation, bytes: Buffer): 
   }
 }
 
-function validateInteraction(bytes: Buffer, contract: CompiledContract): MessageVerdict {
+function validateInteraction(bytes: Buffer, contract: CompiledContract, preparedOnly: boolean): MessageVerdict {
   const message = decodeInteractionRequest(bytes);
   const { correlationId, request, response } = message;
   if (request === undefined) return { ok: true, outcome: inputInvalid(callMessages.requestRequired()), correlationId };
+  if (preparedOnly && !contract.isPrepared(request.method, request.path)) return { ok: 'cold' };
   return { ok: true, outcome: contract.validateInteraction(response === undefined ? { request } : { request, response }), correlationId };
 }
 
-function validateProducerResponse(bytes: Buffer, contract: CompiledContract): MessageVerdict {
+function validateProducerResponse(bytes: Buffer, contract: CompiledContract, preparedOnly: boolean): MessageVerdict {
   const { method, path, response, request } = decodeProducerRequest(bytes);
   if (response === undefined) return { ok: true, outcome: inputInvalid(callMessages.responseRequired()), correlationId: '' };
+  if (preparedOnly && !contract.isPrepared(method || (request?.method ?? ''), path || (request?.path ?? ''))) return { ok: 'cold' };
   const input = request === undefined ? { method, path, response } : { method, path, response, request };
   return { ok: true, outcome: contract.validateProducerResponse(input), correlationId: '' };
 }

@@ -146,3 +146,17 @@ test('the client package imports only itself, Node.js built-ins and its declared
   }
   assert.deepEqual(violations, []);
 });
+
+test('worker threads load no gRPC code: shared and workers import only types from the client package', () => {
+  const grpcModules = /^(@grpc\/grpc-js|@grpc\/proto-loader|@svc\/client(\/protocol|\/internal)?)$/;
+  const valueImport = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm;
+  const violations: string[] = [];
+  for (const { file } of sources) {
+    if (!file.startsWith('src/shared/') && !file.startsWith('src/workers/')) continue;
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const [, specifier] of text.matchAll(valueImport)) {
+      if (grpcModules.test(specifier!)) violations.push(`${file} imports ${specifier}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});

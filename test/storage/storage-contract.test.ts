@@ -1,18 +1,25 @@
 /** One contract suite, run against every storage backend. */
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { ConsumerRecord, SchemaVersionRecord, Storage } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
+import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { makeTempDir } from '../helpers/server';
 
 interface Backend {
   name: string;
-  open(): Storage;
+  open(): Storage | Promise<Storage>;
   /** Re-opens the same data (undefined when the backend keeps nothing). */
-  reopen?(): Storage;
-  cleanup(): void;
+  reopen?(): Storage | Promise<Storage>;
+  cleanup(): void | Promise<void>;
+  /** Once before and after the backend's tests (a database server to start and stop). */
+  setUp?(): Promise<void>;
+  tearDown?(): Promise<void>;
+  /** Why this backend's tests cannot run here. */
+  skip?: string | false;
 }
 
 function backends(): Backend[] {
@@ -28,7 +35,31 @@ function backends(): Backend[] {
       reopen: () => new SqliteStorage(dir),
       cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
     },
+    postgresBackend(),
   ];
+}
+
+/** One cluster for the file, one fresh database per test. */
+function postgresBackend(): Backend {
+  let cluster: PostgresCluster | undefined;
+  let databases = 0;
+  let url = '';
+  return {
+    name: 'postgres',
+    skip: POSTGRES_SKIP_REASON,
+    setUp: async () => {
+      cluster = await startPostgresCluster();
+    },
+    tearDown: async () => {
+      await cluster?.destroy();
+    },
+    open: async () => {
+      url = await cluster!.createDatabase(`contract_${++databases}`);
+      return new PostgresStorage({ databaseUrl: url });
+    },
+    reopen: () => new PostgresStorage({ databaseUrl: url }),
+    cleanup: () => {},
+  };
 }
 
 function schemaRecord(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersionRecord {
@@ -62,14 +93,16 @@ function consumerRecord(overrides: Partial<ConsumerRecord> = {}): ConsumerRecord
 }
 
 for (const backend of backends()) {
-  describe(`storage contract: ${backend.name}`, () => {
+  describe(`storage contract: ${backend.name}`, { skip: backend.skip }, () => {
     let storage: Storage;
-    beforeEach(() => {
-      storage = backend.open();
+    if (backend.setUp) before(() => backend.setUp!());
+    if (backend.tearDown) after(() => backend.tearDown!());
+    beforeEach(async () => {
+      storage = await backend.open();
     });
     afterEach(async () => {
       await storage.close();
-      backend.cleanup();
+      await backend.cleanup();
     });
 
     it('saves and reads a schema version with its texts', async () => {
@@ -149,7 +182,7 @@ for (const backend of backends()) {
         await storage.saveSchemaVersion(schemaRecord());
         await storage.saveConsumer(consumerRecord());
         await storage.close();
-        storage = backend.reopen!();
+        storage = await backend.reopen!();
         assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), schemaRecord());
         assert.deepEqual(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), consumerRecord());
       });

@@ -12,7 +12,9 @@ export class ServeCommand extends SvcCommand {
       Serves the ContractValidator gRPC service, the standard grpc.health.v1.Health service and server
       reflection on the gRPC port, and Prometheus metrics at GET /metrics on the metrics port.
       Schemas and consumer registrations are kept in an embedded SQLite database in the data folder
-      unless \`--storage memory\` is given. Stops gracefully on SIGTERM or SIGINT.
+      unless \`--storage memory\` is given. With \`--storage postgres --database-url postgres://...\` several replicas
+      share one registry in PostgreSQL (migrations run at start; see docs/replicas.md). Stops gracefully on
+      SIGTERM or SIGINT.
 
       With \`--api-key-auth\` every call except the health service needs an API key in metadata
       \`x-api-key\` or \`authorization: Bearer <key>\`. Keys come from SVC_API_KEYS (comma-separated) and/or
@@ -21,13 +23,14 @@ export class ServeCommand extends SvcCommand {
       \`--tls --cert <pem> --key <pem>\` serves TLS; adding \`--client-ca <pem>\` requires every client to
       present a certificate signed by that CA (mutual TLS).
 
-      Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory), SVC_DATA_DIR, LOG_LEVEL
+      Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory|postgres), SVC_DATA_DIR, SVC_DATABASE_URL, LOG_LEVEL
       (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
       SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS. Flags take precedence over the environment.
     `,
     examples: [
       ['Start on the default ports with the embedded store in ./data', '$0 serve'],
       ['Start on another port with a throwaway in-memory store', '$0 serve --port 9650 --storage memory'],
+      ['Share the registry with other replicas in PostgreSQL', '$0 serve --storage postgres --database-url postgres://svc:secret@db:5432/svc'],
       ['Require API keys from a file', 'SVC_API_KEYS_FILE=/etc/svc/keys.json $0 serve --api-key-auth'],
       ['Serve mutual TLS', '$0 serve --tls --cert server.pem --key server-key.pem --client-ca clients-ca.pem'],
     ],
@@ -36,7 +39,8 @@ export class ServeCommand extends SvcCommand {
   port = Option.String('-p,--port', { description: `gRPC port (default ${DEFAULT_SERVER_CONFIG.port})` });
   metricsPort = Option.String('--metrics-port', { description: `Metrics port (default ${DEFAULT_SERVER_CONFIG.metricsPort})` });
   host = Option.String('--host', { description: `Address to bind (default ${DEFAULT_SERVER_CONFIG.host})` });
-  storage = Option.String('--storage', { description: 'Storage backend: sqlite (default) or memory' });
+  storage = Option.String('--storage', { description: 'Storage backend: sqlite (default), memory, or postgres (shared by replicas)' });
+  databaseUrl = Option.String('--database-url', { description: 'postgres:// URL of the shared registry database (with --storage postgres)' });
   dataDir = Option.String('--data-dir', { description: `Folder of the SQLite database (default ${DEFAULT_SERVER_CONFIG.dataDir})` });
   logLevel = Option.String('--log-level', { description: 'debug, info (default), warn or error; same as LOG_LEVEL' });
   tls = Option.Boolean('--tls', { description: 'Serve gRPC over TLS (needs --cert and --key)' });
@@ -55,6 +59,7 @@ export class ServeCommand extends SvcCommand {
         host: this.host,
         storage: this.storage as StorageKind | undefined,
         dataDir: this.dataDir,
+        databaseUrl: this.databaseUrl,
         logLevel: this.logLevel as LogLevel | undefined,
         tls: this.tls,
         tlsCertPath: this.cert,

@@ -61,7 +61,8 @@ function keysFromFile(file: string | undefined): ApiKeyEntry[] {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ApiKeyConfigError(`${where}: not valid JSON: ${(error as Error).message}`);
+    // The parser's message quotes the text around the fault, which may be part of a key: say where, never what.
+    throw new ApiKeyConfigError(`${where}: not valid JSON (${jsonFaultLocation(text, error)})`);
   }
   if (!Array.isArray(parsed)) {
     throw new ApiKeyConfigError(`${where}: expected a JSON array of {"name", "key", "expiresAt"?} objects`);
@@ -110,4 +111,14 @@ function assertDistinct(entries: ApiKeyEntry[]): void {
     names.add(entry.name);
     digests.add(digest);
   }
+}
+
+/** `line 3, column 14` of a JSON.parse failure, from the position V8 reports; never any of the text. */
+function jsonFaultLocation(text: string, error: unknown): string {
+  const position = /position (\d+)/.exec((error as Error).message)?.[1];
+  if (position === undefined) return 'the text ends early or holds an unexpected character';
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  const column = Number(position) - before.lastIndexOf('\n');
+  return `unexpected character at line ${line}, column ${column}`;
 }

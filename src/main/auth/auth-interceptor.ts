@@ -1,7 +1,8 @@
 /**
  * API-key authentication as a grpc-js server interceptor: the key is checked when the call's
  * metadata arrives, before the request message is read or any handler runs. Refused calls end with
- * UNAUTHENTICATED, count in `svc_auth_failure_total{reason}` and write an `auth_failure` audit line;
+ * UNAUTHENTICATED, count in `svc_auth_failure_total{reason}` and write an `auth_failure` audit line
+ * (at most authFailureAuditLinesPerMinute, the rest summed into the next line's `suppressed`);
  * accepted ones count in `svc_auth_success_total` and reach the handler with the key removed from
  * their metadata and the key's name bound as the call's actor.
  *
@@ -10,6 +11,7 @@
  * reflection requests too).
  */
 import * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../../shared/limits';
 import type { AuditRecorder } from '../audit';
 import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
@@ -26,15 +28,17 @@ export interface AuthDependencies {
 }
 
 export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies): grpc.ServerInterceptor {
+  const auditFailure = rateLimited(LIMITS.authFailureAuditLinesPerMinute, 60_000);
   return (descriptor, call) => {
     if (OPEN_SERVICE_PREFIXES.some((prefix) => descriptor.path.startsWith(prefix))) {
       return new grpc.ServerInterceptingCall(call);
     }
     const refuse = (reason: AuthFailureReason, details: string, detail: string, keyName?: string) => {
       metrics.authFailure.labels(reason).inc();
-      audit('auth_failure', {
+      auditFailure((suppressed) => audit('auth_failure', {
         reason, detail, keyName, operation: operationOf(descriptor.path) ?? descriptor.path.slice(0, 200), peer: call.getPeer(),
-      });
+        ...(suppressed > 0 ? { suppressed } : {}),
+      }));
       call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details });
     };
     const listener = new grpc.ServerListenerBuilder()
@@ -61,5 +65,30 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
       })
       .build();
     return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });
+  };
+}
+
+/**
+ * Runs `write` at most `perWindow` times per window; the first write after a quiet spell is told how
+ * many were left out since the last one, so a client that hammers the server with a bad key cannot
+ * fill the log (the failures are still counted in full by the metric).
+ */
+function rateLimited(perWindow: number, windowMs: number): (write: (suppressed: number) => void) => void {
+  let windowStart = -Infinity;
+  let written = 0;
+  let suppressed = 0;
+  return (write) => {
+    const now = performance.now();
+    if (now - windowStart >= windowMs) {
+      windowStart = now;
+      written = 0;
+    }
+    if (written >= perWindow) {
+      suppressed += 1;
+      return;
+    }
+    written += 1;
+    write(suppressed);
+    suppressed = 0;
   };
 }

@@ -28,6 +28,7 @@ export function createCompatibilityHandlers(ctx: ServiceContext): Partial<Contra
 async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
   const schemaId = request.schema_id;
   try {
+    await ctx.schemas.readThrough(schemaId, request.new_version);
     const newSchema = resolveVersion(ctx, schemaId, request.new_version, 'new_version');
     const oldVersion = request.old_version || ctx.schemas.previousVersion(schemaId, newSchema.schema_version);
     if (oldVersion === undefined) {
@@ -38,6 +39,7 @@ async function compareSchemas(ctx: ServiceContext, request: CompareSchemasReques
         message: `${schemaId} ${newSchema.schema_version} is the first version of the schema: there is no earlier version to compare it with`,
       };
     }
+    await ctx.schemas.readThrough(schemaId, oldVersion);
     const oldSchema = resolveVersion(ctx, schemaId, oldVersion, 'old_version');
     const changes = await ctx.compareVersions(schemaId, oldSchema.schema_version, newSchema.schema_version);
     return {
@@ -69,6 +71,7 @@ async function canIDeploy(
   const schemaId = request.schema_id;
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
+  await ctx.schemas.readThrough(schemaId, request.new_version);
   const newVersion = resolveVersion(ctx, schemaId, request.new_version, 'new_version').schema_version;
   const previous = ctx.schemas.previousVersion(schemaId, newVersion);
   const breaking = previous === undefined ? [] : await ctx.compareVersions(schemaId, previous, newVersion);

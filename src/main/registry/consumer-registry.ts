@@ -96,6 +96,7 @@ export class ConsumerRegistry {
   async list(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
     checkIdentifier('schema_id', schemaId);
     if (environment !== '') checkEnvironment('environment', environment);
+    await this.#schemas.readThrough(schemaId);
     if (!this.#schemas.hasSchema(schemaId)) throw new SvcError(ErrorCode.SCHEMA_NOT_FOUND, messages.schemaNotFound(schemaId));
     return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
   }

@@ -13,8 +13,8 @@ import {
 import { loadSchema, type LoadedSchema } from '../../shared/openapi/load-document';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord } from '../../shared/schema-records';
-import type { SchemaMetadata__Output } from '../../shared/generated/svc/SchemaMetadata';
-import type { SchemaVersionRecord, SchemaVersionSummary, Storage } from '../storage/storage';
+import type { SchemaMetadata__Output } from '@svc/client/protocol';
+import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from './keyed-mutex';
 import { LruCache } from './lru-cache';
 
@@ -88,10 +88,11 @@ export class SchemaRegistry {
     this.#documents = new LruCache(options.documentCacheEntries);
   }
 
-  /** Loads the index of every stored version. */
+  /** Loads the index of every stored version; on a store shared by replicas, follows their changes. */
   static async open(storage: Storage, options: Partial<SchemaRegistryOptions> = {}): Promise<SchemaRegistry> {
     const registry = new SchemaRegistry(storage, { ...DEFAULT_OPTIONS, ...options });
     for (const summary of await storage.loadSchemaIndex()) registry.#indexVersion(summary);
+    storage.changes?.subscribe((change) => registry.#applyChange(change));
     return registry;
   }
 
@@ -108,6 +109,7 @@ export class SchemaRegistry {
     const version = input.version !== '' ? input.version : versionFromDocument(loaded.infoVersion);
 
     return this.#writes.run(input.schemaId, async () => {
+      await this.readThrough(input.schemaId, version);
       const existing = this.#summary(input.schemaId, version);
       const contentHash = sha256(input.content);
       const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
@@ -135,7 +137,9 @@ export class SchemaRegistry {
         registeredAt: existing?.registeredAt ?? now,
         updatedAt: now,
       };
-      await this.#storage.saveSchemaVersion(record);
+      // Conditional on what was read: another replica may have written the version meanwhile.
+      const saved = await this.#storage.saveSchemaVersion(record, existing ?? null);
+      if (!saved.saved) return this.#afterConcurrentWrite(record, saved.current, loaded);
       const { content: _content, documentJson: _json, ...summary } = record;
       this.#indexVersion(summary);
       this.#documents.set(cacheKey(input.schemaId, version, contentHash), { document: loaded.document, documentJson });
@@ -150,6 +154,7 @@ export class SchemaRegistry {
 
   /** The version asked for, or the latest when `version` is empty. */
   async resolve(schemaId: string, version = ''): Promise<ResolvedSchema> {
+    await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
     const cached = this.#documents.get(cacheKey(summary.schemaId, summary.version, summary.contentHash));
     if (cached) return resolved(summary, cached);
@@ -168,7 +173,10 @@ export class SchemaRegistry {
    * lookup, in memory and without allocating per call.
    */
   versionRef(schemaId: string, version = ''): VersionRef {
-    const summary = this.#requireSummary(schemaId, version);
+    return this.#refOf(this.#requireSummary(schemaId, version));
+  }
+
+  #refOf(summary: SchemaVersionSummary): VersionRef {
     let ref = this.#refs.get(summary);
     if (!ref) {
       ref = Object.freeze({ schemaId: summary.schemaId, version: summary.version, hash: summary.contentHash });
@@ -183,6 +191,7 @@ export class SchemaRegistry {
    * of milliseconds to parse).
    */
   async documentSource(schemaId: string, version = ''): Promise<DocumentSource> {
+    await this.readThrough(schemaId, version);
     const ref = this.versionRef(schemaId, version);
     const cached = this.#documents.get(cacheKey(ref.schemaId, ref.version, ref.hash));
     if (cached) return { ref, documentJson: cached.documentJson };
@@ -194,10 +203,37 @@ export class SchemaRegistry {
 
   /** Metadata and registered text of a version (latest when `version` is empty). */
   async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaMetadata__Output; content: string }> {
+    await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
     const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
     if (!record) throw schemaVersionNotFound();
     return { metadata: toMetadata(summary), content: record.content };
+  }
+
+  /**
+   * On a store shared with other replicas, a version registered elsewhere may not have reached this
+   * index yet: a miss (unknown id, or unknown version) reads the id's versions from storage before
+   * anyone answers "not found". Embedded stores have one writer, so a miss there is final.
+   */
+  async readThrough(schemaId: string, version = ''): Promise<void> {
+    if (!this.#storage.changes) return;
+    if (version === '' ? this.#index.has(schemaId) : this.#summary(schemaId, version)) return;
+    checkIdentifier('schema_id', schemaId);
+    for (const summary of await this.#storage.loadSchemaVersions(schemaId)) this.#indexVersion(summary);
+  }
+
+  /** `versionRef` without the throw: undefined when the version is not in this replica's index. */
+  findVersionRef(schemaId: string, version = ''): VersionRef | undefined {
+    const versions = this.#index.get(schemaId);
+    if (!versions || versions.length === 0) return undefined;
+    const summary = version === '' ? versions[versions.length - 1] : versions.find((s) => s.version === version);
+    return summary && this.#refOf(summary);
+  }
+
+  /** `versionRef` after a read-through: for the rare miss of the validation path. */
+  async readVersionRef(schemaId: string, version = ''): Promise<VersionRef> {
+    await this.readThrough(schemaId, version);
+    return this.versionRef(schemaId, version);
   }
 
   /** Metadata of a version without touching storage. */
@@ -272,6 +308,34 @@ export class SchemaRegistry {
   #latestSummary(schemaId: string): SchemaVersionSummary | undefined {
     const versions = this.#index.get(schemaId);
     return versions?.[versions.length - 1];
+  }
+
+  /** Another writer (another replica) changed the version between this registration's read and its write. */
+  #afterConcurrentWrite(record: SchemaVersionRecord, current: SchemaVersionSummary | undefined, loaded: LoadedSchema): RegisterResult {
+    if (current) this.#indexVersion(current);
+    const label = `schema ${record.schemaId} version ${record.version}`;
+    if (current && current.contentHash === record.contentHash && sameOwnership(current.ownership, record.ownership)) {
+      return { outcome: 'unchanged', metadata: toMetadata(current), previousVersion: this.previousVersion(record.schemaId, record.version), loaded };
+    }
+    if (current?.ownership.readOnly) {
+      throw new SvcError(ErrorCode.READ_ONLY, `${label} is read-only and cannot be updated; register a new version instead`);
+    }
+    throw new SvcError(
+      ErrorCode.CONFLICT,
+      `${label} was written at the same time by another registration${current ? ` (now hash ${current.contentHash.slice(0, 12)})` : ''}; nothing was stored: look at it with GetSchema, then register again to replace it`,
+    );
+  }
+
+  /** A change seen on a shared store: versions are added or replaced, never removed. */
+  #applyChange(change: StorageChange): void {
+    const summaries = change.type === 'resync' ? change.summaries : [change.summary];
+    for (const summary of summaries) {
+      const known = this.#summary(summary.schemaId, summary.version);
+      // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
+      if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
+        && sameOwnership(known.ownership, summary.ownership)) continue;
+      this.#indexVersion(summary);
+    }
   }
 
   #indexVersion(summary: SchemaVersionSummary): void {

@@ -3,7 +3,7 @@
  * failures in the response (`success` false and a message, as the spec's consumer operations do);
  * ListConsumers, whose response has no message, answers them as gRPC statuses.
  */
-import { SvcError } from '../../shared/errors';
+import { ErrorCode, SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import type { ConsumerInfo__Output, ContractValidatorHandlers, RegisterConsumerRequest__Output } from '@svc/client/protocol';
 import type { ConsumerRecord } from '../storage/storage';
@@ -27,7 +27,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
           consumer: toConsumerInfo(record),
         };
       } catch (error) {
-        if (!(error instanceof SvcError)) throw error;
+        if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
         log.info({ code: error.code, consumerId: request.consumer_id.slice(0, LIMITS.maxIdLength) }, `consumer registration refused: ${error.message}`);
         return { success: false, message: error.message };
       }
@@ -44,7 +44,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
         ctx.audit('consumer_deregistered', { ...key }, call);
         return { success: true, message: `Consumer ${key.consumerId} deregistered from ${key.schemaId} in ${key.environment}` };
       } catch (error) {
-        if (!(error instanceof SvcError)) throw error;
+        if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
         return { success: false, message: error.message };
       }
     }),

@@ -54,7 +54,8 @@ async function registerSchema(
       ownership: toOwnershipRecord(request.ownership),
     });
   } catch (error) {
-    if (!(error instanceof SvcError)) throw error;
+    // An unreachable store is a status (UNAVAILABLE), not a refused registration.
+    if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
     ctx.metrics.schemasRegistered.labels('failure').inc();
     ctx.metrics.schemaRegistrationErrors.labels(error.code.toLowerCase()).inc();
     if (error.code === ErrorCode.READ_ONLY) {
@@ -75,6 +76,9 @@ async function registerSchema(
       owner: metadata.ownership?.owner || undefined, team: metadata.ownership?.team || undefined, readOnly: metadata.ownership?.read_only,
     }, call);
   }
+  const { warnings, warningCounts } = result.loaded;
+  for (const [code, count] of Object.entries(warningCounts)) ctx.metrics.schemaRegistrationWarnings.labels(code.toLowerCase()).inc(count);
+  if (warnings.length > 0) log.info({ warnings: warningCounts }, 'schema registered with warnings');
   const verb = { created: 'registered', updated: 'updated', unchanged: 'already registered with identical content' }[outcome];
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
   const check = request.check_compatibility
@@ -85,6 +89,7 @@ async function registerSchema(
     message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}${check ? `; ${check.summary}` : ''}`,
     metadata,
     breaking_changes: check?.breakingChanges ?? [],
+    warnings: warnings.map(({ code, pointer, message }) => ({ code, pointer, message })),
   };
 }
 

@@ -49,7 +49,8 @@ export function createCallValidator(ctx: ServiceContext): CallValidator {
     const method = methodLabel(head.method);
     try {
       // The reference only: the document travels to a worker once, when that worker first needs it.
-      const contract = ctx.schemas.versionRef(head.schemaId, head.schemaVersion);
+      // A replica that has not seen this schema yet reads it from the shared store before answering "not found".
+      const contract = ctx.schemas.findVersionRef(head.schemaId, head.schemaVersion) ?? await ctx.schemas.readVersionRef(head.schemaId, head.schemaVersion);
       const answer = await ctx.pool.validate({ operation, message, contract });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;

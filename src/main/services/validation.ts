@@ -1,6 +1,6 @@
 /**
  * ValidateInteraction, ValidateProducerResponse and ValidateInteractionStream. These operations
- * carry raw protobuf bytes between gRPC and the worker pool (withRawValidationCodecs): the main
+ * carry raw protobuf bytes between gRPC and the worker pool (withRequestCodecs in request-codecs.ts): the main
  * thread never decodes a body or re-encodes a result, which keeps its share of a call small
  * enough that gRPC itself stays the ceiling (DESIGN.md "Measured here").
  *
@@ -12,9 +12,9 @@
  * RESOURCE_EXHAUSTED (from grpc-js) for a message over LIMITS.maxGrpcMessageBytes.
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { ContractValidatorDefinition, ContractValidatorHandlers } from '@svc/client/protocol';
+import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { ValidationOperation } from '../../shared/pool-protocol/batches';
-import { RAW_VALIDATION_OPERATIONS, type RawValidationOperation } from '../../shared/pool-protocol/validation-codec';
+import type { RawValidationOperation } from '../../shared/pool-protocol/validation-codec';
 import type { ContractDocument, ContractRef } from '../validation-pool';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
@@ -29,22 +29,8 @@ export function createValidationHandlers(ctx: ServiceContext): Partial<ContractV
     ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
     ValidateInteractionStream: createValidationStreamHandler(ctx, validate),
   };
-  // The generated handler types describe decoded messages; withRawValidationCodecs makes them bytes.
+  // The generated handler types describe decoded messages; withRequestCodecs makes them bytes.
   return handlers as unknown as Partial<ContractValidatorHandlers>;
-}
-
-/** The service definition with pass-through (de)serializers for the validation operations. */
-export function withRawValidationCodecs(definition: ContractValidatorDefinition): grpc.ServiceDefinition {
-  // One map for operations of different message types: only `any` fits them all.
-  const raw: Record<string, grpc.MethodDefinition<any, any>> = { ...definition };
-  for (const name of Object.keys(RAW_VALIDATION_OPERATIONS) as RawValidationOperation[]) {
-    raw[name] = {
-      ...definition[name],
-      requestDeserialize: (bytes: Buffer) => bytes,
-      responseSerialize: (bytes: Buffer) => bytes,
-    };
-  }
-  return raw as grpc.ServiceDefinition;
 }
 
 /** How the pool fetches a document a worker lacks: from the registry (its cache, then storage). */

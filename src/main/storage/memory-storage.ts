@@ -1,5 +1,8 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
-import type { ConsumerKey, ConsumerRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+import {
+  holdsExpected, type ConsumerKey, type ConsumerRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  type SchemaVersionSummary, type Storage,
+} from './storage';
 import { consumerKeyString } from './consumer-key';
 
 export class MemoryStorage implements Storage {
@@ -7,10 +10,11 @@ export class MemoryStorage implements Storage {
   readonly #consumers = new Map<string, ConsumerRecord>();
 
   async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
-    return [...this.#schemas.values()].map(({ content: _content, documentJson: _documentJson, ...summary }) => ({
-      ...summary,
-      ownership: { ...summary.ownership },
-    }));
+    return [...this.#schemas.values()].map(toSummary);
+  }
+
+  async loadSchemaVersions(schemaId: string): Promise<SchemaVersionSummary[]> {
+    return [...this.#schemas.values()].filter((record) => record.schemaId === schemaId).map(toSummary);
   }
 
   async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
@@ -23,8 +27,15 @@ export class MemoryStorage implements Storage {
     return record && { contentHash: record.contentHash, documentJson: record.documentJson };
   }
 
-  async saveSchemaVersion(record: SchemaVersionRecord): Promise<void> {
-    this.#schemas.set(schemaKey(record.schemaId, record.version), structuredClone(record));
+  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+    const key = schemaKey(record.schemaId, record.version);
+    if (expected !== undefined) {
+      const stored = this.#schemas.get(key);
+      const current = stored && toSummary(stored);
+      if (!holdsExpected(current, expected)) return { saved: false, current };
+    }
+    this.#schemas.set(key, structuredClone(record));
+    return { saved: true };
   }
 
   async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
@@ -49,6 +60,10 @@ export class MemoryStorage implements Storage {
   }
 
   async close(): Promise<void> {}
+}
+
+function toSummary({ content: _content, documentJson: _documentJson, ...summary }: SchemaVersionRecord): SchemaVersionSummary {
+  return { ...summary, ownership: { ...summary.ownership } };
 }
 
 function schemaKey(schemaId: string, version: string): string {

@@ -1,13 +1,38 @@
+/** The one place that turns the configured storage kind into a store. */
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import type { Storage, StorageKind } from './storage';
 import { MemoryStorage } from './memory-storage';
 import { SqliteStorage } from './sqlite-storage';
+import { PostgresStorage } from './postgres/postgres-storage';
 
-/** Opens the configured backend. */
-export function openStorage(kind: StorageKind, dataDir: string): Storage {
+export interface OpenStorageOptions {
+  /** Required for `postgres` (checked by the server configuration). */
+  databaseUrl?: string;
+  logger?: Logger;
+  /** Where `svc_storage_up` is exported. */
+  metrics?: Metrics;
+}
+
+/**
+ * Opens the configured backend. PostgreSQL connects and migrates on first use (the registry's
+ * index load at start), so its start-up errors surface there.
+ */
+export function openStorage(kind: StorageKind, dataDir: string, options: OpenStorageOptions = {}): Storage {
+  const storageUp = options.metrics?.storageUp;
   switch (kind) {
     case 'memory':
+      storageUp?.set(1);
       return new MemoryStorage();
     case 'sqlite':
-      return new SqliteStorage(dataDir);
+      storageUp?.set(1);
+      return new SqliteStorage(dataDir, options.logger);
+    case 'postgres':
+      if (!options.databaseUrl) throw new Error('postgres storage needs a database URL (--database-url or SVC_DATABASE_URL)');
+      return new PostgresStorage({
+        databaseUrl: options.databaseUrl,
+        logger: options.logger,
+        reportUp: storageUp && ((up) => storageUp.set(up ? 1 : 0)),
+      });
   }
 }

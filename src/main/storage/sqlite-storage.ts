@@ -3,11 +3,23 @@
  * `synchronous=FULL`, so a registration acknowledged to a client survives a crash or power loss.
  * better-sqlite3 is synchronous; statements are short, so they run on the main thread behind the
  * async port.
+ *
+ * One server per data folder: the database is opened in EXCLUSIVE locking mode, which also means
+ * WAL keeps its index in process memory instead of a `-shm` file (a shared-memory file that becomes
+ * unwritable kills the process with SIGBUS on the next write). A second server on the same folder is
+ * refused at start. Before every write the file is checked to still be the one opened: a database
+ * deleted or replaced under a running server would otherwise take writes into an unlinked file and
+ * lose them at restart, so such writes fail loudly (UNAVAILABLE) and are logged.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ConsumerKey, ConsumerRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+import { ErrorCode, SvcError } from '../../shared/errors';
+import type { Logger } from '../logger';
+import {
+  holdsExpected, type ConsumerKey, type ConsumerRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  type SchemaVersionSummary, type Storage,
+} from './storage';
 
 export const SQLITE_FILE_NAME = 'svc.sqlite';
 
@@ -75,20 +87,42 @@ interface ConsumerRow {
 
 export class SqliteStorage implements Storage {
   readonly #db: Database.Database;
+  readonly #file: string;
+  /** Device and inode of the file opened: a write goes on only while the path still names it. */
+  readonly #identity: { dev: number; ino: number };
+  readonly #logger: Logger | undefined;
   readonly #statements;
   #closed = false;
 
-  /** Opens (creating if needed) `<dataDir>/svc.sqlite` and migrates it. */
-  constructor(dataDir: string) {
+  /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
+  constructor(dataDir: string, logger?: Logger) {
     fs.mkdirSync(dataDir, { recursive: true });
-    this.#db = new Database(path.join(dataDir, SQLITE_FILE_NAME));
-    this.#db.pragma('journal_mode = WAL');
+    this.#file = path.join(dataDir, SQLITE_FILE_NAME);
+    this.#logger = logger;
+    this.#db = new Database(this.#file);
+    try {
+      // Before WAL is first entered: then SQLite never creates the shared-memory index file.
+      this.#db.pragma('locking_mode = EXCLUSIVE');
+      this.#db.pragma('busy_timeout = 0');
+      this.#db.pragma('journal_mode = WAL');
+      // Take the exclusive lock now, so a second server fails here rather than on its first write.
+      this.#db.exec('BEGIN IMMEDIATE; COMMIT');
+    } catch (error) {
+      this.#db.close();
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new Error(`the data folder ${dataDir} is in use by another svc server (one server per data folder); stop it or give --data-dir another folder`);
+      }
+      throw error;
+    }
     this.#db.pragma('synchronous = FULL');
     this.#db.pragma('foreign_keys = ON');
-    this.#db.pragma('busy_timeout = 5000');
+    const { dev, ino } = fs.statSync(this.#file);
+    this.#identity = { dev, ino };
     migrate(this.#db);
     this.#statements = {
       index: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions`),
+      versionsOf: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions WHERE schema_id = ?`),
+      summary: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions WHERE schema_id = ? AND version = ?`),
       getSchema: this.#db.prepare(`SELECT * FROM schema_versions WHERE schema_id = ? AND version = ?`),
       getDocument: this.#db.prepare(`SELECT content_hash, document_json FROM schema_versions WHERE schema_id = ? AND version = ?`),
       saveSchema: this.#db.prepare(`INSERT INTO schema_versions (schema_id, version, content, content_hash,
@@ -118,6 +152,10 @@ export class SqliteStorage implements Storage {
     return (this.#statements.index.all() as SchemaRow[]).map(rowToSummary);
   }
 
+  async loadSchemaVersions(schemaId: string): Promise<SchemaVersionSummary[]> {
+    return (this.#statements.versionsOf.all(schemaId) as SchemaRow[]).map(rowToSummary);
+  }
+
   async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
     const row = this.#statements.getSchema.get(schemaId, version) as SchemaRow | undefined;
     return row && { ...rowToSummary(row), content: row.content!, documentJson: row.document_json! };
@@ -128,7 +166,44 @@ export class SqliteStorage implements Storage {
     return row && { contentHash: row.content_hash, documentJson: row.document_json! };
   }
 
-  async saveSchemaVersion(record: SchemaVersionRecord): Promise<void> {
+  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+    return this.#write(() => {
+      if (expected === undefined) {
+        this.#writeSchema(record);
+        return { saved: true };
+      }
+      // Read and write in one transaction: the check holds for the write that follows it.
+      return this.#db.transaction((): SaveResult => {
+        const row = this.#statements.summary.get(record.schemaId, record.version) as SchemaRow | undefined;
+        const current = row && rowToSummary(row);
+        if (!holdsExpected(current, expected)) return { saved: false, current };
+        this.#writeSchema(record);
+        return { saved: true };
+      }).immediate();
+    });
+  }
+
+  /**
+   * Runs a write only while the database file is still the one opened, and turns a failed write
+   * (disk full, permissions, I/O error) into UNAVAILABLE: never an acknowledgement of lost data.
+   */
+  #write<T>(write: () => T): T {
+    let problem: string;
+    try {
+      const { dev, ino } = fs.statSync(this.#file);
+      if (dev === this.#identity.dev && ino === this.#identity.ino) return write();
+      problem = 'the database file was replaced while the server ran';
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') problem = 'the database file was deleted while the server ran';
+      else if (typeof code === 'string' && code.startsWith('SQLITE_')) problem = `the write failed (${code}: ${(error as Error).message})`;
+      else throw error;
+    }
+    this.#logger?.error({ caller: 'sqlite-storage', file: this.#file }, `write refused: ${problem}; nothing was stored`);
+    throw new SvcError(ErrorCode.UNAVAILABLE, `the registry store cannot take writes: ${problem}; nothing was stored (restart the server to reopen ${this.#file})`);
+  }
+
+  #writeSchema(record: SchemaVersionRecord): void {
     this.#statements.saveSchema.run({
       schema_id: record.schemaId,
       version: record.version,
@@ -160,7 +235,7 @@ export class SqliteStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
-    this.#statements.saveConsumer.run({
+    this.#write(() => this.#statements.saveConsumer.run({
       consumer_id: record.consumerId,
       schema_id: record.schemaId,
       environment: record.environment,
@@ -169,11 +244,11 @@ export class SqliteStorage implements Storage {
       registered_at: record.registeredAt,
       last_validated_at: record.lastValidatedAt,
       used_endpoints: JSON.stringify(record.usedEndpoints),
-    });
+    }));
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {
-    return this.#statements.deleteConsumer.run(key.consumerId, key.schemaId, key.environment).changes > 0;
+    return this.#write(() => this.#statements.deleteConsumer.run(key.consumerId, key.schemaId, key.environment).changes > 0);
   }
 
   async close(): Promise<void> {

@@ -59,8 +59,14 @@ export interface Storage {
   getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined>;
   /** Only the engine document and its content hash: what worker threads need, without the registered text. */
   getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined>;
-  /** Inserts or replaces the version (key: schemaId + version). Durable when the promise resolves. */
-  saveSchemaVersion(record: SchemaVersionRecord): Promise<void>;
+  /** Every version of one schema id without texts: the registry's read-through on an index miss. */
+  loadSchemaVersions(schemaId: string): Promise<SchemaVersionSummary[]>;
+  /**
+   * Inserts or replaces the version (key: schemaId + version). Durable when the promise resolves.
+   * With `expected`, the write is conditional (see ExpectedVersion) and atomic in the store, so two
+   * writers that decided on the same stale state cannot both win.
+   */
+  saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult>;
 
   listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]>;
   getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined>;
@@ -69,9 +75,47 @@ export interface Storage {
   /** True when a registration was removed. */
   deleteConsumer(key: ConsumerKey): Promise<boolean>;
 
+  /**
+   * Present on a store that several replicas share: what the others wrote, so that in-memory
+   * indexes follow. Embedded stores have one writer and leave it out.
+   */
+  readonly changes?: StorageChangeFeed;
+
   /** Idempotent. */
   close(): Promise<void>;
 }
 
-export type StorageKind = 'sqlite' | 'memory';
-export const STORAGE_KINDS: readonly StorageKind[] = Object.freeze(['sqlite', 'memory']);
+/**
+ * What a conditional save expects to find under the record's key: `null` for no version yet, or
+ * the summary the writer based its decision on (same content hash and ownership).
+ */
+export type ExpectedVersion = SchemaVersionSummary | null;
+
+/** `saved: false` when the expectation did not hold; `current` is what the store holds instead. */
+export type SaveResult = { saved: true } | { saved: false; current: SchemaVersionSummary | undefined };
+
+/** Whether `current` (undefined: no version) is what `expected` describes. */
+export function holdsExpected(current: SchemaVersionSummary | undefined, expected: ExpectedVersion): boolean {
+  if (expected === null || current === undefined) return expected === null && current === undefined;
+  return current.contentHash === expected.contentHash
+    && current.ownership.owner === expected.ownership.owner
+    && current.ownership.team === expected.ownership.team
+    && current.ownership.contactEmail === expected.ownership.contactEmail
+    && current.ownership.readOnly === expected.ownership.readOnly;
+}
+
+/**
+ * A change another writer (or this one) made to a shared store: one version as it now stands, or
+ * the whole index after a reconnect or the periodic resync (versions are never removed).
+ */
+export type StorageChange =
+  | { type: 'schema-version'; summary: SchemaVersionSummary }
+  | { type: 'resync'; summaries: SchemaVersionSummary[] };
+
+export interface StorageChangeFeed {
+  /** Calls `listener` for every change from now on; returns the unsubscribe function. */
+  subscribe(listener: (change: StorageChange) => void): () => void;
+}
+
+export type StorageKind = 'sqlite' | 'memory' | 'postgres';
+export const STORAGE_KINDS: readonly StorageKind[] = Object.freeze(['sqlite', 'memory', 'postgres']);

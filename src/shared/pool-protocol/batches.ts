@@ -34,6 +34,12 @@ export interface ValidationBatch {
    * Sent once per worker and contract, never with every call.
    */
   documents: Record<string, string>;
+  /**
+   * True for a batch that may compile: the calls of one contract sent on their own. Otherwise the
+   * worker runs only calls that compile nothing and answers the others `cold`, so a slow compile never
+   * holds the calls of other schemas that share a batch with it.
+   */
+  compile: boolean;
 }
 
 export type ItemOutcome =
@@ -41,6 +47,8 @@ export type ItemOutcome =
   | { status: 'done'; valid: boolean; category: string; end: number }
   /** This worker has no compiled contract for the hash: send the item again with its document. */
   | { status: 'missing' }
+  /** The call would compile part of the contract first: send it again in a batch of its contract alone. */
+  | { status: 'cold' }
   /** Not validated, for a reason that is a call failure rather than a result (a malformed message, a bug). */
   | { status: 'failed'; code: ErrorCode; message: string };
 

@@ -14,7 +14,7 @@ import { resolveContractOptions, type ContractOptions } from './options';
 import { checkRequest } from './request-checks';
 import { parseRequestTarget } from './request-target';
 import { checkResponse } from './response-checks';
-import { buildRouteTable, type RouteEntry, type RouteMatch, type RouteTable } from './route-table';
+import { buildRouteTable, type RouteEntry, type RouteMatch, type RouteSelectionInput, type RouteTable } from './route-table';
 import { SchemaCompiler } from './schema-compiler';
 import type { ErrorCategory, InteractionInput, ProducerResponseInput, ValidationOutcome } from './types';
 
@@ -37,6 +37,8 @@ export class CompiledContract {
   private readonly prefixes: readonly string[];
   private readonly compiler: SchemaCompiler;
   private planCount = 0;
+  /** Plans that have been through one whole validation: their schemas are compiled. */
+  private readonly preparedPlans = new WeakSet<OperationPlan>();
   private closed = false;
 
   constructor(document: OpenApiDocument, options?: Partial<ContractOptions>) {
@@ -57,7 +59,7 @@ export class CompiledContract {
   /** Consumer mode (spec rule 5): the request, and the response when given. */
   validateInteraction({ request, response }: InteractionInput): ValidationOutcome {
     const report = this.newReport();
-    const located = this.locate(request.method, request.path);
+    const located = this.locate(request.method, request.path, request.headers);
     if (!('route' in located)) {
       addError(report, located.category, located.message);
       return toOutcome(report);
@@ -66,6 +68,7 @@ export class CompiledContract {
     const call = this.callContext(plan, report);
     checkRequest(plan, located.params, located.query, request, call);
     if (response !== undefined) checkResponse(plan, response, call);
+    this.preparedPlans.add(plan);
     return toOutcome(report);
   }
 
@@ -77,9 +80,9 @@ export class CompiledContract {
   validateProducerResponse({ method, path, response, request }: ProducerResponseInput): ValidationOutcome {
     const report = this.newReport();
     const routeMethod = method !== '' ? method : (request?.method ?? '');
-    let located = this.locate(routeMethod, path !== '' ? path : (request?.path ?? ''));
+    let located = this.locate(routeMethod, path !== '' ? path : (request?.path ?? ''), request?.headers);
     if (!('route' in located) && request !== undefined && request.path !== '' && request.path !== path) {
-      const fromRequest = this.locate(routeMethod, request.path);
+      const fromRequest = this.locate(routeMethod, request.path, request.headers);
       if ('route' in fromRequest) located = fromRequest;
     }
     if (!('route' in located)) {
@@ -88,7 +91,21 @@ export class CompiledContract {
     }
     const plan = this.planOf(located.route);
     checkResponse(plan, response, this.callContext(plan, report));
+    this.preparedPlans.add(plan);
     return toOutcome(report);
+  }
+
+  /**
+   * Whether validating a call of `method` and `path` can compile nothing new: the route is unknown
+   * (answered at once) or its operation has been through a whole validation already. The pool uses
+   * it to keep first calls, whose compile may take long, out of batches shared with other calls.
+   * A response status not seen before may still compile its schema (usually small).
+   */
+  isPrepared(method: string, path: string): boolean {
+    const located = this.locate(method, path);
+    if (!('route' in located)) return true;
+    const plan = located.route.plan;
+    return plan !== undefined && this.preparedPlans.has(plan);
   }
 
   /** Frees the compiled validators; the contract cannot validate afterwards. Idempotent. */
@@ -117,7 +134,7 @@ export class CompiledContract {
   }
 
   /** Spec rules 1 and "Schema loading rules" 3–4: server prefixes are stripped only for matching, and optional. */
-  private locate(method: string, rawPath: string): LocatedRoute | RouteFailure {
+  private locate(method: string, rawPath: string, headers?: Record<string, string>): LocatedRoute | RouteFailure {
     const upper = METHODS.has(method) ? method : method.toUpperCase();
     const maxChars = this.options.maxQuotedValueChars;
     if (!METHODS.has(upper)) return { category: 'input_validation', message: validationMessages.invalidMethod(method, maxChars) };
@@ -129,10 +146,16 @@ export class CompiledContract {
       return { category: 'http_request_creation', message: validationMessages.pathNotAbsolute(rawPath, maxChars) };
     }
     const { path, query } = target;
-    const match = this.findRoute(upper, path);
+    const match = this.findRoute(upper, path, { query, headers });
     if (match !== undefined) return { route: match.route, params: match.params, query };
 
     const elsewhere = this.routesForAnyMethod(path);
+    const sameMethod = elsewhere.filter((route) => route.method === upper);
+    if (sameMethod.length > 0) {
+      // The path matches, but only keys whose query selector the request does not satisfy.
+      const keys = this.routes.routes.filter((route) => route.method === upper && route.selector.length > 0 && sameMethod.some((m) => m.pathItemPointer === route.pathItemPointer || splitPath(m.template) === splitPath(route.template)));
+      return { category: 'route_not_found', message: validationMessages.selectorNotMatched(upper, path, keys.slice(0, MAX_LISTED_KEYS).map((route) => route.template), maxChars) };
+    }
     if (elsewhere.length > 0) {
       const defined = [...new Set(elsewhere.map((route) => route.method))].sort();
       return { category: 'route_not_found', message: validationMessages.methodNotDefined(upper, elsewhere[0]!.template, defined) };
@@ -140,14 +163,14 @@ export class CompiledContract {
     return { category: 'route_not_found', message: validationMessages.pathNotFound(path, maxChars) };
   }
 
-  private findRoute(method: string, path: string): RouteMatch | undefined {
+  private findRoute(method: string, path: string, selection: RouteSelectionInput): RouteMatch | undefined {
     for (const prefix of this.prefixes) {
       const stripped = stripPrefix(path, prefix);
       if (stripped === undefined) continue;
-      const match = this.routes.find(method, stripped);
+      const match = this.routes.find(method, stripped, selection);
       if (match !== undefined) return match;
     }
-    return this.routes.find(method, path);
+    return this.routes.find(method, path, selection);
   }
 
   private routesForAnyMethod(path: string): RouteEntry[] {
@@ -158,6 +181,14 @@ export class CompiledContract {
     }
     return this.routes.matchAnyMethod(path);
   }
+}
+
+/** Path keys listed when no query selector matches. */
+const MAX_LISTED_KEYS = 10;
+
+function splitPath(template: string): string {
+  const hash = template.indexOf('#');
+  return hash < 0 ? template : template.slice(0, hash) || '/';
 }
 
 /** `/v1/pets` without `/v1` → `/pets`; undefined when the path does not start with the prefix. */

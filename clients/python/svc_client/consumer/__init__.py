@@ -1,0 +1,1 @@
+"""Captured interactions → consumer registrations (path templates and used fields)."""

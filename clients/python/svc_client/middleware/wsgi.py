@@ -1,0 +1,252 @@
+"""Producer middleware for WSGI applications (Flask, Django, any PEP 3333 app).
+
+The request body is recorded as the application reads it (strict mode: read ahead, bounded, and
+handed to the application from memory); the response body as the server iterates it. When the
+server closes the response iterable (the response has gone out), the exchange is queued for the
+background worker.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import TracebackType
+from typing import Any, Protocol
+
+from ..client import ContractValidator
+from .options import (
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_QUEUE_SIZE,
+    DEFAULT_MODE,
+    DEFAULT_REQUEST_CHECK_TIMEOUT_S,
+    DEFAULT_SAMPLE_RATE,
+    DEFAULT_VALIDATION_TIMEOUT_S,
+    ValidationMode,
+    ViolationCallback,
+    resolve_middleware_settings,
+)
+from .validation import CapturedRequest, CapturedResponse, ProducerValidation, ProducerValidationStats
+
+Environ = dict[str, Any]
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType] | tuple[None, None, None]
+
+
+class StartResponse(Protocol):
+    def __call__(
+        self, status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = ..., /
+    ) -> Callable[[bytes], object]: ...
+
+
+WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+
+class _RecordingInput:
+    """Wraps ``wsgi.input``: the application reads as usual, a bounded copy is kept."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream = stream
+        self._limit = limit
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.overflow = False
+        self.seen = False
+
+    def _keep(self, data: bytes) -> bytes:
+        self.seen = True
+        if data and not self.overflow:
+            self.size += len(data)
+            if self.size > self._limit:
+                self.overflow = True
+                self.chunks.clear()
+            else:
+                self.chunks.append(data)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        return self._keep(self._stream.read(size) if size is not None and size >= 0 else self._stream.read())
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._keep(self._stream.readline(size) if size is not None and size >= 0 else self._stream.readline())
+
+    def readlines(self, hint: int = -1) -> list[bytes]:
+        return [self._keep(line) for line in self._stream.readlines(hint)]
+
+    def __iter__(self) -> Iterator[bytes]:
+        for line in self._stream:
+            yield self._keep(line)
+
+    def body(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+class WSGIContractValidationMiddleware:
+    """``app.wsgi_app = WSGIContractValidationMiddleware(app.wsgi_app, schema_id=..., validator=...)``."""
+
+    def __init__(
+        self,
+        app: WSGIApp,
+        *,
+        schema_id: str,
+        validator: ContractValidator,
+        mode: ValidationMode = DEFAULT_MODE,
+        schema_version: str | None = None,
+        include_paths: Sequence[str] | None = None,
+        exclude_paths: Sequence[str] | None = None,
+        sample_rate: float = DEFAULT_SAMPLE_RATE,
+        on_violation: ViolationCallback | None = None,
+        logger: logging.Logger | None = None,
+        fail_open: bool = True,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_queue_size: int = DEFAULT_MAX_QUEUE_SIZE,
+        request_check_timeout: float = DEFAULT_REQUEST_CHECK_TIMEOUT_S,
+        validation_timeout: float = DEFAULT_VALIDATION_TIMEOUT_S,
+    ) -> None:
+        self.app = app
+        self.validation = ProducerValidation(
+            resolve_middleware_settings(
+                schema_id=schema_id,
+                validator=validator,
+                mode=mode,
+                schema_version=schema_version,
+                include_paths=include_paths,
+                exclude_paths=exclude_paths,
+                sample_rate=sample_rate,
+                on_violation=on_violation,
+                logger=logger,
+                fail_open=fail_open,
+                max_body_bytes=max_body_bytes,
+                max_queue_size=max_queue_size,
+                request_check_timeout=request_check_timeout,
+                validation_timeout=validation_timeout,
+            )
+        )
+
+    def stats(self) -> ProducerValidationStats:
+        return self.validation.stats()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        return self.validation.flush(timeout)
+
+    def close(self) -> None:
+        self.validation.close()
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        query = environ.get("QUERY_STRING", "")
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "/") + (f"?{query}" if query else "")
+        validation = self.validation
+        if not validation.selects(path):
+            return self.app(environ, start_response)
+        limit = validation.max_body_bytes
+        method = environ.get("REQUEST_METHOD", "GET")
+        request_headers = _request_headers(environ)
+        length = _content_length(environ)
+        has_body = length > 0 or "HTTP_TRANSFER_ENCODING" in environ
+
+        if validation.mode == "strict":
+            if length > limit or "HTTP_TRANSFER_ENCODING" in environ:
+                # Too large (or of unknown size) to read ahead: the request goes on unchecked.
+                body, complete = b"", False
+            else:
+                body = environ["wsgi.input"].read(length) if length else b""
+                environ["wsgi.input"] = io.BytesIO(body)
+                complete = True
+            checked = CapturedRequest(method, path, request_headers, body, complete)
+            rejection = validation.check_request(checked)
+            if rejection is not None:
+                payload = json.dumps(rejection.body).encode("utf-8")
+                start_response(
+                    f"{rejection.status_code} {'Bad Request' if rejection.status_code == 400 else 'Service Unavailable'}",
+                    [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(payload)))],
+                )
+                return [payload]
+
+            def request_at_end() -> CapturedRequest:
+                return checked
+
+        else:
+            recorder = _RecordingInput(environ["wsgi.input"], limit)
+            environ["wsgi.input"] = recorder
+
+            def request_at_end() -> CapturedRequest:
+                complete = not recorder.overflow and (recorder.seen or not has_body)
+                return CapturedRequest(method, path, request_headers, recorder.body(), complete)
+
+        captured: dict[str, Any] = {}
+
+        def recording_start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = None
+        ) -> Callable[[bytes], object]:
+            captured["status"] = int(status.split(" ", 1)[0])
+            captured["headers"] = list(headers)
+            return start_response(status, headers, exc_info)
+
+        result = self.app(environ, recording_start_response)
+        return _ObservedResponse(result, validation, request_at_end, captured, limit)
+
+
+class _ObservedResponse:
+    """The application's iterable, passed through; closing it (the response went out) queues the exchange."""
+
+    def __init__(
+        self,
+        result: Iterable[bytes],
+        validation: ProducerValidation,
+        request_at_end: Callable[[], CapturedRequest],
+        captured: dict[str, Any],
+        limit: int,
+    ) -> None:
+        self._result = result
+        self._validation = validation
+        self._request_at_end = request_at_end
+        self._captured = captured
+        self._limit = limit
+        self._chunks: list[bytes] = []
+        self._size = 0
+        self._overflow = False
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._result:
+            if not self._overflow and chunk:
+                self._size += len(chunk)
+                if self._size > self._limit:
+                    self._overflow = True
+                    self._chunks.clear()
+                else:
+                    self._chunks.append(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            close = getattr(self._result, "close", None)
+            if close is not None:
+                close()
+        finally:
+            if "status" in self._captured:
+                headers: list[tuple[str, str]] = self._captured["headers"]
+                encoded = any(n.lower() == "content-encoding" and v.lower() != "identity" for n, v in headers)
+                self._validation.after_response(
+                    self._request_at_end(),
+                    CapturedResponse(self._captured["status"], headers, b"".join(self._chunks), not self._overflow and not encoded),
+                )
+
+
+def _request_headers(environ: Environ) -> list[tuple[str, str]]:
+    headers = [(key[5:].replace("_", "-").lower(), str(value)) for key, value in environ.items() if key.startswith("HTTP_")]
+    if environ.get("CONTENT_TYPE"):
+        headers.append(("content-type", environ["CONTENT_TYPE"]))
+    if environ.get("CONTENT_LENGTH"):
+        headers.append(("content-length", environ["CONTENT_LENGTH"]))
+    return headers
+
+
+def _content_length(environ: Environ) -> int:
+    try:
+        return max(0, int(environ.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0

@@ -1,0 +1,121 @@
+/**
+ * Follows what every replica writes: a dedicated connection LISTENs on the registry channel, and each
+ * notification is turned into the version's current summary, read from the database (so that late or
+ * reordered notifications can only bring an index forward). On every (re)connection, and every
+ * `resyncIntervalMs`, the whole index is read again: notifications sent while this replica was not
+ * listening are not queued for it. Everything runs one step at a time, in arrival order.
+ */
+import pg from 'pg';
+import { errorMessage } from '../../../shared/errors';
+import type { Logger } from '../../logger';
+import type { SchemaVersionSummary, StorageChange } from '../storage';
+import { CHANGE_CHANNEL } from './migrations';
+import type { DatabaseAvailability } from './database-availability';
+
+export interface ChangeListenerParts {
+  clientConfig: pg.ClientConfig;
+  readSummary(schemaId: string, version: string): Promise<SchemaVersionSummary | undefined>;
+  readIndex(): Promise<SchemaVersionSummary[]>;
+  emit(change: StorageChange): void;
+  availability: DatabaseAvailability;
+  logger: Logger | undefined;
+  resyncIntervalMs: number;
+  reconnectDelayMs: number;
+}
+
+export class ChangeListener {
+  readonly #parts: ChangeListenerParts;
+  #client: pg.Client | undefined;
+  #steps: Promise<void> = Promise.resolve();
+  #resyncTimer: NodeJS.Timeout | undefined;
+  #reconnectTimer: NodeJS.Timeout | undefined;
+  #started = false;
+  #closed = false;
+
+  constructor(parts: ChangeListenerParts) {
+    this.#parts = parts;
+  }
+
+  /** Idempotent. */
+  start(): void {
+    if (this.#started || this.#closed) return;
+    this.#started = true;
+    this.#resyncTimer = setInterval(() => this.#enqueue(() => this.#resync()), this.#parts.resyncIntervalMs);
+    this.#resyncTimer.unref();
+    void this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#closed) return;
+    const client = new pg.Client(this.#parts.clientConfig);
+    // Without a listener an 'error' event would end the process; the connection is replaced instead.
+    client.on('error', (error) => this.#lost(client, error));
+    client.on('end', () => this.#lost(client, new Error('Connection terminated')));
+    client.on('notification', (message) => {
+      if (message.channel === CHANGE_CHANNEL && message.payload) this.#enqueue(() => this.#apply(message.payload!));
+    });
+    this.#client = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      this.#lost(client, error);
+      return;
+    }
+    if (this.#closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.#parts.availability.markUp();
+    this.#enqueue(() => this.#resync());
+  }
+
+  #lost(client: pg.Client, error: unknown): void {
+    if (this.#client !== client || this.#closed) return;
+    this.#client = undefined;
+    this.#parts.availability.markDown(error);
+    client.removeAllListeners('end');
+    client.on('error', () => undefined);
+    void client.end().catch(() => undefined);
+    this.#reconnectTimer = setTimeout(() => void this.#connect(), this.#parts.reconnectDelayMs);
+    this.#reconnectTimer.unref();
+  }
+
+  async #apply(payload: string): Promise<void> {
+    let key: { schemaId?: unknown; version?: unknown };
+    try {
+      key = JSON.parse(payload) as typeof key;
+    } catch {
+      return;
+    }
+    if (typeof key.schemaId !== 'string' || typeof key.version !== 'string') return;
+    const summary = await this.#parts.readSummary(key.schemaId, key.version);
+    if (summary) this.#parts.emit({ type: 'schema-version', summary });
+  }
+
+  async #resync(): Promise<void> {
+    this.#parts.emit({ type: 'resync', summaries: await this.#parts.readIndex() });
+  }
+
+  #enqueue(step: () => Promise<void>): void {
+    this.#steps = this.#steps.then(() => (this.#closed ? undefined : step())).catch((error: unknown) => {
+      // A failed read is repaired by the resync that follows the reconnection, or by the next periodic one.
+      this.#parts.logger?.warn({ caller: 'storage/postgres' }, `registry change not applied yet: ${errorMessage(error)}`);
+    });
+  }
+
+  /** Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#resyncTimer);
+    clearTimeout(this.#reconnectTimer);
+    const client = this.#client;
+    this.#client = undefined;
+    if (client) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+    }
+    await this.#steps;
+  }
+}

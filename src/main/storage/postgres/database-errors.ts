@@ -1,0 +1,43 @@
+/**
+ * Which PostgreSQL failures mean "the database is not reachable now" (the call fails with
+ * UNAVAILABLE and may be retried) rather than a bug (INTERNAL). SQLSTATE classes:
+ * https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
+
+/** 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown, statement timeout). */
+const UNAVAILABLE_SQLSTATE_CLASSES = new Set(['08', '53', '57']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+/** node-postgres reports a lost or timed-out connection with these messages and no code. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated', 'timeout exceeded when trying to connect', 'Query read timeout',
+  'Client has encountered a connection error', 'Client was closed', 'Connection ended unexpectedly',
+];
+
+/** Raised by the trigger that keeps read-only versions unchanged (migration 1). */
+export const READ_ONLY_SQLSTATE = 'SV001';
+
+export function isUnavailableError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code)) return UNAVAILABLE_SQLSTATE_CLASSES.has(code.slice(0, 2));
+  }
+  if (error instanceof AggregateError) return error.errors.some(isUnavailableError);
+  const message = errorMessage(error);
+  return UNAVAILABLE_MESSAGES.some((known) => message.includes(known));
+}
+
+export function unavailable(error: unknown): SvcError {
+  return new SvcError(
+    ErrorCode.UNAVAILABLE,
+    `the registry database is unavailable (${describeCause(error)}): registrations and other writes fail until it is back; validation of registered schemas continues`,
+    { cause: error },
+  );
+}
+
+/** A short reason: `connect ECONNREFUSED 127.0.0.1:5432`, or the server's message. */
+export function describeCause(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeCause(error.errors[0]);
+  return errorMessage(error).split('\n')[0]!.slice(0, 200) || 'connection lost';
+}

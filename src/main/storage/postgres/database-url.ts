@@ -1,0 +1,26 @@
+/** The database URL: checked once at start, and shown without its password. Imports nothing of the server (config.ts uses it). */
+
+/** The URL for logs and messages: the password is never shown. */
+export function redactDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return '(unparseable database URL)';
+  }
+}
+
+/** Checks the URL's shape once, at start; the message names the option. */
+export function checkDatabaseUrl(databaseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return 'databaseUrl is not a URL: give postgres://user:password@host:5432/database';
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    return `databaseUrl must start with postgres:// or postgresql:// (got "${url.protocol}//")`;
+  }
+  return undefined;
+}

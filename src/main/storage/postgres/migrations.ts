@@ -1,0 +1,115 @@
+/**
+ * Versioned schema migrations of the PostgreSQL store, applied at start. Several replicas may start
+ * at once: a session-level advisory lock lets one apply the pending migrations while the others
+ * wait, then find nothing left to do. Each migration runs in its own transaction with the row
+ * that records it, so a crash never leaves one half applied.
+ */
+import type pg from 'pg';
+import { MIN_SERVER_VERSION_NUM } from './postgres-options';
+import { READ_ONLY_SQLSTATE } from './database-errors';
+
+/** Key of the advisory lock held while migrating (`SVC_MIGR` in ASCII). */
+export const MIGRATION_LOCK_KEY = '6004254011640530258';
+
+/** The channel the tables' triggers notify on; the payload is `{"schemaId", "version"}`. */
+export const CHANGE_CHANNEL = 'svc_registry';
+
+/** Entry i migrates the database from version i to i + 1. Never edit one that has shipped: add another. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE svc_schema_versions (
+     schema_id       text COLLATE "C" NOT NULL,
+     version         text COLLATE "C" NOT NULL,
+     content         text NOT NULL,
+     content_hash    text NOT NULL,
+     document_json   text NOT NULL,
+     openapi_version text NOT NULL,
+     endpoint_count  integer NOT NULL,
+     owner           text NOT NULL,
+     team            text NOT NULL,
+     contact_email   text NOT NULL,
+     read_only       boolean NOT NULL,
+     registered_at   bigint NOT NULL,
+     updated_at      bigint NOT NULL,
+     PRIMARY KEY (schema_id, version)
+   );
+   CREATE TABLE svc_consumers (
+     consumer_id       text COLLATE "C" NOT NULL,
+     schema_id         text COLLATE "C" NOT NULL,
+     environment       text COLLATE "C" NOT NULL,
+     consumer_version  text NOT NULL,
+     schema_version    text NOT NULL,
+     registered_at     bigint NOT NULL,
+     last_validated_at bigint NOT NULL,
+     used_endpoints    jsonb NOT NULL,
+     PRIMARY KEY (consumer_id, schema_id, environment)
+   );
+   CREATE INDEX svc_consumers_by_schema ON svc_consumers (schema_id, environment);
+
+   -- A read-only version never changes, whichever replica or tool writes.
+   CREATE FUNCTION svc_keep_read_only_versions() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF OLD.read_only AND (NEW.content_hash, NEW.owner, NEW.team, NEW.contact_email, NEW.read_only)
+         IS DISTINCT FROM (OLD.content_hash, OLD.owner, OLD.team, OLD.contact_email, OLD.read_only) THEN
+       RAISE EXCEPTION 'schema % version % is read-only', OLD.schema_id, OLD.version USING ERRCODE = '${READ_ONLY_SQLSTATE}';
+     END IF;
+     RETURN NEW;
+   END $$;
+   CREATE TRIGGER svc_schema_versions_read_only BEFORE UPDATE ON svc_schema_versions
+     FOR EACH ROW EXECUTE FUNCTION svc_keep_read_only_versions();
+
+   -- Every replica LISTENs: a committed write reaches the others' indexes without polling.
+   CREATE FUNCTION svc_notify_schema_version() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_object('schemaId', NEW.schema_id, 'version', NEW.version)::text);
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER svc_schema_versions_notify AFTER INSERT OR UPDATE ON svc_schema_versions
+     FOR EACH ROW EXECUTE FUNCTION svc_notify_schema_version();`,
+];
+
+/** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */
+export class IncompatibleDatabaseError extends Error {
+  override name = 'IncompatibleDatabaseError';
+}
+
+export interface MigrationReport {
+  serverVersion: string;
+  /** Schema version before and after. */
+  from: number;
+  to: number;
+}
+
+/** Checks the server, then applies what is pending under the advisory lock. Throws with a clear message. */
+export async function migrate(client: pg.ClientBase, location: string): Promise<MigrationReport> {
+  const { rows } = await client.query<{ server_version: string; server_version_num: string }>(
+    `SELECT current_setting('server_version') AS server_version, current_setting('server_version_num') AS server_version_num`,
+  );
+  const serverVersion = rows[0]!.server_version;
+  if (Number(rows[0]!.server_version_num) < MIN_SERVER_VERSION_NUM) {
+    throw new IncompatibleDatabaseError(`PostgreSQL ${serverVersion} at ${location} is too old: svc needs PostgreSQL ${MIN_SERVER_VERSION_NUM / 10000} or newer`);
+  }
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS svc_schema_migrations (
+      version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const current = await client.query<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM svc_schema_migrations');
+    const from = current.rows[0]!.version;
+    if (from > MIGRATIONS.length) {
+      throw new IncompatibleDatabaseError(`the registry database at ${location} has schema version ${from}, newer than this svc supports (${MIGRATIONS.length}): upgrade svc`);
+    }
+    for (let version = from; version < MIGRATIONS.length; version++) {
+      await client.query('BEGIN');
+      try {
+        await client.query(MIGRATIONS[version]!);
+        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    }
+    return { serverVersion, from, to: MIGRATIONS.length };
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,33 @@
+/** Settings of the PostgreSQL store: one typed interface, one frozen defaults object with units in the names. */
+import type { Logger } from '../../logger';
+
+export interface PostgresStorageOptions {
+  /** A standard `postgres://` / `postgresql://` URL; its TLS parameters (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`) apply. */
+  databaseUrl: string;
+  /** Connections per replica. */
+  poolSize: number;
+  /** Longest wait for a new connection: a write fails with UNAVAILABLE after it rather than hanging. */
+  connectTimeoutMs: number;
+  /** Longest a statement may run, on the server and as seen from the client. */
+  statementTimeoutMs: number;
+  /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
+  resyncIntervalMs: number;
+  /** Pause before the change listener connects again after losing its connection. */
+  reconnectDelayMs: number;
+  logger: Logger | undefined;
+  /** Receives 1 while the database answers and 0 while it does not (`svc_storage_up`). */
+  reportUp: ((up: boolean) => void) | undefined;
+}
+
+export const DEFAULT_POSTGRES_OPTIONS = Object.freeze({
+  poolSize: 10,
+  connectTimeoutMs: 2_000,
+  statementTimeoutMs: 5_000,
+  resyncIntervalMs: 30_000,
+  reconnectDelayMs: 500,
+  logger: undefined,
+  reportUp: undefined,
+});
+
+/** The oldest server the migrations are written for (`EXECUTE FUNCTION` in triggers needs 11; older releases are long out of support). */
+export const MIN_SERVER_VERSION_NUM = 120000;

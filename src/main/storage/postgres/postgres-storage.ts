@@ -1,0 +1,296 @@
+/**
+ * The store for several replicas: one PostgreSQL database (node-postgres pool) shared by all of
+ * them. Uniqueness and conditional writes are single statements the database makes atomic, so no
+ * replica relies on a lock of its own for correctness. Connecting and migrating happen on first
+ * use (SchemaRegistry.open at start), so a database that is unreachable or too old stops the start
+ * with a clear message. Afterwards a lost database turns calls into UNAVAILABLE errors, quickly
+ * (`connectTimeoutMs`, `statementTimeoutMs`), and the pool reconnects by itself when it is back.
+ */
+import pg from 'pg';
+import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
+import type {
+  ConsumerKey, ConsumerRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
+  StorageChange, StorageChangeFeed,
+} from '../storage';
+import { ChangeListener } from './change-listener';
+import { DatabaseAvailability } from './database-availability';
+import { READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
+import { IncompatibleDatabaseError, migrate } from './migrations';
+import { redactDatabaseUrl } from './database-url';
+import { DEFAULT_POSTGRES_OPTIONS, type PostgresStorageOptions } from './postgres-options';
+
+const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
+  contact_email, read_only, registered_at, updated_at`;
+const SCHEMA_VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13';
+const INSERT_SCHEMA = `INSERT INTO svc_schema_versions (schema_id, version, content, content_hash, document_json,
+  openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at) VALUES (${SCHEMA_VALUES})`;
+
+interface SummaryRow {
+  schema_id: string;
+  version: string;
+  content_hash: string;
+  openapi_version: string;
+  endpoint_count: number;
+  owner: string;
+  team: string;
+  contact_email: string;
+  read_only: boolean;
+  registered_at: string;
+  updated_at: string;
+}
+
+interface ConsumerRow {
+  consumer_id: string;
+  schema_id: string;
+  environment: string;
+  consumer_version: string;
+  schema_version: string;
+  registered_at: string;
+  last_validated_at: string;
+  used_endpoints: ConsumerRecord['usedEndpoints'];
+}
+
+export class PostgresStorage implements Storage {
+  readonly changes: StorageChangeFeed;
+  readonly #options: PostgresStorageOptions;
+  readonly #location: string;
+  readonly #pool: pg.Pool;
+  readonly #availability: DatabaseAvailability;
+  readonly #listener: ChangeListener;
+  readonly #listeners = new Set<(change: StorageChange) => void>();
+  #ready: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: Partial<PostgresStorageOptions> & Pick<PostgresStorageOptions, 'databaseUrl'>) {
+    this.#options = { ...DEFAULT_POSTGRES_OPTIONS, ...options };
+    this.#location = redactDatabaseUrl(this.#options.databaseUrl);
+    const clientConfig: pg.ClientConfig = {
+      connectionString: this.#options.databaseUrl,
+      connectionTimeoutMillis: this.#options.connectTimeoutMs,
+      statement_timeout: this.#options.statementTimeoutMs,
+      query_timeout: this.#options.statementTimeoutMs + 1_000,
+      keepAlive: true,
+      application_name: 'svc',
+    };
+    this.#pool = new pg.Pool({ ...clientConfig, max: this.#options.poolSize });
+    // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the process.
+    this.#pool.on('error', (error) => this.#availability.markDown(error));
+    this.#availability = new DatabaseAvailability(this.#options.logger, this.#options.reportUp);
+    this.#listener = new ChangeListener({
+      clientConfig,
+      readSummary: (schemaId, version) => this.#readSummary(schemaId, version),
+      readIndex: () => this.loadSchemaIndex(),
+      emit: (change) => {
+        for (const listener of this.#listeners) listener(change);
+      },
+      availability: this.#availability,
+      logger: this.#options.logger,
+      resyncIntervalMs: this.#options.resyncIntervalMs,
+      reconnectDelayMs: this.#options.reconnectDelayMs,
+    });
+    this.changes = {
+      subscribe: (listener) => {
+        this.#listeners.add(listener);
+        void this.#whenReady().then(() => this.#listener.start(), () => undefined);
+        return () => this.#listeners.delete(listener);
+      },
+    };
+  }
+
+  /** Connects and migrates now (instead of on first use); throws the start-up error, if any. */
+  static async open(options: ConstructorParameters<typeof PostgresStorage>[0]): Promise<PostgresStorage> {
+    const storage = new PostgresStorage(options);
+    try {
+      await storage.#whenReady();
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+    return storage;
+  }
+
+  async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
+    const { rows } = await this.#query<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM svc_schema_versions`);
+    return rows.map(rowToSummary);
+  }
+
+  async loadSchemaVersions(schemaId: string): Promise<SchemaVersionSummary[]> {
+    const { rows } = await this.#query<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM svc_schema_versions WHERE schema_id = $1`, [schemaId]);
+    return rows.map(rowToSummary);
+  }
+
+  async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
+    const { rows } = await this.#query<SummaryRow & { content: string; document_json: string }>(
+      `SELECT ${SUMMARY_COLUMNS}, content, document_json FROM svc_schema_versions WHERE schema_id = $1 AND version = $2`,
+      [schemaId, version],
+    );
+    const row = rows[0];
+    return row && { ...rowToSummary(row), content: row.content, documentJson: row.document_json };
+  }
+
+  async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
+    const { rows } = await this.#query<{ content_hash: string; document_json: string }>(
+      'SELECT content_hash, document_json FROM svc_schema_versions WHERE schema_id = $1 AND version = $2',
+      [schemaId, version],
+    );
+    const row = rows[0];
+    return row && { contentHash: row.content_hash, documentJson: row.document_json };
+  }
+
+  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+    const values = schemaValues(record);
+    let statement: string;
+    if (expected === undefined) {
+      statement = `${INSERT_SCHEMA} ON CONFLICT (schema_id, version) DO UPDATE SET content = excluded.content,
+        content_hash = excluded.content_hash, document_json = excluded.document_json, openapi_version = excluded.openapi_version,
+        endpoint_count = excluded.endpoint_count, owner = excluded.owner, team = excluded.team,
+        contact_email = excluded.contact_email, read_only = excluded.read_only, updated_at = excluded.updated_at`;
+    } else if (expected === null) {
+      statement = `${INSERT_SCHEMA} ON CONFLICT (schema_id, version) DO NOTHING`;
+    } else {
+      // The row must still be what the writer decided on: same content and ownership.
+      // registered_at stays as stored, so $12 is the expected hash here.
+      statement = `UPDATE svc_schema_versions SET content = $3, content_hash = $4, document_json = $5, openapi_version = $6,
+          endpoint_count = $7, owner = $8, team = $9, contact_email = $10, read_only = $11, updated_at = $13
+        WHERE schema_id = $1 AND version = $2 AND content_hash = $12 AND owner = $14 AND team = $15
+          AND contact_email = $16 AND read_only = $17`;
+      values.splice(11, 1, expected.contentHash);
+      values.push(expected.ownership.owner, expected.ownership.team, expected.ownership.contactEmail, expected.ownership.readOnly);
+    }
+    const { rowCount } = await this.#query(statement, values);
+    if (rowCount === 1) return { saved: true };
+    return { saved: false, current: await this.#readSummary(record.schemaId, record.version) };
+  }
+
+  async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
+    const { rows } = await this.#query<ConsumerRow>(
+      `SELECT * FROM svc_consumers WHERE ($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2)
+        ORDER BY schema_id, environment, consumer_id`,
+      [filter.schemaId ?? null, filter.environment ?? null],
+    );
+    return rows.map(rowToConsumer);
+  }
+
+  async getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined> {
+    const { rows } = await this.#query<ConsumerRow>(
+      'SELECT * FROM svc_consumers WHERE consumer_id = $1 AND schema_id = $2 AND environment = $3',
+      [key.consumerId, key.schemaId, key.environment],
+    );
+    return rows[0] && rowToConsumer(rows[0]);
+  }
+
+  async saveConsumer(record: ConsumerRecord): Promise<void> {
+    await this.#query(
+      `INSERT INTO svc_consumers (consumer_id, schema_id, environment, consumer_version, schema_version, registered_at,
+          last_validated_at, used_endpoints) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (consumer_id, schema_id, environment) DO UPDATE SET consumer_version = excluded.consumer_version,
+          schema_version = excluded.schema_version, last_validated_at = excluded.last_validated_at,
+          used_endpoints = excluded.used_endpoints`,
+      [record.consumerId, record.schemaId, record.environment, record.consumerVersion, record.schemaVersion,
+        record.registeredAt, record.lastValidatedAt, JSON.stringify(record.usedEndpoints)],
+    );
+  }
+
+  async deleteConsumer(key: ConsumerKey): Promise<boolean> {
+    const { rowCount } = await this.#query(
+      'DELETE FROM svc_consumers WHERE consumer_id = $1 AND schema_id = $2 AND environment = $3',
+      [key.consumerId, key.schemaId, key.environment],
+    );
+    return rowCount === 1;
+  }
+
+  /** Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#listeners.clear();
+      await this.#listener.close();
+      await this.#pool.end();
+    })();
+    return this.#closing;
+  }
+
+  async #readSummary(schemaId: string, version: string): Promise<SchemaVersionSummary | undefined> {
+    const { rows } = await this.#query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM svc_schema_versions WHERE schema_id = $1 AND version = $2`,
+      [schemaId, version],
+    );
+    return rows[0] && rowToSummary(rows[0]);
+  }
+
+  async #query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
+    await this.#whenReady();
+    try {
+      const result = await this.#pool.query<R>(text, values);
+      this.#availability.markUp();
+      return result;
+    } catch (error) {
+      if (isUnavailableError(error)) {
+        this.#availability.markDown(error);
+        throw unavailable(error);
+      }
+      if ((error as { code?: unknown }).code === READ_ONLY_SQLSTATE) {
+        throw new SvcError(ErrorCode.READ_ONLY, `${errorMessage(error)} and cannot be updated; register a new version instead`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  #whenReady(): Promise<void> {
+    this.#ready ??= this.#connectAndMigrate();
+    return this.#ready;
+  }
+
+  async #connectAndMigrate(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw new Error(`cannot reach the registry database at ${this.#location}: ${describeCause(error)}`, { cause: error });
+    }
+    try {
+      const report = await migrate(client, this.#location);
+      this.#options.logger?.info(
+        { caller: 'storage/postgres', database: this.#location, serverVersion: report.serverVersion, schemaVersion: report.to, migratedFrom: report.from },
+        report.from === report.to ? 'registry database ready' : `registry database migrated from schema version ${report.from} to ${report.to}`,
+      );
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+      if (error instanceof IncompatibleDatabaseError) throw error;
+      throw new Error(`cannot prepare the registry database at ${this.#location}: ${describeCause(error)}`, { cause: error });
+    }
+  }
+}
+
+function schemaValues(record: SchemaVersionRecord): unknown[] {
+  return [record.schemaId, record.version, record.content, record.contentHash, record.documentJson, record.openapiVersion,
+    record.endpointCount, record.ownership.owner, record.ownership.team, record.ownership.contactEmail,
+    record.ownership.readOnly, record.registeredAt, record.updatedAt];
+}
+
+function rowToSummary(row: SummaryRow): SchemaVersionSummary {
+  return {
+    schemaId: row.schema_id,
+    version: row.version,
+    contentHash: row.content_hash,
+    openapiVersion: row.openapi_version,
+    endpointCount: row.endpoint_count,
+    ownership: { owner: row.owner, team: row.team, contactEmail: row.contact_email, readOnly: row.read_only },
+    registeredAt: Number(row.registered_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function rowToConsumer(row: ConsumerRow): ConsumerRecord {
+  return {
+    consumerId: row.consumer_id,
+    consumerVersion: row.consumer_version,
+    schemaId: row.schema_id,
+    schemaVersion: row.schema_version,
+    environment: row.environment,
+    registeredAt: Number(row.registered_at),
+    lastValidatedAt: Number(row.last_validated_at),
+    usedEndpoints: row.used_endpoints,
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The portable form of a whole registry (backup, restore, moving between stores): JSON lines, one
+ * header, then one line per schema version (registered text and metadata) and one per consumer
+ * registration. The engine document is not exported: import derives it from the text again, with
+ * the importing svc's own intake, so an archive never carries a document that intake would refuse.
+ * Import is idempotent: a version or registration already stored as in the archive is left alone.
+ */
+import { createHash } from 'node:crypto';
+import readline from 'node:readline';
+import type { Readable } from 'node:stream';
+import { errorMessage } from '../../shared/errors';
+import { loadSchema } from '../../shared/openapi/load-document';
+import type { SchemaOwnershipRecord } from '../../shared/schema-records';
+import type { ConsumerRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+
+export const ARCHIVE_FORMAT = 'svc-registry';
+export const ARCHIVE_FORMAT_VERSION = 1;
+/** Problems named in an import report; the rest are counted. */
+const MAX_REPORTED_PROBLEMS = 20;
+
+export interface ArchiveHeader {
+  type: 'header';
+  format: typeof ARCHIVE_FORMAT;
+  formatVersion: number;
+  exportedAt: string;
+}
+
+export type ArchivedSchemaVersion = { type: 'schema' } & Omit<SchemaVersionRecord, 'documentJson'>;
+export type ArchivedConsumer = { type: 'consumer' } & ConsumerRecord;
+
+/** The archive's lines, each ending in a newline; schemas are read one at a time. */
+export async function* exportRegistry(storage: Storage, now: () => Date = () => new Date()): AsyncGenerator<string> {
+  const header: ArchiveHeader = { type: 'header', format: ARCHIVE_FORMAT, formatVersion: ARCHIVE_FORMAT_VERSION, exportedAt: now().toISOString() };
+  yield `${JSON.stringify(header)}\n`;
+  const index = (await storage.loadSchemaIndex()).sort((a, b) => compareText(a.schemaId, b.schemaId) || compareText(a.version, b.version));
+  for (const summary of index) {
+    const record = await storage.getSchemaVersion(summary.schemaId, summary.version);
+    if (!record) continue;
+    const { documentJson: _documentJson, ...archived } = record;
+    const line: ArchivedSchemaVersion = { type: 'schema', ...archived };
+    yield `${JSON.stringify(line)}\n`;
+  }
+  for (const consumer of await storage.listConsumers({})) {
+    const line: ArchivedConsumer = { type: 'consumer', ...consumer };
+    yield `${JSON.stringify(line)}\n`;
+  }
+}
+
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface ImportReport {
+  schemas: ImportCounts;
+  consumers: ImportCounts;
+  /** Lines not imported, with why (`line 7: ...`); at most MAX_REPORTED_PROBLEMS named. */
+  problems: string[];
+  problemCount: number;
+}
+
+/** Loads an archive into `storage`; a bad line is reported and skipped, the others are imported. */
+export async function importRegistry(storage: Storage, input: Readable): Promise<ImportReport> {
+  const report: ImportReport = {
+    schemas: { created: 0, updated: 0, unchanged: 0 },
+    consumers: { created: 0, updated: 0, unchanged: 0 },
+    problems: [],
+    problemCount: 0,
+  };
+  const problem = (lineNumber: number, message: string) => {
+    report.problemCount++;
+    if (report.problems.length < MAX_REPORTED_PROBLEMS) report.problems.push(`line ${lineNumber}: ${message}`);
+  };
+  const stored = new Map((await storage.loadSchemaIndex()).map((s) => [versionKey(s.schemaId, s.version), s]));
+  let lineNumber = 0;
+  let sawHeader = false;
+  // Made only now: lines read before anyone iterates would be dropped (the index load above is async).
+  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
+    lineNumber++;
+    if (text.trim() === '') continue;
+    let line: { type?: unknown };
+    try {
+      line = JSON.parse(text) as { type?: unknown };
+    } catch (error) {
+      problem(lineNumber, `not JSON (${errorMessage(error).slice(0, 80)})`);
+      continue;
+    }
+    try {
+      if (line.type === 'header') {
+        const header = line as ArchiveHeader;
+        if (header.format !== ARCHIVE_FORMAT || header.formatVersion !== ARCHIVE_FORMAT_VERSION) {
+          throw new Error(`not an ${ARCHIVE_FORMAT} archive of format version ${ARCHIVE_FORMAT_VERSION} (got ${String(header.format)} ${String(header.formatVersion)})`);
+        }
+        sawHeader = true;
+      } else if (!sawHeader) {
+        throw new Error(`the archive must start with its header line (${ARCHIVE_FORMAT}, format version ${ARCHIVE_FORMAT_VERSION})`);
+      } else if (line.type === 'schema') {
+        report.schemas[await importSchemaVersion(storage, checkSchemaLine(line), stored)]++;
+      } else if (line.type === 'consumer') {
+        report.consumers[await importConsumer(storage, checkConsumerLine(line))]++;
+      } else {
+        throw new Error(`unknown line type ${JSON.stringify(line.type)}`);
+      }
+    } catch (error) {
+      if (!sawHeader && lineNumber === 1) throw error;
+      problem(lineNumber, errorMessage(error));
+    }
+  }
+  if (!sawHeader) throw new Error(`the archive is empty: no ${ARCHIVE_FORMAT} header line`);
+  return report;
+}
+
+async function importSchemaVersion(
+  storage: Storage,
+  line: ArchivedSchemaVersion,
+  stored: Map<string, SchemaVersionSummary>,
+): Promise<keyof ImportCounts> {
+  const { type: _type, ...archived } = line;
+  const key = versionKey(archived.schemaId, archived.version);
+  const existing = stored.get(key);
+  if (existing && existing.contentHash === archived.contentHash && sameOwnership(existing.ownership, archived.ownership)) return 'unchanged';
+  if (existing?.ownership.readOnly) {
+    throw new Error(`schema ${archived.schemaId} version ${archived.version} is stored read-only with other content or ownership; not replaced`);
+  }
+  const loaded = await loadSchema(archived.content);
+  const record: SchemaVersionRecord = { ...archived, documentJson: JSON.stringify(loaded.document) };
+  const saved = await storage.saveSchemaVersion(record, existing ?? null);
+  if (!saved.saved) throw new Error(`schema ${archived.schemaId} version ${archived.version} was changed by another writer during the import; import again`);
+  const { content: _content, documentJson: _json, ...summary } = record;
+  stored.set(key, summary);
+  return existing ? 'updated' : 'created';
+}
+
+async function importConsumer(storage: Storage, line: ArchivedConsumer): Promise<keyof ImportCounts> {
+  const { type: _type, ...record } = line;
+  const existing = await storage.getConsumer(record);
+  if (existing && JSON.stringify(normalizedConsumer(existing)) === JSON.stringify(normalizedConsumer(record))) return 'unchanged';
+  await storage.saveConsumer(record);
+  return existing ? 'updated' : 'created';
+}
+
+function checkSchemaLine(line: Record<string, unknown>): ArchivedSchemaVersion {
+  for (const field of ['schemaId', 'version', 'content', 'contentHash', 'openapiVersion'] as const) requireString(line, field);
+  for (const field of ['endpointCount', 'registeredAt', 'updatedAt'] as const) requireNumber(line, field);
+  const ownership = line.ownership as Partial<SchemaOwnershipRecord> | undefined;
+  if (typeof ownership !== 'object' || ownership === null || typeof ownership.owner !== 'string' || typeof ownership.team !== 'string'
+    || typeof ownership.contactEmail !== 'string' || typeof ownership.readOnly !== 'boolean') {
+    throw new Error('schema line: ownership must be {owner, team, contactEmail, readOnly}');
+  }
+  const schema = line as unknown as ArchivedSchemaVersion;
+  if (sha256(schema.content) !== schema.contentHash) {
+    throw new Error(`schema ${schema.schemaId} version ${schema.version}: the content does not match its contentHash (the archive was altered or damaged)`);
+  }
+  return schema;
+}
+
+function checkConsumerLine(line: Record<string, unknown>): ArchivedConsumer {
+  for (const field of ['consumerId', 'consumerVersion', 'schemaId', 'schemaVersion', 'environment'] as const) requireString(line, field);
+  for (const field of ['registeredAt', 'lastValidatedAt'] as const) requireNumber(line, field);
+  const endpoints = line.usedEndpoints;
+  if (!Array.isArray(endpoints) || !endpoints.every((e: { method?: unknown; path?: unknown; usedFields?: unknown }) =>
+    typeof e?.method === 'string' && typeof e.path === 'string' && Array.isArray(e.usedFields) && e.usedFields.every((f) => typeof f === 'string'))) {
+    throw new Error('consumer line: usedEndpoints must be a list of {method, path, usedFields}');
+  }
+  return line as unknown as ArchivedConsumer;
+}
+
+function requireString(line: Record<string, unknown>, field: string): void {
+  if (typeof line[field] !== 'string') throw new Error(`${String(line.type)} line: ${field} must be a string`);
+}
+
+function requireNumber(line: Record<string, unknown>, field: string): void {
+  if (!Number.isSafeInteger(line[field])) throw new Error(`${String(line.type)} line: ${field} must be an integer (Unix seconds or a count)`);
+}
+
+/** The fields of a registration in a fixed order, so that two copies compare as text. */
+function normalizedConsumer(record: ConsumerRecord): unknown[] {
+  return [record.consumerId, record.consumerVersion, record.schemaId, record.schemaVersion, record.environment,
+    record.registeredAt, record.lastValidatedAt, record.usedEndpoints.map((e) => [e.method, e.path, e.usedFields])];
+}
+
+function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
+  return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
+}
+
+function versionKey(schemaId: string, version: string): string {
+  return `${schemaId}\u0000${version}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,74 @@
+/** Writes that race across replicas: the database decides, never a lock of one process. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { POSTGRES_SKIP_REASON } from '../helpers/postgres';
+import { startReplicaSet, usersDocument, type ReplicaSet } from './replica-set';
+
+describe('concurrent writes on two replicas', { skip: POSTGRES_SKIP_REASON }, () => {
+  let set: ReplicaSet;
+  before(async () => {
+    set = await startReplicaSet(2);
+  });
+  after(() => set?.close());
+
+  const register = (replica: number, request: object) => set.replicas[replica]!.client.call('RegisterSchema', request);
+
+  it('the same version with identical content at once succeeds on both', async () => {
+    for (let round = 0; round < 5; round++) {
+      const request = { schema_id: `same-${round}`, schema_content: usersDocument('1.0.0'), schema_version: '1.0.0' };
+      const answers = await Promise.all([register(0, request), register(1, request)]);
+      assert.deepEqual(answers.map((answer) => answer.success), [true, true], answers.map((a) => a.message).join(' | '));
+      assert.equal(answers[0].metadata.schema_hash, answers[1].metadata.schema_hash);
+    }
+  });
+
+  it('the same version with different content at once: exactly one content wins, the other is told', async () => {
+    for (let round = 0; round < 5; round++) {
+      const schemaId = `race-${round}`;
+      const contents = [usersDocument('1.0.0'), usersDocument('1.0.0', { '/other': { get: { responses: { 200: { description: 'ok' } } } } })];
+      const answers = await Promise.all(contents.map((content, replica) => register(replica, { schema_id: schemaId, schema_content: content, schema_version: '1.0.0' })));
+      const stored = await set.replicas[0]!.client.call('GetSchema', { schema_id: schemaId, schema_version: '1.0.0' });
+      const winners = answers.filter((answer) => answer.success);
+      // Either both ran one after the other (the second replaced the first: both succeed, the store
+      // holds the later one), or they raced and exactly one won while the other was told.
+      if (winners.length === 1) {
+        const loser = answers.find((answer) => !answer.success)!;
+        assert.match(loser.message, /was written at the same time by another registration.*; nothing was stored/);
+        assert.equal(stored.metadata.schema_hash, winners[0]!.metadata.schema_hash);
+      } else {
+        assert.equal(winners.length, 2);
+        assert.ok(answers.some((answer) => answer.metadata.schema_hash === stored.metadata.schema_hash));
+      }
+      const onOther = await set.replicas[1]!.client.call('GetSchema', { schema_id: schemaId, schema_version: '1.0.0' });
+      assert.equal(onOther.metadata.schema_hash, stored.metadata.schema_hash, 'both replicas agree on the content');
+    }
+  });
+
+  it('read-only set on one replica holds on the other', async () => {
+    const ownership = { owner: 'alice', team: 'core', contact_email: 'a@example.com', read_only: true };
+    const locked = await register(0, { schema_id: 'locked', schema_content: usersDocument('1.0.0'), ownership });
+    assert.equal(locked.success, true, locked.message);
+    const attempts = await Promise.all([
+      register(1, { schema_id: 'locked', schema_content: usersDocument('1.0.0', { '/x': { get: { responses: { 200: { description: 'x' } } } } }), schema_version: '1.0.0' }),
+      register(1, { schema_id: 'locked', schema_content: usersDocument('1.0.0'), ownership: { ...ownership, read_only: false } }),
+    ]);
+    for (const attempt of attempts) {
+      assert.equal(attempt.success, false);
+      assert.match(attempt.message, /read-only/);
+    }
+    const stored = await set.replicas[1]!.client.call('GetSchema', { schema_id: 'locked' });
+    assert.equal(stored.metadata.schema_hash, locked.metadata.schema_hash);
+  });
+
+  it('a consumer registered at once on both replicas is one registration', async () => {
+    await register(0, { schema_id: 'consumed', schema_content: usersDocument('1.0.0') });
+    const request = {
+      consumer_id: 'web', consumer_version: '2.0.0', schema_id: 'consumed', environment: 'prod',
+      used_endpoints: [{ method: 'GET', path: '/users/{id}', used_fields: ['email'] }],
+    };
+    const answers = await Promise.all(set.replicas.map((replica) => replica.client.call('RegisterConsumer', request)));
+    assert.deepEqual(answers.map((answer) => answer.success), [true, true]);
+    const listed = await set.replicas[1]!.client.call('ListConsumers', { schema_id: 'consumed', environment: 'prod' });
+    assert.equal(listed.consumers.length, 1);
+  });
+});

@@ -1,0 +1,97 @@
+/** What only the PostgreSQL store does: migrations under a lock, start-up errors, the change feed, conditional writes across connections. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { ErrorCode, SvcError } from '../../src/shared/errors';
+import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
+import { MIGRATIONS } from '../../src/main/storage/postgres/migrations';
+import type { SchemaVersionRecord, StorageChange } from '../../src/main/storage/storage';
+import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
+
+function record(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersionRecord {
+  return {
+    schemaId: 'users', version: '1.0.0', content: '{}', contentHash: 'a'.repeat(64), documentJson: '{}', openapiVersion: '3.0.0',
+    endpointCount: 1, ownership: { owner: '', team: '', contactEmail: '', readOnly: false }, registeredAt: 1, updatedAt: 1, ...overrides,
+  };
+}
+
+describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
+  let cluster: PostgresCluster;
+  let databases = 0;
+  const freshDatabase = () => cluster.createDatabase(`store_${++databases}`);
+  before(async () => {
+    cluster = await startPostgresCluster();
+  });
+  after(() => cluster?.destroy());
+
+  it('replicas starting at once migrate once, under the advisory lock', async () => {
+    const databaseUrl = await freshDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStorage.open({ databaseUrl })));
+    await Promise.all(stores.map((store) => store.close()));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query('SELECT version FROM svc_schema_migrations ORDER BY version');
+    await client.end();
+    assert.deepEqual(rows.map((row) => row.version), MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('says clearly when the database is unreachable, without showing the password', async () => {
+    const closedPort = cluster.port === 1 ? 2 : 1;
+    await assert.rejects(PostgresStorage.open({ databaseUrl: `postgres://svc:s3cret@127.0.0.1:${closedPort}/svc` }), (error: Error) => {
+      assert.match(error.message, /^cannot reach the registry database at postgres:\/\/svc:\*\*\*@127\.0\.0\.1:\d+\/svc: .*ECONNREFUSED/);
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    });
+  });
+
+  it('refuses a database migrated by a newer svc', async () => {
+    const databaseUrl = await freshDatabase();
+    await (await PostgresStorage.open({ databaseUrl })).close();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query('INSERT INTO svc_schema_migrations (version) VALUES (99)');
+    await client.end();
+    await assert.rejects(PostgresStorage.open({ databaseUrl }), /has schema version 99, newer than this svc supports \(1\): upgrade svc/);
+  });
+
+  it('conditional writes from two connections: one wins, the other sees what won', async () => {
+    const databaseUrl = await freshDatabase();
+    const [a, b] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);
+    try {
+      const results = await Promise.all([a!.saveSchemaVersion(record(), null), b!.saveSchemaVersion(record({ contentHash: 'b'.repeat(64) }), null)]);
+      assert.equal(results.filter((result) => result.saved).length, 1);
+      const lost = results.find((result) => !result.saved);
+      assert.ok(lost && !lost.saved && lost.current);
+      const stale = await a!.saveSchemaVersion(record({ contentHash: 'c'.repeat(64) }), { ...record(), contentHash: 'd'.repeat(64) });
+      assert.equal(stale.saved, false);
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+    }
+  });
+
+  it('keeps a read-only version unchanged whoever writes, and tells every store of each change', async () => {
+    const databaseUrl = await freshDatabase();
+    const [writer, follower] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);
+    try {
+      const seen: StorageChange[] = [];
+      follower.changes.subscribe((change) => seen.push(change));
+      await waitFor(() => seen.some((change) => change.type === 'resync'));
+      const readOnly = record({ ownership: { owner: 'o', team: 't', contactEmail: '', readOnly: true } });
+      await writer.saveSchemaVersion(readOnly);
+      await waitFor(() => seen.some((change) => change.type === 'schema-version' && change.summary.ownership.readOnly));
+      await assert.rejects(writer.saveSchemaVersion(record({ contentHash: 'e'.repeat(64) })),
+        (error: SvcError) => error.code === ErrorCode.READ_ONLY && /read-only/.test(error.message));
+      await writer.saveSchemaVersion(readOnly);
+    } finally {
+      await Promise.all([writer.close(), follower.close()]);
+    }
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 1_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
