@@ -26,6 +26,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Longest wait for in-flight calls at shutdown before they are cancelled. */
   shutdownGraceMs: number;
+  /** A connection that has sent no byte this long after it opened is closed (it holds a file descriptor). */
+  connectionPrefaceTimeoutMs: number;
   /** Validation worker threads (src/main/validation-pool.ts); 0 means one per available core. */
   workerThreads: number;
   /** Serve gRPC over TLS with `tlsCertPath` and `tlsKeyPath` (src/main/tls.ts). */
@@ -38,6 +40,10 @@ export interface ServerConfig {
   tlsClientCaPath: string;
   /** Require an API key on every call except health (src/main/auth/); keys from SVC_API_KEYS / SVC_API_KEYS_FILE. */
   apiKeyAuth: boolean;
+  /** Refuse different content for a published version (identical content stays idempotent); docs/deploy-gate.md. */
+  immutableVersions: boolean;
+  /** Accept environments never created, creating them on first use (the behaviour before environments were known). */
+  allowUnknownEnvironments: boolean;
 }
 
 export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
@@ -50,12 +56,15 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   databaseUrl: '',
   logLevel: 'info',
   shutdownGraceMs: 10_000,
+  connectionPrefaceTimeoutMs: 10_000,
   workerThreads: 0,
   tls: false,
   tlsCertPath: '',
   tlsKeyPath: '',
   tlsClientCaPath: '',
   apiKeyAuth: false,
+  immutableVersions: false,
+  allowUnknownEnvironments: false,
 });
 
 /** Environment variables read by the server, and the option each one sets. */
@@ -74,6 +83,8 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_TLS_KEY: 'tlsKeyPath',
   SVC_TLS_CLIENT_CA: 'tlsClientCaPath',
   SVC_API_KEY_AUTH: 'apiKeyAuth',
+  SVC_IMMUTABLE_VERSIONS: 'immutableVersions',
+  SVC_ALLOW_UNKNOWN_ENVIRONMENTS: 'allowUnknownEnvironments',
 } as const);
 
 export class ConfigError extends Error {
@@ -110,10 +121,13 @@ export function resolveServerConfig(
     databaseUrl,
     logLevel: requireOneOf('logLevel', String(merged.logLevel).toLowerCase(), LOG_LEVELS),
     shutdownGraceMs: requireNonNegativeInteger('shutdownGraceMs', merged.shutdownGraceMs),
+    connectionPrefaceTimeoutMs: requireNonNegativeInteger('connectionPrefaceTimeoutMs', merged.connectionPrefaceTimeoutMs),
     workerThreads: requireNonNegativeInteger('workerThreads', merged.workerThreads),
     tls,
     ...tlsFiles,
     apiKeyAuth: requireBoolean('apiKeyAuth', merged.apiKeyAuth),
+    immutableVersions: requireBoolean('immutableVersions', merged.immutableVersions),
+    allowUnknownEnvironments: requireBoolean('allowUnknownEnvironments', merged.allowUnknownEnvironments),
   };
 }
 

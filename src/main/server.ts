@@ -19,12 +19,16 @@ import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
 import { createCallObserver } from './call-observer';
 import { ConsumerRegistry } from './registry/consumer-registry';
+import { DeploymentRegistry } from './registry/deployment-registry';
+import { EnvironmentRegistry } from './registry/environment-registry';
 import { SchemaRegistry } from './registry/schema-registry';
 import type { ServiceContext } from './service-context';
 import { ComparisonPool } from './compatibility/comparison-pool';
 import { createCompatibilityHandlers } from './compatibility/compatibility-service';
 import { createVersionComparisons } from './compatibility/version-comparisons';
 import { createConsumerHandlers } from './services/consumers';
+import { createDeploymentHandlers } from './services/deployments';
+import { createEnvironmentHandlers } from './services/environments';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
 import { withRequestCodecs } from './request-codecs';
@@ -33,6 +37,7 @@ import { ValidationPool } from './validation-pool';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
+import { listenForGrpc, type GrpcListener } from './grpc-listener';
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */
@@ -47,7 +52,7 @@ export class SvcServer {
   readonly #grpcServer: grpc.Server;
   readonly #health: HealthImplementation;
   readonly #metricsServer: MetricsServer | undefined;
-  readonly #port: number;
+  readonly #listener: GrpcListener;
   readonly #apiKeys: ApiKeyStore | undefined;
   #closing: Promise<void> | undefined;
 
@@ -57,7 +62,7 @@ export class SvcServer {
     grpcServer: grpc.Server;
     health: HealthImplementation;
     metricsServer: MetricsServer | undefined;
-    port: number;
+    listener: GrpcListener;
     apiKeys: ApiKeyStore | undefined;
   }) {
     this.config = parts.config;
@@ -65,7 +70,7 @@ export class SvcServer {
     this.#grpcServer = parts.grpcServer;
     this.#health = parts.health;
     this.#metricsServer = parts.metricsServer;
-    this.#port = parts.port;
+    this.#listener = parts.listener;
     this.#apiKeys = parts.apiKeys;
   }
 
@@ -83,14 +88,19 @@ export class SvcServer {
     let pool: ValidationPool | undefined;
     let comparisons: ComparisonPool | undefined;
     let grpcServer: grpc.Server | undefined;
+    let listener: GrpcListener | undefined;
     try {
-      const schemas = await SchemaRegistry.open(storage);
+      const schemas = await SchemaRegistry.open(storage, { immutableVersions: config.immutableVersions });
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
+      const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });
+      const deployments = new DeploymentRegistry(storage, schemas, environments);
       comparisons = new ComparisonPool({ logger });
       const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
-      const context: ServiceContext = { config, logger, metrics, storage, schemas, consumers, audit, pool, comparisons, compareVersions };
+      const context: ServiceContext = {
+        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, comparisons, compareVersions,
+      };
 
       grpcServer = new grpc.Server({
         'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
@@ -110,7 +120,10 @@ export class SvcServer {
       health.addToServer(grpcServer);
       new ReflectionService(reflectionPackageDefinition()).addToServer(grpcServer);
 
-      const port = await bind(grpcServer, config.host, config.port, credentials);
+      listener = await listenForGrpc(grpcServer, {
+        host: config.host, port: config.port, credentials, prefaceTimeoutMs: config.connectionPrefaceTimeoutMs,
+      });
+      const port = listener.port;
       if (config.metricsPort >= 0) {
         metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger);
       }
@@ -124,9 +137,10 @@ export class SvcServer {
         },
         'svc server listening',
       );
-      return new SvcServer({ config, context, grpcServer, health, metricsServer, port, apiKeys });
+      return new SvcServer({ config, context, grpcServer, health, metricsServer, listener, apiKeys });
     } catch (error) {
       // grpc-js serves as soon as it is bound: a start that fails later must release the port too.
+      await listener?.close();
       grpcServer?.forceShutdown();
       await metricsServer?.close();
       await Promise.all([pool?.close(), comparisons?.close()]);
@@ -137,7 +151,7 @@ export class SvcServer {
 
   /** The bound gRPC port (useful with port 0). */
   get port(): number {
-    return this.#port;
+    return this.#listener.port;
   }
 
   get metricsPort(): number | undefined {
@@ -181,6 +195,7 @@ export class SvcServer {
     this.#health.setStatus('', 'NOT_SERVING');
     this.#health.setStatus(SERVICE_NAME, 'NOT_SERVING');
     logger.info({ caller: 'server' }, 'svc server shutting down');
+    const stopListening = this.#listener.close();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.#grpcServer.forceShutdown();
@@ -193,6 +208,7 @@ export class SvcServer {
       });
     });
     try {
+      await stopListening;
       await this.#metricsServer?.close();
       await Promise.all([this.context.pool.close(), this.context.comparisons.close()]);
     } finally {
@@ -212,6 +228,8 @@ function buildHandlers(context: ServiceContext): ContractValidatorHandlers {
     ...createCompatibilityHandlers(context),
     ...createConsumerHandlers(context),
     ...createFixtureHandlers(context),
+    ...createEnvironmentHandlers(context),
+    ...createDeploymentHandlers(context),
   };
   const handlers: Record<string, grpc.UntypedHandleCall> = {};
   for (const [name, definition] of Object.entries(contractValidatorDefinition())) {
@@ -233,12 +251,3 @@ function reflectionPackageDefinition(): protoLoader.PackageDefinition {
   return { ...loadSvcProto().packageDefinition, ...health };
 }
 
-function bind(server: grpc.Server, host: string, port: number, credentials: grpc.ServerCredentials): Promise<number> {
-  const address = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
-  return new Promise((resolve, reject) => {
-    server.bindAsync(address, credentials, (error, boundPort) => {
-      if (error) reject(new Error(`cannot listen on ${address}: ${error.message}`));
-      else resolve(boundPort);
-    });
-  });
-}

@@ -55,6 +55,8 @@ export const LIMITS = Object.freeze({
   validationMaxBodyBytes: 10 * 1024 * 1024, // 10 MiB
   /** Validation: deepest nesting of arrays and objects in a body (levels), checked before parsing. */
   validationMaxBodyDepth: 256,
+  /** Validation: header entries of one request or response (Node's HTTP server keeps 2,000 at most); more fail the call. */
+  validationMaxHeaderEntries: 1_000,
   /** Validation: longest request path, query string included (characters). */
   validationMaxPathChars: 8 * 1024,
   /**
@@ -96,6 +98,8 @@ export const LIMITS = Object.freeze({
   consumerMaxEndpoints: 1_000,
   /** Consumers: used response fields listed per endpoint. */
   consumerMaxUsedFields: 1_000,
+  /** Consumers: used fields of one registration, all endpoints together (repeats counted), checked before anything is merged. */
+  consumerMaxUsedFieldsTotal: 100_000,
   /** Validation workers: compiled contracts kept per worker (spec: schema cache capacity, MaxSchemas). */
   contractCacheMaxEntries: 1_000,
   /** Validation workers: a compiled contract unused this long is dropped (spec: schema cache time-to-live, SchemaTTL). */

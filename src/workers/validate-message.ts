@@ -5,7 +5,7 @@
  */
 import { ErrorCode, errorMessage } from '../shared/errors';
 import { WireFormatError } from '../shared/pool-protocol/protobuf-wire';
-import { decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/pool-protocol/validation-codec';
+import { MessageLimitError, decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/pool-protocol/validation-codec';
 import { ValidationOperation } from '../shared/pool-protocol/batches';
 import type { CompiledContract, ValidationOutcome } from '../shared/validation';
 
@@ -35,6 +35,7 @@ export function validateMessage(operation: ValidationOperation, bytes: Buffer, c
     if (error instanceof WireFormatError) {
       return { ok: false, code: ErrorCode.INVALID_ARGUMENT, message: `the request is not a valid protobuf message: ${error.message}` };
     }
+    if (error instanceof MessageLimitError) return { ok: false, code: ErrorCode.LIMIT_EXCEEDED, message: error.message };
     return { ok: false, code: ErrorCode.INTERNAL, message: `validation failed unexpectedly: ${errorMessage(error)}` };
   }
 }

@@ -126,6 +126,11 @@ function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageReco
   if (endpoints.length > LIMITS.consumerMaxEndpoints) {
     throw invalidArgument(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
   }
+  let totalFields = 0;
+  for (const endpoint of endpoints) totalFields += endpoint.usedFields.length;
+  if (totalFields > LIMITS.consumerMaxUsedFieldsTotal) {
+    throw invalidArgument(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
+  }
   return endpoints.map((endpoint, index) => {
     const field = `used_endpoints[${index}]`;
     const method = endpoint.method.trim().toUpperCase();
@@ -158,7 +163,8 @@ function matchEndpoints(
     const key = `${operation.method} ${normalizePathTemplate(operation.path)}`;
     if (!templates.has(key)) templates.set(key, operation.path);
   }
-  const matched = new Map<string, EndpointUsageRecord>();
+  // Fields gathered in a Set per endpoint: merging repeats stays linear in the fields sent.
+  const matched = new Map<string, { method: string; path: string; usedFields: Set<string> }>();
   const unknown: string[] = [];
   for (const endpoint of requested) {
     const key = `${endpoint.method} ${normalizePathTemplate(endpoint.path)}`;
@@ -168,8 +174,8 @@ function matchEndpoints(
       continue;
     }
     const existing = matched.get(key);
-    if (existing) existing.usedFields = [...new Set([...existing.usedFields, ...endpoint.usedFields])];
-    else matched.set(key, { method: endpoint.method, path: template, usedFields: [...new Set(endpoint.usedFields)] });
+    if (existing) for (const usedField of endpoint.usedFields) existing.usedFields.add(usedField);
+    else matched.set(key, { method: endpoint.method, path: template, usedFields: new Set(endpoint.usedFields) });
   }
   if (unknown.length > 0) {
     const named = unknown.slice(0, MAX_NAMED_UNKNOWN_ENDPOINTS).join(', ');
@@ -177,5 +183,5 @@ function matchEndpoints(
     const noun = unknown.length === 1 ? 'endpoint is' : 'endpoints are';
     throw invalidArgument(`used_endpoints: ${unknown.length} ${noun} not in schema ${schemaLabel}: ${named}${more}`);
   }
-  return [...matched.values()];
+  return [...matched.values()].map(({ method, path, usedFields }) => ({ method, path, usedFields: [...usedFields] }));
 }

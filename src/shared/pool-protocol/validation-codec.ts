@@ -6,6 +6,7 @@
  * interactions cost the main thread one copy and no parsing. Proto3 rules apply: unknown fields
  * are skipped, the last value of a scalar wins, a repeated embedded message merges.
  */
+import { LIMITS } from '../limits';
 import { WireFormatError, WireReader, WireType, stringFieldSize, writeStringField } from './protobuf-wire';
 
 /** RequestData as the validation engine takes it (same shape as its HttpRequestInput). */
@@ -165,13 +166,17 @@ export function encodeValidationResult(result: ValidationResultFields): Buffer {
 function decodeRequestData(bytes: Buffer, [start, end]: [number, number], into: RequestFields | undefined): RequestFields {
   const request = into ?? { method: '', path: '', headers: {}, body: '' };
   const reader = new WireReader(bytes, start, end);
+  let headerEntries = 0;
   while (!reader.done) {
     const tag = reader.readTag();
     switch (tag >>> 3) {
       case REQUEST_DATA.METHOD: request.method = readString(reader, tag); break;
       case REQUEST_DATA.PATH: request.path = readString(reader, tag); break;
       case REQUEST_DATA.BODY: request.body = readString(reader, tag); break;
-      case REQUEST_DATA.HEADERS: readMapEntry(bytes, readEmbedded(reader, tag), request.headers); break;
+      case REQUEST_DATA.HEADERS:
+        if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('request');
+        readMapEntry(bytes, readEmbedded(reader, tag), request.headers);
+        break;
       default: reader.skip(tag & 7);
     }
   }
@@ -181,6 +186,7 @@ function decodeRequestData(bytes: Buffer, [start, end]: [number, number], into: 
 function decodeResponseData(bytes: Buffer, [start, end]: [number, number], into: ResponseFields | undefined): ResponseFields {
   const response = into ?? { statusCode: 0, headers: {}, body: '' };
   const reader = new WireReader(bytes, start, end);
+  let headerEntries = 0;
   while (!reader.done) {
     const tag = reader.readTag();
     switch (tag >>> 3) {
@@ -189,7 +195,10 @@ function decodeResponseData(bytes: Buffer, [start, end]: [number, number], into:
         response.statusCode = reader.readVarint32();
         break;
       case RESPONSE_DATA.BODY: response.body = readString(reader, tag); break;
-      case RESPONSE_DATA.HEADERS: readMapEntry(bytes, readEmbedded(reader, tag), response.headers); break;
+      case RESPONSE_DATA.HEADERS:
+        if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('response');
+        readMapEntry(bytes, readEmbedded(reader, tag), response.headers);
+        break;
       default: reader.skip(tag & 7);
     }
   }
@@ -206,6 +215,15 @@ function readRequestMethod(bytes: Buffer, start: number, end: number): string | 
     else reader.skip(tag & 7);
   }
   return method;
+}
+
+/** An interaction over one of the decoding limits: a call failure (LIMIT_EXCEEDED), stopped before the work grows. */
+export class MessageLimitError extends Error {
+  override name = 'MessageLimitError';
+}
+
+function headersOverLimit(side: 'request' | 'response'): MessageLimitError {
+  return new MessageLimitError(`the ${side} has more than ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`);
 }
 
 /** One `map<string, string>` entry; a later duplicate key wins, as in protobuf. */

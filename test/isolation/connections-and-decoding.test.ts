@@ -1,0 +1,73 @@
+/**
+ * Issue 12: connections that never speak are closed; malformed protobuf is the caller's mistake
+ * (INVALID_ARGUMENT) on every operation; header maps over their limit fail the call at once.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../../src/shared/limits';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, rawUnary, registerSchema } from '../helpers/validation';
+import { contractValidatorDefinition } from '@svc/client/protocol';
+
+const PREFACE_TIMEOUT_MS = 300;
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ connectionPrefaceTimeoutMs: PREFACE_TIMEOUT_MS });
+  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
+});
+after(() => server.close());
+
+test('a connection that sends nothing is closed after connectionPrefaceTimeoutMs; one that talks is not', async () => {
+  const silent = net.connect(server.server.port, '127.0.0.1');
+  const opened = performance.now();
+  const closedAfter = await new Promise<number>((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error('the silent connection stayed open')), PREFACE_TIMEOUT_MS * 10);
+    silent.once('close', () => {
+      clearTimeout(guard);
+      resolve(performance.now() - opened);
+    });
+    silent.on('error', () => undefined);
+  });
+  assert.ok(closedAfter >= PREFACE_TIMEOUT_MS * 0.8, `closed after ${Math.round(closedAfter)} ms`);
+  // A real client on the same server is served well past the timeout.
+  await new Promise((resolve) => setTimeout(resolve, PREFACE_TIMEOUT_MS * 2));
+  const answer = await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
+  assert.equal(answer.valid, true);
+});
+
+test('malformed protobuf answers INVALID_ARGUMENT on every operation', async () => {
+  const client = rawClient(server.address);
+  try {
+    // Field 1, length-delimited, whose length varint never ends.
+    const garbage = Buffer.from([0x0a, 0xff]);
+    for (const [name, method] of Object.entries(contractValidatorDefinition())) {
+      if (method.requestStream) continue; // the stream reports per message, covered by the validation tests
+      await assert.rejects(rawUnary(client, name, garbage), (error: grpc.ServiceError) => {
+        assert.equal(error.code, grpc.status.INVALID_ARGUMENT, `${name}: ${error.details}`);
+        assert.match(error.details, /not a valid (protobuf|svc\.\w+) message/);
+        return true;
+      }, name);
+    }
+  } finally {
+    client.close();
+  }
+});
+
+test('a request with more header entries than validationMaxHeaderEntries fails at once, naming the limit', async () => {
+  const headers = Object.fromEntries(Array.from({ length: LIMITS.validationMaxHeaderEntries + 1 }, (_, i) => [`x-h${i}`, 'v']));
+  const interaction = getUserInteraction('users', '42', VALID_USER);
+  await assert.rejects(
+    server.client.call('ValidateInteraction', { ...interaction, request: { ...interaction.request, headers } }),
+    (error: grpc.ServiceError) => {
+      assert.equal(error.code, grpc.status.RESOURCE_EXHAUSTED);
+      assert.match(error.details, /more than 1000 header entries \(validationMaxHeaderEntries\)/);
+      return true;
+    },
+  );
+  const atLimit = Object.fromEntries(Object.entries(headers).slice(0, LIMITS.validationMaxHeaderEntries));
+  const answer = await server.client.call('ValidateInteraction', { ...interaction, request: { ...interaction.request, headers: atLimit } });
+  assert.equal(answer.valid, true, answer.errors.join('\n'));
+});
