@@ -8,6 +8,7 @@ import Ajv, { _, type KeywordCxt, type Options, type SchemaValidateFunction } fr
 import Ajv2020 from 'ajv/dist/2020';
 import N from 'ajv/dist/compile/names';
 import addFormats from 'ajv-formats';
+import { LONG_VALUE_SAFE_FORMATS } from './format-checks';
 import { ajvRegExp } from '../regex';
 import { firstDuplicate } from './unique-items';
 
@@ -38,8 +39,6 @@ export const UNIQUE_ITEMS_KEYWORD = 'x-svc-unique-items';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -60,6 +59,7 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
   const ajv = dialect === '3.1' ? new Ajv2020(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
   addFormats(ajv as Ajv);
   addOpenApiFormats(ajv);
+  for (const [name, validate] of Object.entries(LONG_VALUE_SAFE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   ajv.addKeyword({
     keyword: FORBIDDEN_KEYWORD,
     schemaType: 'string',
@@ -95,7 +95,6 @@ function addOpenApiFormats(ajv: AjvInstance): void {
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('float', { type: 'number', validate: () => true });
   ajv.addFormat('double', { type: 'number', validate: () => true });
-  ajv.addFormat('byte', BASE64);
   ajv.addFormat('binary', true);
   ajv.addFormat('password', true);
 }

@@ -1,0 +1,63 @@
+/**
+ * Issue 12: long values get right answers. A 4.7 M-character `format: byte` string and an 8.7 M-character
+ * data `uri` overflowed the format's regular expression and were reported invalid ("the schema refers
+ * to itself without end"); they are checked in linear time now, and a wrong value is still caught.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isBase64 } from '../../src/shared/validation/format-checks';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { registerSchema } from '../helpers/validation';
+
+const DOCUMENT = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'uploads', version: '1.0.0' },
+  paths: {
+    '/uploads': {
+      post: {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'string', format: 'byte' }, source: { type: 'string', format: 'uri' } } } } },
+        },
+        responses: { '204': { description: 'stored' } },
+      },
+    },
+  },
+});
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+  await registerSchema(server.client, 'uploads', DOCUMENT);
+});
+after(() => server.close());
+
+function upload(body: object) {
+  return server.client.call('ValidateInteraction', {
+    schema_id: 'uploads',
+    request: { method: 'POST', path: '/uploads', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    response: { status_code: 204, headers: {}, body: '' },
+  }, { deadlineMs: 60_000 });
+}
+
+test('a 4.7 M-character base64 value and an 8.7 M-character data URI are valid', async () => {
+  const data = 'QUJD'.repeat(1_175_000); // 4.7 M characters
+  const answer = await upload({ data });
+  assert.deepEqual(answer.errors, []);
+  const source = `data:application/octet-stream;base64,${'QUJD'.repeat(2_175_000)}`; // about 8.7 M characters
+  const uri = await upload({ source });
+  assert.deepEqual(uri.errors, []);
+});
+
+test('a long value that is not base64 is reported as a format violation, not as an engine fault', async () => {
+  const answer = await upload({ data: `${'QUJD'.repeat(1_175_000)}!` });
+  assert.equal(answer.valid, false);
+  assert.equal(answer.errors.length, 1);
+  assert.match(answer.errors[0]!, /format "byte"/);
+  assert.doesNotMatch(answer.errors[0]!, /refers to itself/);
+});
+
+test('isBase64 follows RFC 4648 with padding', () => {
+  for (const valid of ['', 'QQ==', 'QUI=', 'QUJD', 'a+/9']) assert.equal(isBase64(valid), true, valid);
+  for (const invalid of ['Q', 'QQ=', 'Q===', '====', 'QU=D', 'QUJD!', 'QUJ\u00e9']) assert.equal(isBase64(invalid), false, invalid);
+});
