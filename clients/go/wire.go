@@ -1,0 +1,98 @@
+package svc
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/svc-contracts/svc/clients/go/svcpb"
+)
+
+const jsonContentType = "application/json"
+
+// encodeBody returns the body as text, and whether it was JSON-encoded here (then a JSON content
+// type is implied). Text and bytes are taken as already encoded.
+func encodeBody(body any) (text string, jsonEncoded bool, err error) {
+	switch b := body.(type) {
+	case nil:
+		return "", false, nil
+	case string:
+		return b, false, nil
+	case []byte:
+		return string(b), false, nil
+	case json.RawMessage:
+		return string(b), false, nil
+	default:
+		encoded, err := json.Marshal(b)
+		if err != nil {
+			return "", false, invalidUse("the body cannot be JSON-encoded: %v", err)
+		}
+		return string(encoded), true, nil
+	}
+}
+
+// flattenHeader lower-cases names and joins repeated values with ", " (RFC 9110).
+func flattenHeader(header http.Header) map[string]string {
+	if len(header) == 0 {
+		return map[string]string{}
+	}
+	flat := make(map[string]string, len(header))
+	for name, values := range header {
+		flat[strings.ToLower(name)] = strings.Join(values, ", ")
+	}
+	return flat
+}
+
+func encodeMessage(header http.Header, body any) (map[string]string, string, error) {
+	flat := flattenHeader(header)
+	text, jsonEncoded, err := encodeBody(body)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, set := flat["content-type"]; jsonEncoded && !set {
+		flat["content-type"] = jsonContentType
+	}
+	return flat, text, nil
+}
+
+func toRequestData(request Request) (*svcpb.RequestData, error) {
+	if request.Method == "" {
+		return nil, invalidUse("request.Method must not be empty")
+	}
+	if request.Path == "" {
+		return nil, invalidUse("request.Path must not be empty")
+	}
+	headers, body, err := encodeMessage(request.Header, request.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &svcpb.RequestData{Method: strings.ToUpper(request.Method), Path: request.Path, Headers: headers, Body: body}, nil
+}
+
+func toResponseData(response Response) (*svcpb.ResponseData, error) {
+	if response.StatusCode < 100 || response.StatusCode > 999 {
+		return nil, invalidUse("response.StatusCode must be an HTTP status (got %d)", response.StatusCode)
+	}
+	headers, body, err := encodeMessage(response.Header, response.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &svcpb.ResponseData{StatusCode: int32(response.StatusCode), Headers: headers, Body: body}, nil
+}
+
+// parseBodyText turns JSON text into its value; text that is not JSON stays text; "" is nil.
+func parseBodyText(text string) any {
+	if text == "" {
+		return nil
+	}
+	var value any
+	if err := json.Unmarshal([]byte(text), &value); err != nil {
+		return text
+	}
+	return value
+}
+
+func describeInteraction(index int, err error) error {
+	return fmt.Errorf("interaction %d: %w", index, err)
+}
