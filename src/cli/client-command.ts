@@ -5,9 +5,9 @@
 import { Option, UsageError } from 'clipanion';
 import { CLI_DEFAULTS } from './defaults';
 import { ServerConnection, type ConnectionOptions, type TlsOptions } from './server-connection';
-import { SvcCommand } from './svc-command';
+import { AnsweringCommand } from './answering-command';
 
-export abstract class ClientCommand extends SvcCommand {
+export abstract class ClientCommand extends AnsweringCommand {
   server = Option.String('-S,--server', CLI_DEFAULTS.server, { description: `Server address, host:port (default ${CLI_DEFAULTS.server})` });
   tls = Option.Boolean('--tls', false, { description: 'Connect over TLS, verifying the server with the system CAs unless --ca is given' });
   ca = Option.String('--ca', { description: 'CA certificate (PEM) that signs the server certificate; implies --tls' });
@@ -45,4 +45,11 @@ export abstract class ClientCommand extends SvcCommand {
     if (!enabled) return undefined;
     return { enabled, rootCertPath: this.ca, certPath: this.cert, keyPath: this.key };
   }
+}
+
+/** `-t,--timeout`: the deadline of each call, as every client command names it. */
+export function connectionTimeoutOption() {
+  return Option.String('-t,--timeout', String(CLI_DEFAULTS.connectionTimeoutSeconds), {
+    description: `Connection time-out in seconds (default ${CLI_DEFAULTS.connectionTimeoutSeconds})`,
+  });
 }

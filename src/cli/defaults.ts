@@ -19,8 +19,8 @@ export const CLI_DEFAULTS = Object.freeze({
   waitMinCheckMs: 100,
   /** Environment of `register-consumer` when `--env` is not given (spec default of RegisterConsumer). */
   consumerEnvironment: DEFAULT_CONSUMER_ENVIRONMENT,
-  /** Content type of generated fixtures (`--content-type`). */
-  contentType: 'application/json',
   /** Environment variable holding the API key when `--api-key` is not given. */
   apiKeyEnvVar: 'SVC_API_KEY',
+  /** Environment variable holding the exit code for "could not answer" when `--unknown-exit-code` is not given. */
+  unknownExitCodeEnvVar: 'SVC_UNKNOWN_EXIT_CODE',
 });

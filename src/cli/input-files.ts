@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import { invalidArgument, isSvcError, limitExceeded } from '../shared/errors';
 import { formatBytes } from '../shared/limits';
+import { UNANSWERED_CODES, UnansweredError } from './unanswered';
 
 export interface FileLimit {
   maxBytes: number;
@@ -13,7 +14,7 @@ export interface FileLimit {
 export async function readTextFile(filePath: string, what: string, limit: FileLimit): Promise<string> {
   try {
     const stat = await fs.stat(filePath);
-    if (stat.isDirectory()) throw invalidArgument(`cannot read ${what} "${filePath}": it is a folder`);
+    if (stat.isDirectory()) throw new UnansweredError(UNANSWERED_CODES.unreadable, `cannot read ${what} "${filePath}": it is a folder`);
     if (stat.size > limit.maxBytes) {
       throw limitExceeded(
         `${what} "${filePath}" is ${formatBytes(stat.size)}, over the limit of ${formatBytes(limit.maxBytes)} (${limit.limitName})`,
@@ -22,8 +23,8 @@ export async function readTextFile(filePath: string, what: string, limit: FileLi
     return await fs.readFile(filePath, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (isSvcError(error) || code === undefined) throw error;
-    throw invalidArgument(`cannot read ${what} "${filePath}": ${systemErrorText(code, error as Error)}`);
+    if (isSvcError(error) || error instanceof UnansweredError || code === undefined) throw error;
+    throw new UnansweredError(UNANSWERED_CODES.unreadable, `cannot read ${what} "${filePath}": ${systemErrorText(code, error as Error)}`, { cause: error });
   }
 }
 

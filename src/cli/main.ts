@@ -1,29 +1,33 @@
 /** The `svc` command line: one clipanion class per command (src/cli/commands/). */
-import { Builtins, Cli, type BaseContext } from 'clipanion';
+import { Builtins, type BaseContext, type Cli } from 'clipanion';
 import { readBuildInfo } from './build-info';
 import { processContext } from './cli-context';
 import { CanIDeployCommand } from './commands/can-i-deploy';
 import { CompareCommand } from './commands/compare';
+import { ConsumersDeregisterCommand } from './commands/consumers-deregister';
+import { ConsumersListCommand } from './commands/consumers-list';
+import { EndpointsCommand } from './commands/endpoints';
+import { EnvironmentCreateCommand } from './commands/environment-create';
+import { EnvironmentDeleteCommand } from './commands/environment-delete';
+import { EnvironmentListCommand } from './commands/environment-list';
+import { ExportCommand } from './commands/export';
 import { GenerateCommand } from './commands/generate';
+import { MockCommand } from './commands/mock';
+import { ImportCommand } from './commands/import';
+import { RecordDeploymentCommand } from './commands/record-deployment';
+import { RecordUndeploymentCommand } from './commands/record-undeployment';
 import { RegisterConsumerCommand } from './commands/register-consumer';
 import { RegisterSchemaCommand } from './commands/register-schema';
+import { SchemasGetCommand } from './commands/schemas-get';
+import { SchemasListCommand } from './commands/schemas-list';
 import { ServeCommand } from './commands/serve';
 import { ValidateCommand } from './commands/validate';
 import { VersionCommand } from './commands/version';
 import { WaitCommand } from './commands/wait';
 import { EXIT } from './exit-codes';
-import { oneLine } from './failure';
+import { failureJson, USAGE_ERROR_CODE } from './failure';
 import { describeParseError } from './parse-error';
-
-/**
- * Commands that extend SvcCommand report their own failures (one line on stderr). For any other
- * command clipanion would print a stack trace or the whole usage text; one line is enough there too.
- */
-class SvcCli extends Cli<BaseContext> {
-  override error(error: unknown): string {
-    return `svc: ${oneLine(error instanceof Error ? error.message : String(error))}\n`;
-  }
-}
+import { SvcCli } from './svc-cli';
 
 /** `colored`: whether help text may use colours (only when stdout is a terminal; see cli-context.ts). */
 export function createCli(options: { colored: boolean } = { colored: false }): Cli<BaseContext> {
@@ -42,7 +46,20 @@ export function createCli(options: { colored: boolean } = { colored: false }): C
   cli.register(WaitCommand);
   cli.register(RegisterSchemaCommand);
   cli.register(RegisterConsumerCommand);
+  cli.register(SchemasListCommand);
+  cli.register(SchemasGetCommand);
+  cli.register(EndpointsCommand);
+  cli.register(ConsumersListCommand);
+  cli.register(ConsumersDeregisterCommand);
+  cli.register(EnvironmentCreateCommand);
+  cli.register(EnvironmentListCommand);
+  cli.register(EnvironmentDeleteCommand);
+  cli.register(RecordDeploymentCommand);
+  cli.register(RecordUndeploymentCommand);
+  cli.register(MockCommand);
   cli.register(ServeCommand);
+  cli.register(ExportCommand);
+  cli.register(ImportCommand);
   cli.register(VersionCommand);
   return cli;
 }
@@ -50,11 +67,18 @@ export function createCli(options: { colored: boolean } = { colored: false }): C
 /** Runs one command line and returns its exit code; a command line that does not parse is a one-line usage error on stderr. */
 export async function runCli(argv: string[], context: BaseContext): Promise<number> {
   const cli = createCli({ colored: context.colorDepth > 1 });
+  if (argv.length === 0) {
+    // No command is a usage error: a pipeline step that lost its arguments must not pass.
+    context.stderr.write(`${cli.usage(null, { colored: false })}\nsvc: no command given (see "svc --help")\n`);
+    return EXIT.usage;
+  }
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    context.stderr.write(`${describeParseError(error, argv)}\n`);
+    const message = describeParseError(error, argv);
+    context.stderr.write(`${message}\n`);
+    if (argv.includes('--json') || argv.includes('-j')) context.stdout.write(failureJson({ code: USAGE_ERROR_CODE, message }));
     return EXIT.usage;
   }
   return cli.run(command, context);

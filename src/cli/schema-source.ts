@@ -5,8 +5,9 @@
  */
 import { ContractValidatorError } from '@svc/client';
 import { SCHEMA_SOURCE_DEFAULTS, readSchemaSource, type SchemaSourceLimits } from '@svc/client/internal';
-import { SvcError, invalidArgument, isSvcError, limitExceeded } from '../shared/errors';
+import { SvcError, isSvcError, limitExceeded } from '../shared/errors';
 import { loadSchema, type LoadedSchema } from '../shared/openapi/load-document';
+import { UNANSWERED_CODES, UnansweredError } from './unanswered';
 
 export { isHttpUrl } from '@svc/client/internal';
 
@@ -16,13 +17,18 @@ export async function readSchemaText(location: string, limits: SchemaSourceLimit
     return await readSchemaSource(location, limits);
   } catch (error) {
     if (!(error instanceof ContractValidatorError)) throw error;
-    throw error.code === 'RESOURCE_EXHAUSTED' ? limitExceeded(error.details) : invalidArgument(error.details);
+    // The reader's INVALID_ARGUMENT is a source that could not be read (no such file, HTTP error...).
+    throw error.code === 'RESOURCE_EXHAUSTED' ? limitExceeded(error.details) : new UnansweredError(UNANSWERED_CODES.unreadable, error.details, { cause: error });
   }
 }
 
 /** The checked OpenAPI document at `location`; messages name the location (compare reads two). */
 export async function loadSchemaFrom(location: string): Promise<LoadedSchema> {
-  const text = await readSchemaText(location);
+  return loadSchemaText(await readSchemaText(location), location);
+}
+
+/** The checked OpenAPI document of a text read from `location` (named in messages). */
+export async function loadSchemaText(text: string, location: string): Promise<LoadedSchema> {
   try {
     return await loadSchema(text);
   } catch (error) {

@@ -52,12 +52,12 @@ test('compare --format github: one ::error annotation per change, escaped, point
   const annotations = lines(stdout).filter((line) => line.startsWith('::'));
   assert.equal(annotations.length, 4);
   for (const annotation of annotations) {
-    assert.match(annotation, /^::error file=[^,]*users-v2\.json,title=[A-Z_]+ [A-Z]+ \/[^:]*::.+/);
+    assert.match(annotation, /^::error file=[^,]*users-v2\.json,line=\d+,title=[A-Z_]+ [A-Z]+ \/[^:]*::.+/);
     // The title is a property: its own colons and commas must be escaped.
     const title = /title=(.*?)::/.exec(annotation)![1]!;
     assert.doesNotMatch(title, /[,:]/);
   }
-  assert.equal(lines(stdout).at(-1), 'Found 4 breaking changes');
+  assert.equal(lines(stdout).at(-1), 'Found 4 breaking changes (0 warnings)');
 
   const compatible = await runSvcInProcess(['compare', '--old', V1, '--new', V1_1, '--format', 'github']);
   assert.equal(compatible.code, 0);
@@ -68,10 +68,10 @@ test('compare --format markdown: a table row per change, pipes escaped', async (
   const { code, stdout } = await runSvcInProcess(['compare', '--old', V1, '--new', V2, '--format', 'markdown']);
   assert.equal(code, 1);
   assert.match(stdout, /^### Found 4 breaking changes/);
-  const rows = lines(stdout).filter((line) => line.startsWith('| `'));
+  const rows = lines(stdout).filter((line) => line.startsWith('| error '));
   assert.equal(rows.length, 4);
-  assert.ok(rows.some((row) => row.includes('`ENDPOINT_REMOVED`') && row.includes('`DELETE /users/{id}`')));
-  for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 7, row);
+  assert.ok(rows.some((row) => row.includes('`endpoint-removed`') && row.includes('`DELETE /users/{id}`')));
+  for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 8, row);
 
   const compatible = await runSvcInProcess(['compare', '--old', V1, '--new', V1_1, '--format', 'markdown']);
   assert.equal(compatible.code, 0);
@@ -94,11 +94,11 @@ test('compare: usage errors are one line on stderr with exit code 2', async () =
   const missing = await runSvc(['compare', '--old', V1]);
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');
-  assert.equal(missing.stderr, 'svc compare: missing required option --new (see "svc compare --help")\n');
+  assert.equal(missing.stderr, 'svc compare: give --old and --new (two files or URLs), or --schema (two registered versions) (see "svc compare --help")\n');
 
   const format = await runSvcInProcess(['compare', '--old', V1, '--new', V2, '--format', 'xml']);
   assert.equal(format.code, 2);
-  assert.match(format.stderr, /--format must be one of text, json, markdown, github \(got "xml"\)/);
+  assert.match(format.stderr, /--format must be one of text, json, yaml, markdown, html, junit, github \(got "xml"\)/);
 
   const contradiction = await runSvcInProcess(['compare', '--old', V1, '--new', V2, '--json', '--format', 'markdown']);
   assert.equal(contradiction.code, 2);

@@ -47,7 +47,7 @@ test('register-schema --check-compatibility without --fail-on-breaking reports a
   await runSvcInProcess(['register-schema', 'catalog', V1, '-S', server.address, '-q']);
   const compatible = await runSvcInProcess(['register-schema', 'catalog', V1_1, '-S', server.address, '--check-compatibility']);
   assert.equal(compatible.code, 0, compatible.stderr);
-  assert.match(compatible.stdout, /\nNo breaking changes against the previous version\n$/);
+  assert.match(compatible.stdout, /\nNo breaking changes against the previous version 1\.0\.0\n$/);
 
   const breaking = await runSvcInProcess(['register-schema', 'catalog', V2, '-S', server.address, '--check-compatibility', '--json']);
   assert.equal(breaking.code, 0, breaking.stderr);

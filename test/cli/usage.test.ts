@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lines, runSvc, runSvcInProcess } from './run-svc';
 
-const COMMANDS = ['validate', 'compare', 'generate', 'can-i-deploy', 'wait', 'register-schema', 'register-consumer', 'serve', 'version'];
+const COMMANDS = ['validate', 'compare', 'generate', 'can-i-deploy', 'wait', 'register-schema', 'register-consumer', 'serve', 'version',
+  'schemas list', 'schemas get', 'endpoints', 'consumers list', 'consumers deregister', 'mock'];
 const ESCAPE = /\x1b\[/;
 
 test('every command has --help and -h: a description and an example, plain text, exit 0', async () => {
   for (const command of COMMANDS) {
     for (const flag of ['--help', '-h']) {
-      const { code, stdout, stderr } = await runSvcInProcess([command, flag]);
+      const { code, stdout, stderr } = await runSvcInProcess([...command.split(' '), flag]);
       assert.equal(code, 0, `${command} ${flag}: ${stderr}`);
       assert.equal(stderr, '');
       assert.doesNotMatch(stdout, ESCAPE, `${command} ${flag} has colour codes`);
@@ -33,7 +34,7 @@ test('help (child process): plain text when stdout is not a terminal, listing ev
 
 test('an unknown flag is a one-line usage error on stderr for every command (exit 2, no stack trace)', async () => {
   for (const command of COMMANDS) {
-    const { code, stdout, stderr } = await runSvcInProcess([command, '--no-such-flag']);
+    const { code, stdout, stderr } = await runSvcInProcess([...command.split(' '), '--no-such-flag']);
     assert.equal(code, 2, command);
     assert.equal(stdout, '', command);
     assert.equal(stderr, `svc ${command}: Unsupported option name ("--no-such-flag") (see "svc ${command} --help")\n`);
@@ -66,4 +67,31 @@ test('version (child process): three lines, filled at build time', async () => {
   assert.match(built!, /^Built: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   assert.deepEqual(rest, []);
   assert.equal((await runSvcInProcess(['--version'])).stdout, stdout);
+});
+
+test('help names option values after their option and lists required options in the usage line (bug 5)', async () => {
+  for (const command of COMMANDS) {
+    const { stdout } = await runSvcInProcess([...command.split(' '), '--help']);
+    assert.doesNotMatch(stdout, /#\d/, `${command} --help shows a numbered placeholder`);
+  }
+  const canIDeploy = await runSvcInProcess(['can-i-deploy', '--help']);
+  assert.match(canIDeploy.stdout, /\n\$ svc can-i-deploy --schema <schema> --version <version> --env <env> \[options\]\n/);
+  assert.match(canIDeploy.stdout, /\n {2}--schema <schema> {2,}Schema id\n/);
+  const registerSchema = await runSvcInProcess(['register-schema', '--help']);
+  assert.match(registerSchema.stdout, /\n\$ svc register-schema <schema-id> <schema-file> \[options\]\n/);
+  const overview = await runSvcInProcess(['--help']);
+  assert.match(overview.stdout, /\n {2}svc compare \[options\]\n/);
+  assert.doesNotMatch(overview.stdout, /#\d/);
+});
+
+test('svc with no command prints the help on stderr and exits 2 (bug 5); a parse error under --json is JSON on stdout', async () => {
+  const { code, stdout, stderr } = await runSvc([]);
+  assert.equal(code, 2);
+  assert.equal(stdout, '');
+  assert.match(stderr, /\$ svc <command>/);
+  assert.match(stderr, /svc: no command given \(see "svc --help"\)\n$/);
+
+  const json = await runSvcInProcess(['can-i-deploy', '--json']);
+  assert.equal(json.code, 2);
+  assert.equal(JSON.parse(json.stdout).error.code, 'USAGE_ERROR');
 });

@@ -97,7 +97,7 @@ test('validate: bad usage is one line on stderr with exit 2', async () => {
     assert.match(result.stderr, message);
   }
   const missingSchema = await runSvcInProcess(['validate', '-i', cliFixture('interaction-valid.json')]);
-  assert.equal(missingSchema.stderr, 'svc validate: missing required option --schema (see "svc validate --help")\n');
+  assert.equal(missingSchema.stderr, 'svc validate: missing required option --schema (or --schema-id for a registered schema) (see "svc validate --help")\n');
 });
 
 test('validate: unreadable or malformed input files exit 1 with a message naming the file', async () => {

@@ -1,10 +1,19 @@
-import { Command, Option } from 'clipanion';
-import { ClientCommand } from '../client-command';
-import { CLI_DEFAULTS } from '../defaults';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Command, Option, UsageError } from 'clipanion';
+import type { CanIDeployResponse__Output } from '@svc/client/protocol';
+import { ClientCommand, connectionTimeoutOption } from '../client-command';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
-import { parseSeconds, requireText } from '../option-values';
-import { canIDeployJson, canIDeployText } from '../reports/can-i-deploy-report';
+import { parseChoice, parseSeconds, requireText } from '../option-values';
+import { canIDeployJson, canIDeployTable, canIDeployText, type DeployQuestion } from '../reports/can-i-deploy-report';
+import { RpcError, type ServerConnection } from '../server-connection';
+import { describeFailure } from '../failure';
+
+const OUTPUT_STYLES = Object.freeze(['table', 'text'] as const);
+
+/** Most retries `--retry-while-unknown` accepts: with the longest interval, about a day of waiting. */
+const MAX_RETRIES = 1000;
+const DEFAULT_RETRY_INTERVAL_SECONDS = 10;
 
 export class CanIDeployCommand extends ClientCommand {
   static override paths = [['can-i-deploy']];
@@ -14,15 +23,24 @@ export class CanIDeployCommand extends ClientCommand {
     details: `
       Compares the new version with the one before it and checks every consumer registered for the schema
       in the environment: a consumer breaks when a breaking change touches an endpoint it uses.
-      Prints the breaking changes, each consumer with its impact (BREAKING or None), and a recommendation.
-      With no consumers registered the answer is safe.
+      Prints the breaking changes, each consumer with its impact (BREAKING or None) and the reason (the
+      changes that touch it), and a recommendation. With no consumers registered the answer is safe.
 
-      Exit code 0: safe to deploy; 1: unsafe, or the question could not be answered (server unreachable,
-      unknown schema or version); 2: usage error.
+      Output: a table of consumers when stdout is a terminal, plain text otherwise (\`--output\` chooses);
+      \`--json\` for the response fields in snake_case.
+
+      \`--retry-while-unknown N\` asks again up to N times, \`--retry-interval\` seconds apart (default
+      ${DEFAULT_RETRY_INTERVAL_SECONDS}), while the schema or version is not registered yet (a pipeline that
+      registers it in a parallel job). \`--dry-run\` prints the answer and exits 0 whatever it is.
+
+      Exit code 0: safe to deploy (or --dry-run); 1: unsafe, or the question could not be answered (server
+      unreachable, unknown schema or version; see --unknown-exit-code); 2: usage error.
     `,
     examples: [
       ['Gate a production deploy', '$0 can-i-deploy --schema users-api --version 2.0.0 --env prod'],
       ['Against a remote server over TLS, JSON output', '$0 can-i-deploy --schema users-api --version 2.0.0 --env staging --server svc.internal:9550 --tls --json'],
+      ['Wait up to 5 minutes for the version to be registered', '$0 can-i-deploy --schema users-api --version 2.0.0 --env prod --retry-while-unknown 30 --retry-interval 10'],
+      ['See the answer without gating', '$0 can-i-deploy --schema users-api --version 2.0.0 --env prod --dry-run'],
     ],
   });
 
@@ -30,22 +48,68 @@ export class CanIDeployCommand extends ClientCommand {
   version = Option.String('--version', { required: true, description: 'The new schema version to deploy' });
   env = Option.String('--env', { required: true, description: 'Target environment (dev, staging, prod, ...)' });
   json = Option.Boolean('-j,--json', false, { description: 'JSON output with the response fields in snake_case' });
-  timeout = Option.String('-t,--timeout', String(CLI_DEFAULTS.connectionTimeoutSeconds), {
-    description: `Connection time-out in seconds (default ${CLI_DEFAULTS.connectionTimeoutSeconds})`,
-  });
+  output = Option.String('-o,--output', { description: 'table (default in a terminal) or text (default otherwise)' });
+  retryWhileUnknown = Option.String('--retry-while-unknown', '0', { description: 'Ask again up to this many times while the schema or version is not registered (default 0)' });
+  retryInterval = Option.String('--retry-interval', String(DEFAULT_RETRY_INTERVAL_SECONDS), { description: `Seconds between two tries (default ${DEFAULT_RETRY_INTERVAL_SECONDS})` });
+  dryRun = Option.Boolean('--dry-run', false, { description: 'Print the answer and exit 0 whatever it is' });
+  timeout = connectionTimeoutOption();
 
   protected override async run(): Promise<number> {
-    const question = {
+    const question: DeployQuestion = {
       schemaId: requireText('--schema', this.schema),
       version: requireText('--version', this.version),
       environment: requireText('--env', this.env),
     };
     const timeoutSeconds = parseSeconds('--timeout', this.timeout);
-    const answer = await this.withConnection(timeoutSeconds, (connection) =>
-      connection.call('CanIDeploy', { schema_id: question.schemaId, new_version: question.version, environment: question.environment }));
+    const retries = parseRetries(this.retryWhileUnknown);
+    const intervalMs = parseSeconds('--retry-interval', this.retryInterval) * 1000;
+    const style = this.outputStyle();
 
-    if (this.json) this.printJson(canIDeployJson(question, answer));
-    else this.context.stdout.write(canIDeployText(question, answer));
+    let answer: CanIDeployResponse__Output;
+    try {
+      answer = await this.withConnection(timeoutSeconds, (connection) => this.ask(connection, question, retries, intervalMs));
+    } catch (error) {
+      if (!this.dryRun) throw error;
+      // A dry run reports what it could not learn and still exits 0: it never gates.
+      const failure = describeFailure(error, this.commandName);
+      this.printError(`[dry run] ${failure.message}`);
+      if (this.json) this.printJson({ dry_run: true, error: { code: failure.code, message: failure.message } });
+      return EXIT.ok;
+    }
+
+    if (this.json) this.printJson({ ...canIDeployJson(question, answer), ...(this.dryRun ? { dry_run: true } : {}) });
+    else this.context.stdout.write(`${this.dryRun ? '[dry run] the exit code is 0 whatever the verdict\n' : ''}${style === 'table' ? canIDeployTable(question, answer) : canIDeployText(question, answer)}`);
+    if (this.dryRun) return EXIT.ok;
     return answer.safe_to_deploy ? EXIT.ok : EXIT.failure;
   }
+
+  /** Asks, and while the answer is NOT_FOUND (schema or version not registered yet) asks again, up to `retries` times. */
+  private async ask(connection: ServerConnection, question: DeployQuestion, retries: number, intervalMs: number): Promise<CanIDeployResponse__Output> {
+    const request = { schema_id: question.schemaId, new_version: question.version, environment: question.environment };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await connection.call('CanIDeploy', request);
+      } catch (error) {
+        if (!(error instanceof RpcError) || error.code !== 'NOT_FOUND' || attempt >= retries) throw error;
+        if (!this.json) this.printError(`${error.message}; asking again in ${intervalMs / 1000} s (${attempt + 1}/${retries})`);
+        await sleep(intervalMs);
+      }
+    }
+  }
+
+  private outputStyle(): (typeof OUTPUT_STYLES)[number] {
+    if (this.output !== undefined) {
+      if (this.json) throw new UsageError('--json and --output contradict each other');
+      return parseChoice('--output', this.output, OUTPUT_STYLES);
+    }
+    return (this.context.stdout as { isTTY?: boolean }).isTTY ? 'table' : 'text';
+  }
+}
+
+function parseRetries(value: string): number {
+  const retries = Number(value);
+  if (!/^\d+$/.test(value.trim()) || retries > MAX_RETRIES) {
+    throw new UsageError(`--retry-while-unknown must be a whole number from 0 to ${MAX_RETRIES} (got "${value}")`);
+  }
+  return retries;
 }

@@ -1,21 +1,20 @@
 import fs from 'node:fs/promises';
 import { Command, Option, UsageError } from 'clipanion';
 import { invalidArgument } from '../../shared/errors';
-import { generateFixture, generateRequestBody, generateResponse, type FixtureRequestSpec, type GeneratedResponseRecord } from '../../shared/fixture-generator';
+import { generateRequest, generateRequestBody, generateResponse, type FixtureRequestSpec, type GeneratedResponseRecord } from '../../shared/fixture-generator';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { listOperations } from '../../shared/openapi/operations';
 import type { JsonValue } from '../../shared/json';
-import { CLI_DEFAULTS } from '../defaults';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
 import { parseChoice, parseStatusCode } from '../option-values';
 import { loadSchemaFrom } from '../schema-source';
-import { SvcCommand } from '../svc-command';
+import { AnsweringCommand } from '../answering-command';
 
 const OUTPUT_TYPES = Object.freeze(['fixture', 'request', 'response'] as const);
 type OutputType = (typeof OUTPUT_TYPES)[number];
 
-export class GenerateCommand extends SvcCommand {
+export class GenerateCommand extends AnsweringCommand {
   static override paths = [['generate']];
   static override usage = Command.Usage({
     category: CATEGORIES.local,
@@ -27,11 +26,20 @@ export class GenerateCommand extends SvcCommand {
       Output types: \`fixture\` (\`{"request": {method, path, headers, body}, "response": {statusCode, headers, body}}\`,
       bodies as JSON values), \`request\` (the request body only) and \`response\` (\`{statusCode, headers, body}\`).
       \`--status-code 0\` picks the first success status the operation defines. \`--list\` prints a header line
-      and one \`<METHOD> <path>\` line per endpoint. Exit code 0: written; 1: the operation or status does not
-      exist or the schema could not be read; 2: usage error.
+      and one \`<METHOD> <path>\` line per endpoint (with \`--json\`: an array of \`{method, path, operation_id, summary}\`).
+
+      Media types are chosen per body: the request body's with \`--request-content-type\`, the response's with
+      \`--response-content-type\` (\`--content-type\` sets both). Left out, each body takes JSON when the
+      operation offers it, else the first type the generator can write (a form-only request body is
+      written as \`application/x-www-form-urlencoded\`).
+
+      Exit code 0: written; 1: the operation, status or media type does not exist, or the schema could not be
+      read; 2: usage error.
     `,
     examples: [
       ['List the endpoints of a schema', '$0 generate --schema openapi.yaml --list'],
+      ['List the endpoints as JSON', '$0 generate --schema openapi.yaml --list --json'],
+      ['A form-encoded request with a JSON response', '$0 generate -s openapi.yaml -m POST -p /charges --request-content-type application/x-www-form-urlencoded'],
       ['Generate a fixture for one operation', '$0 generate -s openapi.yaml -m GET -p /users/{id}'],
       ['Write the 404 response to a file, ignoring schema examples', '$0 generate -s openapi.yaml -m GET -p /users/{id} -t response --status-code 404 --no-use-examples -o user-404.json'],
     ],
@@ -44,17 +52,23 @@ export class GenerateCommand extends SvcCommand {
   outputType = Option.String('-t,--output-type', 'fixture', { description: `What to print: ${OUTPUT_TYPES.join(', ')} (default fixture)` });
   statusCode = Option.String('--status-code', '0', { description: 'Response status; 0 means the first success status (default 0)' });
   useExamples = Option.Boolean('--use-examples', true, { description: 'Use schema examples when available (default true; --no-use-examples to turn off)' });
-  contentType = Option.String('--content-type', CLI_DEFAULTS.contentType, { description: `Media type of the bodies (default ${CLI_DEFAULTS.contentType})` });
+  contentType = Option.String('--content-type', { description: 'Media type of both bodies (default: chosen per body; see --request-content-type)' });
+  requestContentType = Option.String('--request-content-type', { description: 'Media type of the request body (default: JSON when offered, else the first writable type)' });
+  responseContentType = Option.String('--response-content-type', { description: 'Media type of the response body (default: JSON when offered, else the first writable type)' });
+  json = Option.Boolean('-j,--json', false, { description: 'With --list: the endpoints as a JSON array' });
   output = Option.String('-o,--output', { description: 'Write to this file instead of stdout' });
 
   protected override async run(): Promise<number> {
     if (this.list) {
       const { document } = await loadSchemaFrom(this.schema);
       const operations = listOperations(document);
-      const lines = [`Endpoints in ${this.schema} (${operations.length}):`, ...operations.map((op) => `${op.method} ${op.path}`)];
-      await this.emit(`${lines.join('\n')}\n`, 'endpoint list');
+      const text = this.json
+        ? `${JSON.stringify(operations.map((op) => ({ method: op.method, path: op.path, operation_id: op.operationId, summary: op.summary })), null, 2)}\n`
+        : `${[`Endpoints in ${this.schema} (${operations.length}):`, ...operations.map((op) => `${op.method} ${op.path}`)].join('\n')}\n`;
+      await this.emit(text, 'endpoint list');
       return EXIT.ok;
     }
+    if (this.json) throw new UsageError('--json goes with --list (fixtures are JSON already)');
 
     if (this.method === undefined || this.templatePath === undefined) {
       throw new UsageError('--method and --path are required to generate a fixture (or use --list)');
@@ -63,16 +77,22 @@ export class GenerateCommand extends SvcCommand {
     const statusCode = parseStatusCode('--status-code', this.statusCode, { allowZero: true });
     const method = this.method.toUpperCase();
     const { document } = await loadSchemaFrom(this.schema);
-    const spec: FixtureRequestSpec = {
-      method,
-      path: this.templatePath,
-      statusCode,
-      useExamples: this.useExamples,
-      contentType: this.contentType,
-    };
-    const value = generateOutput(document, spec, outputType);
+    const spec: FixtureRequestSpec = { method, path: this.templatePath, statusCode, useExamples: this.useExamples };
+    const mediaTypes = this.mediaTypes();
+    const value = generateOutput(document, spec, mediaTypes, outputType);
     await this.emit(`${JSON.stringify(value, null, 2)}\n`, outputType === 'request' ? 'request body' : outputType);
     return EXIT.ok;
+  }
+
+  /** '' lets the generator choose (JSON first, then what it can write). */
+  private mediaTypes(): BodyMediaTypes {
+    if (this.contentType !== undefined && (this.requestContentType !== undefined || this.responseContentType !== undefined)) {
+      throw new UsageError('--content-type sets both media types: give it alone, or --request-content-type and --response-content-type');
+    }
+    return {
+      request: this.requestContentType ?? this.contentType ?? '',
+      response: this.responseContentType ?? this.contentType ?? '',
+    };
   }
 
   private async emit(text: string, what: string): Promise<void> {
@@ -89,11 +109,19 @@ export class GenerateCommand extends SvcCommand {
   }
 }
 
+interface BodyMediaTypes {
+  request: string;
+  response: string;
+}
+
 /** The spec's shapes: bodies as JSON values; a fixture request without a body has no `body` key. */
-function generateOutput(document: OpenApiDocument, spec: FixtureRequestSpec, outputType: OutputType): JsonValue {
+function generateOutput(document: OpenApiDocument, spec: FixtureRequestSpec, mediaTypes: BodyMediaTypes, outputType: OutputType): JsonValue {
+  const requestSpec = { ...spec, contentType: mediaTypes.request };
+  const responseSpec = { ...spec, contentType: mediaTypes.response };
   switch (outputType) {
     case 'fixture': {
-      const { request, response } = generateFixture(document, spec);
+      const request = generateRequest(document, requestSpec);
+      const response = generateResponse(document, responseSpec);
       return {
         request: {
           method: request.method,
@@ -105,12 +133,12 @@ function generateOutput(document: OpenApiDocument, spec: FixtureRequestSpec, out
       };
     }
     case 'request': {
-      const body = generateRequestBody(document, spec);
+      const body = generateRequestBody(document, requestSpec);
       if (body === '') throw invalidArgument(`${spec.method} ${spec.path} takes no request body (use --output-type fixture for the whole request)`);
       return bodyValue(body);
     }
     case 'response':
-      return responseValue(generateResponse(document, spec));
+      return responseValue(generateResponse(document, responseSpec));
   }
 }
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import type { RegisterSchemaResponse__Output } from '@svc/client/protocol';
+import type { RegisterSchemaResponse__Output, SchemaOwnership } from '@svc/client/protocol';
 import { ClientCommand } from '../client-command';
 import { CLI_DEFAULTS } from '../defaults';
 import { CATEGORIES } from '../categories';
@@ -7,6 +7,7 @@ import { EXIT } from '../exit-codes';
 import { parseSeconds, requireText } from '../option-values';
 import { changeTextLines, changeToJson, countLine, fromProtoChange } from '../reports/breaking-changes';
 import { readSchemaText } from '../schema-source';
+import type { ServerConnection } from '../server-connection';
 
 export class RegisterSchemaCommand extends ClientCommand {
   static override paths = [['register-schema']];
@@ -17,7 +18,12 @@ export class RegisterSchemaCommand extends ClientCommand {
       Sends the schema text as it is; the server checks it, converts OpenAPI 2.0 to 3.0 and stores it under
       the schema id and version (the document's \`info.version\` when \`--version\` is not given).
 
-      \`--check-compatibility\` compares the new version with the previous one and lists the breaking changes.
+      Ownership (\`--owner\`, \`--team\`, \`--contact-email\`, \`--read-only\`) is kept from the registered
+      version, or inherited from the latest version of the schema, for every flag that is not given: a new
+      version or a re-registration never wipes it.
+
+      \`--check-compatibility\` compares the new version with the previous one and lists the breaking changes
+      (or says that there is no previous version).
       The version is registered either way; \`--fail-on-breaking\` (which implies \`--check-compatibility\`)
       then makes the exit code 1, so a pipeline stops before deploying it.
 
@@ -37,7 +43,7 @@ export class RegisterSchemaCommand extends ClientCommand {
   owner = Option.String('--owner', { description: 'Owner name' });
   team = Option.String('--team', { description: 'Team name' });
   contactEmail = Option.String('--contact-email', { description: 'Contact e-mail for schema issues' });
-  readOnly = Option.Boolean('--read-only', false, { description: 'Refuse later updates of this version' });
+  readOnly = Option.Boolean('--read-only', { description: 'Refuse later updates of this version (--no-read-only to allow them again)' });
   json = Option.Boolean('-j,--json', false, { description: 'Print the server response as JSON' });
   quiet = Option.Boolean('-q,--quiet', false, { description: 'Print nothing except errors' });
   timeout = Option.String('-t,--timeout', String(CLI_DEFAULTS.connectionTimeoutSeconds), {
@@ -49,12 +55,12 @@ export class RegisterSchemaCommand extends ClientCommand {
     const timeoutSeconds = parseSeconds('--timeout', this.timeout);
     const checkCompatibility = this.checkCompatibility || this.failOnBreaking;
     const content = await readSchemaText(this.schemaFile);
-    const response = await this.withConnection(timeoutSeconds, (connection) =>
+    const response = await this.withConnection(timeoutSeconds, async (connection) =>
       connection.call('RegisterSchema', {
         schema_id: schemaId,
         schema_content: content,
         schema_version: this.version ?? '',
-        ownership: { owner: this.owner ?? '', team: this.team ?? '', contact_email: this.contactEmail ?? '', read_only: this.readOnly },
+        ownership: await this.ownership(connection, schemaId),
         check_compatibility: checkCompatibility,
       }));
 
@@ -71,6 +77,32 @@ export class RegisterSchemaCommand extends ClientCommand {
     }
     return EXIT.ok;
   }
+
+  /**
+   * Undefined (the server keeps or inherits it) when no ownership flag is given; otherwise the flags
+   * given over the ownership already registered, so `--team` alone does not wipe the owner.
+   */
+  private async ownership(connection: ServerConnection, schemaId: string): Promise<SchemaOwnership | undefined> {
+    const given = { owner: this.owner, team: this.team, contact_email: this.contactEmail, read_only: this.readOnly };
+    if (Object.values(given).every((value) => value === undefined)) return undefined;
+    const registered = await registeredOwnership(connection, schemaId, this.version ?? '');
+    return {
+      owner: given.owner ?? registered?.owner ?? '',
+      team: given.team ?? registered?.team ?? '',
+      contact_email: given.contact_email ?? registered?.contact_email ?? '',
+      read_only: given.read_only ?? registered?.read_only ?? false,
+    };
+  }
+}
+
+/** The ownership of that version when it exists, else of the latest version; undefined for a new schema. */
+async function registeredOwnership(connection: ServerConnection, schemaId: string, version: string): Promise<SchemaOwnership | undefined> {
+  if (version !== '') {
+    const exact = await connection.call('GetSchema', { schema_id: schemaId, schema_version: version });
+    if (exact.found) return exact.metadata?.ownership ?? undefined;
+  }
+  const latest = await connection.call('GetSchema', { schema_id: schemaId, schema_version: '' });
+  return latest.found ? latest.metadata?.ownership ?? undefined : undefined;
 }
 
 function responseText(response: RegisterSchemaResponse__Output, checkCompatibility: boolean): string {
@@ -83,10 +115,26 @@ function responseText(response: RegisterSchemaResponse__Output, checkCompatibili
     : [response.message || 'Registered'];
   if (checkCompatibility) {
     const changes = response.breaking_changes.map(fromProtoChange);
-    lines.push(changes.length === 0 ? 'No breaking changes against the previous version' : `${countLine(changes.length)} against the previous version:`);
+    if (changes.length > 0) lines.push(`${countLine(changes.length)} against the previous version:`);
+    else lines.push(compatibilityVerdict(response));
     for (const change of changes) lines.push(...changeTextLines(change, '  '));
   }
+  if (response.warnings.length > 0) lines.push(`Warnings (${response.warnings.length}):`);
+  for (const warning of response.warnings) lines.push(`  ${warning.code} ${warning.pointer || '/'}: ${warning.message}`);
   return lines.join('\n');
+}
+
+/**
+ * The outcome of a check that found nothing, in the server's words (the part of its message after
+ * "; "): the first or lowest version has nothing to be compared with, which is not "no breaking changes".
+ */
+function compatibilityVerdict(response: RegisterSchemaResponse__Output): string {
+  const summary = response.message.includes('; ') ? response.message.slice(response.message.indexOf('; ') + 2) : '';
+  const version = response.metadata?.schema_version ?? '';
+  if (/no earlier version/i.test(summary)) return `No previous version to check compatibility against: ${version} is the first (or lowest) version of ${response.metadata?.schema_id ?? 'the schema'}`;
+  const since = /since (\S+)$/.exec(summary);
+  if (since) return `No breaking changes against the previous version ${since[1]}`;
+  return summary ? `Compatibility: ${summary}` : 'No breaking changes against the previous version';
 }
 
 function responseJson(response: RegisterSchemaResponse__Output): object {
@@ -95,5 +143,6 @@ function responseJson(response: RegisterSchemaResponse__Output): object {
     message: response.message,
     metadata: response.metadata,
     breaking_changes: response.breaking_changes.map((change) => changeToJson(fromProtoChange(change))),
+    warnings: response.warnings.map(({ code, pointer, message }) => ({ code, pointer, message })),
   };
 }

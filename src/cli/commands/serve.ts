@@ -23,9 +23,14 @@ export class ServeCommand extends SvcCommand {
       \`--tls --cert <pem> --key <pem>\` serves TLS; adding \`--client-ca <pem>\` requires every client to
       present a certificate signed by that CA (mutual TLS).
 
+      \`--immutable-versions\` refuses different content for a version already registered (identical content
+      stays idempotent); recommended in production. \`--allow-unknown-environments\` accepts environments
+      never created, as servers did before environments were known (docs/deploy-gate.md).
+
       Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory|postgres), SVC_DATA_DIR, SVC_DATABASE_URL, LOG_LEVEL
       (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
-      SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS. Flags take precedence over the environment.
+      SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS, SVC_IMMUTABLE_VERSIONS (true|false), SVC_ALLOW_UNKNOWN_ENVIRONMENTS (true|false).
+      Flags take precedence over the environment.
     `,
     examples: [
       ['Start on the default ports with the embedded store in ./data', '$0 serve'],
@@ -48,6 +53,8 @@ export class ServeCommand extends SvcCommand {
   key = Option.String('--key', { description: 'PEM private key of the server' });
   clientCa = Option.String('--client-ca', { description: 'PEM CA bundle: require client certificates signed by it (mutual TLS)' });
   apiKeyAuth = Option.Boolean('--api-key-auth', { description: 'Require an API key on every call except health' });
+  immutableVersions = Option.Boolean('--immutable-versions', { description: 'Refuse different content for a published version (identical content stays idempotent)' });
+  allowUnknownEnvironments = Option.Boolean('--allow-unknown-environments', { description: 'Accept environments never created (creating them on first use)' });
   workerThreads = Option.String('--worker-threads', { description: 'Validation worker threads; 0 (default) = one per CPU core' });
 
   protected override async run(): Promise<number> {
@@ -66,6 +73,8 @@ export class ServeCommand extends SvcCommand {
         tlsKeyPath: this.key,
         tlsClientCaPath: this.clientCa,
         apiKeyAuth: this.apiKeyAuth,
+        immutableVersions: this.immutableVersions,
+        allowUnknownEnvironments: this.allowUnknownEnvironments,
         workerThreads: this.workerThreads === undefined ? undefined : parseCount('--worker-threads', this.workerThreads),
       });
     } catch (error) {

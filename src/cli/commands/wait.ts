@@ -18,7 +18,8 @@ export class WaitCommand extends ClientCommand {
       it answers SERVING or \`--timeout\` seconds have passed. Use it in CI before the first call to a
       server that was just started.
 
-      Exit code 0: ready; 1: not ready within the time-out; 2: usage error.
+      Exit code 0: ready; 1: not ready within the time-out (or the code given with --unknown-exit-code:
+      a server that never answered is a question without an answer); 2: usage error.
     `,
     examples: [
       ['Wait for a local server (up to 60 s)', '$0 wait'],
@@ -69,6 +70,6 @@ export class WaitCommand extends ClientCommand {
     } else {
       this.printError(`the svc server at ${outcome.server} was not ready within ${this.timeout} s (${checks}; last: ${outcome.error})`);
     }
-    return outcome.ready ? EXIT.ok : EXIT.failure;
+    return outcome.ready ? EXIT.ok : this.unknownExitCode() ?? EXIT.failure;
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { CanIDeployResponse__Output, ConsumerImpact__Output } from '@svc/client/protocol';
 import { changeToJson, countLine, endpointOf, fromProtoChange } from './breaking-changes';
+import { formatTable } from './table';
 
 export interface DeployQuestion {
   schemaId: string;
@@ -83,8 +84,39 @@ function consumerLines(impact: ConsumerImpact__Output): string[] {
   if (impact.will_break) {
     const endpoints = [...new Set(impact.relevant_changes.map(endpointOf))];
     lines.push(`    Endpoints affected: ${endpoints.join(', ')}`);
+    for (const change of impact.relevant_changes) lines.push(`    Reason: [${change.type}] ${change.description}`);
   }
   return lines;
+}
+
+/**
+ * The same answer as a table for a terminal: the verdict, then one row per consumer with its
+ * impact and the reason (the first change that breaks it, and how many more).
+ */
+export function canIDeployTable(question: DeployQuestion, answer: CanIDeployResponse__Output): string {
+  const consumers = answer.affected_consumers;
+  const breaking = consumers.filter((impact) => impact.will_break);
+  const head = [verdictLine(question, answer.safe_to_deploy, breaking.length, consumers.length)];
+  if (answer.summary) head.push(`Summary: ${answer.summary}`);
+  if (consumers.length === 0) {
+    head.push(`No consumers are registered for ${question.schemaId} in ${question.environment}: nothing can break.`);
+    return `${head.join('\n')}\n`;
+  }
+  const rows = consumers.map((impact) => [
+    impact.consumer_id,
+    impact.consumer_version || 'unknown',
+    impact.current_schema_version || 'unknown',
+    impact.will_break ? 'BREAKING' : 'None',
+    reasonCell(impact),
+  ]);
+  const table = formatTable(['CONSUMER', 'VERSION', 'TESTED AGAINST', 'IMPACT', 'REASON'], rows);
+  return `${head.join('\n')}\n\n${table}\n${recommendation(question, answer.safe_to_deploy, breaking)}\n`;
+}
+
+function reasonCell(impact: ConsumerImpact__Output): string {
+  const [first, ...more] = impact.relevant_changes;
+  if (!impact.will_break || !first) return '-';
+  return `${first.type} ${endpointOf(first)}${more.length > 0 ? ` (+${more.length} more)` : ''}`;
 }
 
 function recommendation(question: DeployQuestion, safe: boolean, breaking: readonly ConsumerImpact__Output[]): string {
