@@ -6,7 +6,7 @@
 import { ContractValidatorError } from '@svc/client';
 import { SCHEMA_SOURCE_DEFAULTS, readSchemaSource, type SchemaSourceLimits } from '@svc/client/internal';
 import { SvcError, isSvcError, limitExceeded } from '../shared/errors';
-import { loadSchema, type LoadedSchema } from '../shared/openapi/load-document';
+import type { LoadedSchema } from '../shared/openapi/load-document';
 import { UNANSWERED_CODES, UnansweredError } from './unanswered';
 
 export { isHttpUrl } from '@svc/client/internal';
@@ -30,6 +30,8 @@ export async function loadSchemaFrom(location: string): Promise<LoadedSchema> {
 /** The checked OpenAPI document of a text read from `location` (named in messages). */
 export async function loadSchemaText(text: string, location: string): Promise<LoadedSchema> {
   try {
+    // Loaded on use: the OpenAPI readers are the heaviest modules of the command line.
+    const { loadSchema } = await import('../shared/openapi/load-document');
     return await loadSchema(text);
   } catch (error) {
     if (isSvcError(error)) throw new SvcError(error.code, `${location}: ${error.message}`, { cause: error });

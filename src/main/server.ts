@@ -23,7 +23,8 @@ import { DeploymentRegistry } from './registry/deployment-registry';
 import { EnvironmentRegistry } from './registry/environment-registry';
 import { SchemaRegistry } from './registry/schema-registry';
 import type { ServiceContext } from './service-context';
-import { ComparisonPool } from './compatibility/comparison-pool';
+import { createComparisons } from './compatibility/comparisons';
+import { DocumentTaskPool } from './document-task-pool';
 import { createCompatibilityHandlers } from './compatibility/compatibility-service';
 import { createVersionComparisons } from './compatibility/version-comparisons';
 import { createConsumerHandlers } from './services/consumers';
@@ -86,7 +87,7 @@ export class SvcServer {
     const storage = openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl, logger, metrics });
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
-    let comparisons: ComparisonPool | undefined;
+    let documentTasks: DocumentTaskPool | undefined;
     let grpcServer: grpc.Server | undefined;
     let listener: GrpcListener | undefined;
     try {
@@ -96,10 +97,11 @@ export class SvcServer {
       const consumers = new ConsumerRegistry(storage, schemas);
       const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });
       const deployments = new DeploymentRegistry(storage, schemas, environments);
-      comparisons = new ComparisonPool({ logger });
+      documentTasks = new DocumentTaskPool({ logger });
+      const comparisons = createComparisons(documentTasks);
       const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
       const context: ServiceContext = {
-        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, comparisons, compareVersions,
+        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions,
       };
 
       grpcServer = new grpc.Server({
@@ -143,7 +145,7 @@ export class SvcServer {
       await listener?.close();
       grpcServer?.forceShutdown();
       await metricsServer?.close();
-      await Promise.all([pool?.close(), comparisons?.close()]);
+      await Promise.all([pool?.close(), documentTasks?.close()]);
       await storage.close();
       throw error;
     }
@@ -210,7 +212,7 @@ export class SvcServer {
     try {
       await stopListening;
       await this.#metricsServer?.close();
-      await Promise.all([this.context.pool.close(), this.context.comparisons.close()]);
+      await Promise.all([this.context.pool.close(), this.context.documentTasks.close()]);
     } finally {
       // The store closes whatever happened above: it holds the only durable state.
       await this.context.storage.close();

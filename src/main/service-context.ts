@@ -3,10 +3,13 @@ import type { AuditRecorder } from './audit';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
-import type { ComparisonPool } from './compatibility/comparison-pool';
+import type { Comparisons } from './compatibility/comparisons';
+import type { DocumentTaskPool } from './document-task-pool';
 import type { CompareVersions } from './compatibility/version-comparisons';
 import type { ValidationPool } from './validation-pool';
 import type { ConsumerRegistry } from './registry/consumer-registry';
+import type { DeploymentRegistry } from './registry/deployment-registry';
+import type { EnvironmentRegistry } from './registry/environment-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
 
@@ -18,10 +21,16 @@ export interface ServiceContext {
   schemas: SchemaRegistry;
   /** Consumer registrations (`<consumer_id>/<schema_id>/<environment>`), checked against the schemas. */
   consumers: ConsumerRegistry;
+  /** Known environments (built in, created, or first named by a deployment or registration). */
+  environments: EnvironmentRegistry;
+  /** Which schema and consumer versions run in each environment, with history. */
+  deployments: DeploymentRegistry;
   /** Validation worker threads with the compiled contracts (started before the server listens). */
   pool: ValidationPool;
-  /** Breaking-change comparison threads, beside the validation pool so a slow comparison never holds validation. */
-  comparisons: ComparisonPool;
+  /** Threads for one-off work on whole documents (intake, comparisons, fixtures), beside the validation lanes. */
+  documentTasks: DocumentTaskPool;
+  /** Breaking changes between two documents, on a document-task thread; identical ones in flight share a task. */
+  comparisons: Comparisons;
   /** Breaking changes between two registered versions: on the comparison thread, cached per pair of contents. */
   compareVersions: CompareVersions;
   /** Writes an audit line and counts it: `ctx.audit('schema_registered', { schemaId, schemaVersion }, call)`. */

@@ -86,6 +86,16 @@ export const LIMITS = Object.freeze({
    * about 31,000 (a step costs about 7 µs there, so the limit bounds a comparison to seconds).
    */
   compareMaxSteps: 1_000_000,
+  /** Compare: longest a comparison may run on its thread before it is stopped (LIMIT_EXCEEDED). */
+  compareMaxMs: 60_000, // 1 min
+  /** Intake: longest reading one registered text may take (parse, convert, check) before it is stopped. */
+  intakeMaxMs: 30_000, // 30 s
+  /** Fixtures: longest one fixture may take before it is stopped. */
+  fixtureMaxMs: 10_000, // 10 s
+  /** Document tasks (intake, comparisons, fixtures): old-generation heap of one task thread. */
+  documentTaskMaxHeapBytes: 1024 * 1024 * 1024, // 1 GiB
+  /** Document tasks: JSON size of the parsed documents a task thread keeps for the next task. */
+  documentTaskParsedBytes: 64 * 1024 * 1024, // 64 MiB
   /**
    * Compare: deepest nesting of schemas followed (properties, items, alternatives, references), in
    * levels. Intake accepts documents nested up to maxSchemaDepth (256) JSON levels; the call stack

@@ -145,7 +145,7 @@ test('close rejects what is in flight and refuses what follows', async () => {
 
 test('a process whose stream went idle exits without closing anything', async () => {
   const script = `
-    const { ContractValidator } = require(${JSON.stringify(path.join(REPO_ROOT, 'dist', 'src', 'client'))});
+    const { ContractValidator } = require(${JSON.stringify(path.join(REPO_ROOT, 'clients', 'node'))});
     const stream = new ContractValidator({ address: ${JSON.stringify(api.address)}, schemaId: ${JSON.stringify(USERS_SCHEMA_ID)} })
       .openInteractionStream({ idleCloseMs: 100 });
     stream.validate({ method: 'GET', path: '/users/1' }, { statusCode: 200, body: { id: 1, name: 'a' } })

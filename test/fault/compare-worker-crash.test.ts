@@ -31,7 +31,7 @@ before(async () => {
 after(() => server.close());
 
 test('a comparison thread that dies fails its call with UNAVAILABLE; the next call compares', async (t) => {
-  const pool = server.server.context.comparisons;
+  const pool = server.server.context.documentTasks;
   // The thread may finish before it is stopped on a loaded machine: try the next pair until one is hit.
   let failure: grpc.ServiceError | undefined;
   let version = '';

@@ -73,11 +73,9 @@ describe('schema compilation', () => {
     );
   });
 
-  it('reports a pattern RE2 cannot run instead of running it with backtracking', () => {
+  it('compiles a schema whose pattern RE2 cannot run (proven safe, or not enforced: issue 15)', () => {
     const outcome = postItems(contractFor({ type: 'string', pattern: '^(?=a)a$' }), '"a"');
-    assert.equal(outcome.valid, false);
-    assert.equal(outcome.category, 'router_creation');
-    assert.match(outcome.errors[0]!, /^request body schema of POST \/items could not be compiled: .*\(\?=/);
+    assert.deepEqual(outcome, { valid: true, errors: [] });
   });
 
   it('reports $refs that loop without descending into the data', () => {

@@ -3,8 +3,6 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, Option, UsageError } from 'clipanion';
 import { ConfigError, resolveServerConfig } from '../../main/config';
-import { openStorage } from '../../main/storage/open-storage';
-import { exportRegistry } from '../../main/storage/registry-archive';
 import type { Storage, StorageKind } from '../../main/storage/storage';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
@@ -35,7 +33,8 @@ export class ExportCommand extends SvcCommand {
   databaseUrl = Option.String('--database-url', { description: 'postgres:// URL (with --storage postgres)' });
 
   protected override async run(): Promise<number> {
-    const storage = openStoreFromOptions(this, this.context.env);
+    const storage = await openStoreFromOptions(this, this.context.env);
+    const { exportRegistry } = await import('../../main/storage/registry-archive');
     const out: Writable = this.output === undefined ? this.context.stdout : fs.createWriteStream(this.output);
     let schemas = 0;
     let consumers = 0;
@@ -57,11 +56,14 @@ export class ExportCommand extends SvcCommand {
   }
 }
 
-/** The store named by --storage/--data-dir/--database-url or the SVC_* variables, as `svc serve` would open it. */
-export function openStoreFromOptions(
+/**
+ * The store named by --storage/--data-dir/--database-url or the SVC_* variables, as `svc serve` would
+ * open it. The storage modules load here, so the other commands start without them.
+ */
+export async function openStoreFromOptions(
   options: { storage?: string; dataDir?: string; databaseUrl?: string },
   env: NodeJS.ProcessEnv,
-): Storage {
+): Promise<Storage> {
   try {
     const config = resolveServerConfig({
       storage: options.storage as StorageKind | undefined,
@@ -69,6 +71,7 @@ export function openStoreFromOptions(
       databaseUrl: options.databaseUrl,
     }, env);
     if (config.storage === 'memory') throw new UsageError('--storage memory holds nothing outside a running server: use sqlite or postgres');
+    const { openStorage } = await import('../../main/storage/open-storage');
     return openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl });
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Command, Option } from 'clipanion';
-import { importRegistry, type ImportCounts } from '../../main/storage/registry-archive';
+import type { ImportCounts } from '../../main/storage/registry-archive';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
 import { SvcCommand } from '../svc-command';
@@ -33,7 +33,8 @@ export class ImportCommand extends SvcCommand {
 
   protected override async run(): Promise<number> {
     const input = this.file === undefined || this.file === '-' ? this.context.stdin : fs.createReadStream(this.file);
-    const storage = openStoreFromOptions(this, this.context.env);
+    const storage = await openStoreFromOptions(this, this.context.env);
+    const { importRegistry } = await import('../../main/storage/registry-archive');
     let report;
     try {
       report = await importRegistry(storage, input);

@@ -10,6 +10,7 @@ import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRe
 import { DEFAULT_DEPLOY_ENVIRONMENT } from '@svc/client/protocol';
 import type { BreakingChange__Output, CanIDeployRequest__Output, CanIDeployResponse, CompareSchemasRequest__Output, CompareSchemasResponse, ConsumerImpact__Output, ContractValidatorHandlers, SchemaMetadata__Output } from '@svc/client/protocol';
 import { recentVersions } from '../registry/consumer-registry';
+import type { SchemaCandidate } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import type { ConsumerRecord } from '../storage/storage';
@@ -24,13 +25,16 @@ export function createCompatibilityHandlers(ctx: ServiceContext): Partial<Contra
   };
 }
 
-/** Empty old_version: the version before new by semantic-version order; empty new_version: the latest. */
+/**
+ * Empty old_version: the version before new by semantic-version order; empty new_version: the latest.
+ * With new_content, the candidate document is compared without being registered.
+ */
 async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
   const schemaId = request.schema_id;
   try {
-    await ctx.schemas.readThrough(schemaId, request.new_version);
-    const newSchema = resolveVersion(ctx, schemaId, request.new_version, 'new_version');
-    const oldVersion = request.old_version || ctx.schemas.previousVersion(schemaId, newSchema.schema_version);
+    const target = await comparisonTarget(ctx, schemaId, request.new_version, request.new_content, 'new_version');
+    const newSchema = target.metadata;
+    const oldVersion = request.old_version || target.previousVersion;
     if (oldVersion === undefined) {
       return {
         compatible: true,
@@ -41,7 +45,7 @@ async function compareSchemas(ctx: ServiceContext, request: CompareSchemasReques
     }
     await ctx.schemas.readThrough(schemaId, oldVersion);
     const oldSchema = resolveVersion(ctx, schemaId, oldVersion, 'old_version');
-    const changes = await ctx.compareVersions(schemaId, oldSchema.schema_version, newSchema.schema_version);
+    const changes = await changesTo(ctx, schemaId, oldSchema.schema_version, target);
     return {
       compatible: changes.length === 0,
       breaking_changes: changes.map(toBreakingChangeWire),
@@ -57,11 +61,43 @@ async function compareSchemas(ctx: ServiceContext, request: CompareSchemasReques
   }
 }
 
+/** What a comparison or a deploy check judges: a registered version, or a candidate document that is not registered. */
+interface ComparisonTarget {
+  version: string;
+  metadata: SchemaMetadata__Output;
+  /** The registered version before `version`, if any. */
+  previousVersion: string | undefined;
+  /** Set for content that is not registered. */
+  candidate: SchemaCandidate | undefined;
+}
+
+async function comparisonTarget(ctx: ServiceContext, schemaId: string, version: string, content: string, field: string): Promise<ComparisonTarget> {
+  if (content !== '') {
+    const candidate = await ctx.schemas.candidate(schemaId, content, version);
+    return { version: candidate.version, metadata: candidate.metadata, previousVersion: candidate.previousVersion, candidate };
+  }
+  await ctx.schemas.readThrough(schemaId, version);
+  const metadata = resolveVersion(ctx, schemaId, version, field);
+  return { version: metadata.schema_version, metadata, previousVersion: ctx.schemas.previousVersion(schemaId, metadata.schema_version), candidate: undefined };
+}
+
+/** Breaking changes from a registered version to the target (registered or candidate). */
+async function changesTo(ctx: ServiceContext, schemaId: string, fromVersion: string, target: ComparisonTarget): Promise<BreakingChangeRecord[]> {
+  if (!target.candidate) return fromVersion === target.version ? [] : ctx.compareVersions(schemaId, fromVersion, target.version);
+  return compareWithCandidate(ctx, schemaId, fromVersion, target.candidate);
+}
+
+/** Which version a deploy check compares with, and why (CanIDeployResponse.compared_with). */
+type Baseline = { version: string; source: 'deployed' | 'previous' } | { version: undefined; source: 'none' };
+
 /**
- * Spec "Consumer impact rules" 1-6, with one correction: a consumer is judged by the changes from
- * the version it was tested against to new_version. For a consumer tested against the previous
- * version these are exactly the changes of rule 1; for one tested against an older version they
- * also hold what changed in between, which rule 1 alone would miss.
+ * Spec "Consumer impact rules" 1-6, with these corrections (docs/deploy-gate.md):
+ * - the environment must be known (a misspelt one is an error, not "no consumers, safe");
+ * - the changes are counted from the version recorded as deployed in the environment when there is
+ *   one, from the previous version otherwise, and the answer says which;
+ * - a consumer is judged by the changes from the version it was tested against to new_version;
+ * - new_version may be a candidate document that is not registered (candidate_content);
+ * - fail_if_no_consumers turns "no consumers registered" into a negative answer.
  */
 async function canIDeploy(
   ctx: ServiceContext,
@@ -71,15 +107,19 @@ async function canIDeploy(
   const schemaId = request.schema_id;
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
-  await ctx.schemas.readThrough(schemaId, request.new_version);
-  const newVersion = resolveVersion(ctx, schemaId, request.new_version, 'new_version').schema_version;
-  const previous = ctx.schemas.previousVersion(schemaId, newVersion);
-  const breaking = previous === undefined ? [] : await ctx.compareVersions(schemaId, previous, newVersion);
+  await ctx.environments.require(environment, { create: false });
+  const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version');
+  const newVersion = target.version;
+  const deployed = await ctx.deployments.deployedSchemaVersion(schemaId, environment);
+  const baseline: Baseline = deployed !== undefined
+    ? { version: deployed, source: 'deployed' }
+    : target.previousVersion !== undefined ? { version: target.previousVersion, source: 'previous' } : { version: undefined, source: 'none' };
+  const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target);
 
   const consumers = await ctx.consumers.list(schemaId, environment);
   const impacts: ConsumerImpact__Output[] = [];
   for (const consumer of consumers) {
-    const changes = await changesSinceTested(ctx, consumer, newVersion, previous, breaking);
+    const changes = await changesSinceTested(ctx, consumer, target, baseline, breaking);
     const relevant = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
     impacts.push({
       consumer_id: consumer.consumerId,
@@ -91,27 +131,33 @@ async function canIDeploy(
     });
   }
   const broken = impacts.filter((impact) => impact.will_break);
-  const safe = broken.length === 0;
-  ctx.audit('can_i_deploy_decision', { schemaId, schemaVersion: newVersion, environment, safeToDeploy: safe, affectedConsumers: broken.length }, call);
+  const unchecked = impacts.length === 0 && request.fail_if_no_consumers;
+  const safe = broken.length === 0 && !unchecked;
+  ctx.audit('can_i_deploy_decision', {
+    schemaId, schemaVersion: newVersion, environment, safeToDeploy: safe, affectedConsumers: broken.length,
+    comparedWith: baseline.source, comparedWithVersion: baseline.version, candidate: target.candidate !== undefined,
+  }, call);
   return {
     safe_to_deploy: safe,
-    summary: deploySummary({ schemaId, newVersion, environment, previous, breaking, impacts, broken }),
+    summary: deploySummary({ schemaId, newVersion, environment, baseline, breaking, impacts, broken, failIfNoConsumers: request.fail_if_no_consumers }),
     breaking_changes: breaking.map(toBreakingChangeWire),
     affected_consumers: impacts,
+    compared_with_version: baseline.version ?? '',
+    compared_with: baseline.source,
+    checked_version: newVersion,
   };
 }
 
 async function changesSinceTested(
   ctx: ServiceContext,
   consumer: ConsumerRecord,
-  newVersion: string,
-  previous: string | undefined,
+  target: ComparisonTarget,
+  baseline: Baseline,
   breaking: BreakingChangeRecord[],
 ): Promise<BreakingChangeRecord[]> {
-  if (consumer.schemaVersion === previous) return breaking;
-  if (consumer.schemaVersion === newVersion) return [];
+  if (consumer.schemaVersion === baseline.version) return breaking;
   try {
-    return await ctx.compareVersions(consumer.schemaId, consumer.schemaVersion, newVersion);
+    return await changesTo(ctx, consumer.schemaId, consumer.schemaVersion, target);
   } catch (error) {
     // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
     if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
@@ -124,19 +170,27 @@ interface SummaryFacts {
   schemaId: string;
   newVersion: string;
   environment: string;
-  previous: string | undefined;
+  baseline: Baseline;
   breaking: BreakingChangeRecord[];
   impacts: ConsumerImpact__Output[];
   broken: ConsumerImpact__Output[];
+  failIfNoConsumers: boolean;
 }
 
 /** One paragraph a person can act on: the verdict, why, and what to do when unsafe. */
 function deploySummary(facts: SummaryFacts): string {
-  const { schemaId, newVersion, environment, previous, breaking, impacts, broken } = facts;
+  const { schemaId, newVersion, environment, baseline, breaking, impacts, broken } = facts;
   const target = `${schemaId} ${newVersion} to ${environment}`;
-  const since = previous === undefined ? `(${newVersion} is the first version)` : `since ${previous}`;
+  const since = baseline.source === 'none'
+    ? `(${newVersion} is the first version)`
+    : baseline.source === 'deployed'
+      ? `since ${baseline.version} (deployed in ${environment})`
+      : `since ${baseline.version}`;
   const changeCount = plural(breaking.length, 'breaking change');
   if (impacts.length === 0) {
+    if (facts.failIfNoConsumers) {
+      return `Not safe to deploy ${target}: no consumers are registered for ${schemaId} in ${environment}, so nothing was checked (fail_if_no_consumers); ${changeCount} ${since}. Register the consumers in ${environment}, or record their deployments there.`;
+    }
     const unchecked = breaking.length > 0 ? `; ${changeCount} ${since} went unchecked, register consumers to gate on them` : '';
     return `Safe to deploy ${target}: no consumers are registered for ${schemaId} in ${environment}${unchecked}.`;
   }
@@ -194,6 +248,32 @@ export async function checkAgainstPreviousVersion(
   }
 }
 
+
+/** Breaking changes from a registered version to a candidate document that is not registered (yet). */
+export async function compareWithCandidate(ctx: ServiceContext, schemaId: string, oldVersion: string, candidate: SchemaCandidate): Promise<BreakingChangeRecord[]> {
+  const old = await ctx.schemas.documentSource(schemaId, oldVersion);
+  return ctx.comparisons.compare(
+    { hash: old.ref.hash, documentJson: old.documentJson },
+    { hash: candidate.contentHash, documentJson: candidate.documentJson },
+  );
+}
+
+/**
+ * RegisterSchema's check before anything is stored: the changes from the version before the
+ * candidate's to the candidate. `complete` is false when the comparison could not be made.
+ */
+export async function checkCandidate(ctx: ServiceContext, candidate: SchemaCandidate): Promise<CompatibilityCheck & { complete: boolean }> {
+  const previousVersion = candidate.previousVersion;
+  if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against', complete: true };
+  try {
+    const changes = await compareWithCandidate(ctx, candidate.schemaId, previousVersion, candidate);
+    for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();
+    return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}`, complete: true };
+  } catch (error) {
+    if (!(error instanceof SvcError) || error.code === ErrorCode.INTERNAL) throw error;
+    return { breakingChanges: [], summary: `compatibility with ${previousVersion} could not be checked: ${error.message}`, complete: false };
+  }
+}
 
 /** Resolves a version, turning "not found" into a message that says which version of which schema. */
 function resolveVersion(ctx: ServiceContext, schemaId: string, version: string, field: string): SchemaMetadata__Output {

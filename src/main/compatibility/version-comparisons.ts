@@ -10,11 +10,11 @@ import type { BreakingChangeRecord } from '../../shared/compare';
 import type { Metrics } from '../metrics';
 import { LruCache } from '../registry/lru-cache';
 import type { SchemaRegistry } from '../registry/schema-registry';
-import type { ComparisonPool } from './comparison-pool';
+import type { Comparisons } from './comparisons';
 
 export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string) => Promise<BreakingChangeRecord[]>;
 
-export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: ComparisonPool; metrics: Metrics }): CompareVersions {
+export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: Comparisons; metrics: Metrics }): CompareVersions {
   const { schemas, comparisons, metrics } = parts;
   const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
   return async (schemaId, oldVersion, newVersion) => {

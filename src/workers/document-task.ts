@@ -1,0 +1,92 @@
+/**
+ * The Piscina entry of the document-task threads: reading a registered text (intake), comparing two
+ * versions, generating fixtures. Pure CPU; it keeps only recently parsed documents, keyed by their
+ * immutable content hash, so a burst of fixtures for one schema parses it once.
+ */
+import type { DocumentTask, DocumentTaskResult, IntakeResult, TaskDocument } from '../shared/document-task-protocol';
+import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { LIMITS } from '../shared/limits';
+import type { OpenApiDocument } from '../shared/openapi/document';
+
+/**
+ * The engines load with the first task, not with the thread: a thread that is ready at once is one
+ * Piscina can fail a task cleanly on if it dies (a thread that dies while still starting leaves its
+ * task waiting), and an idle pool restarts cheaply.
+ */
+async function engines() {
+  const [compare, fixtures, intake, operations] = await Promise.all([
+    import('../shared/compare'),
+    import('../shared/fixture-generator'),
+    import('../shared/openapi/load-document'),
+    import('../shared/openapi/operations'),
+  ]);
+  return {
+    compareDocuments: compare.compareDocuments,
+    generateFixture: fixtures.generateFixture,
+    generateRequestBody: fixtures.generateRequestBody,
+    generateResponse: fixtures.generateResponse,
+    loadSchema: intake.loadSchema,
+    listOperations: operations.listOperations,
+  };
+}
+
+/** Parsed documents by content hash, most recently used last; bounded by their JSON size. */
+const parsed = new Map<string, { document: OpenApiDocument; bytes: number }>();
+let parsedBytes = 0;
+
+export default async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskResult> {
+  try {
+    const { compareDocuments, generateFixture, generateRequestBody, generateResponse } = await engines();
+    switch (task.kind) {
+      case 'intake':
+        return { ok: true, kind: 'intake', schema: await intake(task.text) };
+      case 'compare':
+        return { ok: true, kind: 'compare', changes: compareDocuments(documentOf(task.oldDocument), documentOf(task.newDocument)) };
+      case 'fixture': {
+        const document = documentOf(task.document);
+        if (task.output === 'request') return { ok: true, kind: 'request', body: generateRequestBody(document, task.spec) };
+        if (task.output === 'response') return { ok: true, kind: 'response', response: generateResponse(document, task.spec) };
+        return { ok: true, kind: 'fixture', fixture: generateFixture(document, task.spec) };
+      }
+    }
+  } catch (error) {
+    if (error instanceof SvcError) return { ok: false, code: error.code, message: error.message };
+    return { ok: false, code: ErrorCode.INTERNAL, message: `${task.kind} failed: ${errorMessage(error)}` };
+  }
+}
+
+/** The registry's intake: the checked document as the JSON the registry stores, and what was lenient. */
+export async function intake(text: string | Uint8Array): Promise<IntakeResult> {
+  const { loadSchema, listOperations } = await engines();
+  const loaded = await loadSchema(text);
+  return {
+    documentJson: JSON.stringify(loaded.document),
+    openapiVersion: loaded.openapiVersion,
+    sourceFormat: loaded.sourceFormat,
+    endpointCount: loaded.endpointCount,
+    infoVersion: loaded.infoVersion,
+    operations: listOperations(loaded.document).map(({ method, path }) => ({ method, path })),
+    warnings: loaded.warnings,
+    warningCounts: loaded.warningCounts,
+  };
+}
+
+function documentOf({ hash, documentJson }: TaskDocument): OpenApiDocument {
+  const cached = parsed.get(hash);
+  if (cached) {
+    parsed.delete(hash);
+    parsed.set(hash, cached);
+    return cached.document;
+  }
+  // Texts the registry accepted and serialised itself: no depth guard needed.
+  const document = JSON.parse(documentJson) as OpenApiDocument;
+  const bytes = documentJson.length;
+  parsed.set(hash, { document, bytes });
+  parsedBytes += bytes;
+  for (const [key, entry] of parsed) {
+    if (parsedBytes <= LIMITS.documentTaskParsedBytes || key === hash) break;
+    parsed.delete(key);
+    parsedBytes -= entry.bytes;
+  }
+  return document;
+}
