@@ -14,6 +14,16 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'consumer_deregistered',
   /** A CanIDeploy verdict was given (safe or not). */
   'can_i_deploy_decision',
+  /** An environment was created (CreateEnvironment). */
+  'environment_created',
+  /** An environment was deleted. */
+  'environment_deleted',
+  /** A schema or consumer version was recorded as deployed in an environment. */
+  'deployment_recorded',
+  /** A schema or consumer was recorded as no longer deployed in an environment. */
+  'undeployment_recorded',
+  /** A call with a valid API key was refused because the key's scopes do not allow it. */
+  'permission_denied',
   /** A call was refused for a missing, unknown or expired API key. */
   'auth_failure',
   /** The API key set was read again (SIGHUP), or the attempt failed and the old set stayed. */

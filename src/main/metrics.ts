@@ -64,6 +64,7 @@ export class Metrics {
   readonly auditEvents = this.#counter('svc_audit_events_total', 'Audit events by type', ['event_type']);
   // Additions beyond the spec's list.
   readonly storageUp = this.#gauge('svc_storage_up', 'Whether the registry store answers (1) or not (0); an embedded store is always up', []);
+  readonly permissionDenied = this.#counter('svc_permission_denied_total', 'Calls refused with PERMISSION_DENIED because the API key\'s scopes do not allow them, by operation and the scope needed', ['operation', 'scope']);
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
 
   constructor() {

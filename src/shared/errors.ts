@@ -18,6 +18,14 @@ export const ErrorCode = Object.freeze({
   CONSUMER_NOT_FOUND: 'CONSUMER_NOT_FOUND',
   /** An update of a read-only schema version. */
   READ_ONLY: 'READ_ONLY',
+  /** A different content for a published version on a server with immutable versions. */
+  VERSION_IMMUTABLE: 'VERSION_IMMUTABLE',
+  /** The environment is not known (not built in, never created); the message lists the known ones. */
+  ENVIRONMENT_NOT_FOUND: 'ENVIRONMENT_NOT_FOUND',
+  /** A state the operation needs does not hold (deleting an environment still in use, a consumer version never registered). */
+  FAILED_PRECONDITION: 'FAILED_PRECONDITION',
+  /** The API key is valid but its scopes do not allow the operation (or this schema id). */
+  PERMISSION_DENIED: 'PERMISSION_DENIED',
   /** Another write to the same record won a race (replicas registering one version at once); nothing was stored. */
   CONFLICT: 'CONFLICT',
   /** An input is over one of the named limits. */

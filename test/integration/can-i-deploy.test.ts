@@ -107,8 +107,9 @@ describe('CanIDeploy', () => {
     const byDefault = await call('CanIDeploy', { schema_id: 'envs', new_version: '2.0.0' });
     assert.deepEqual([byDefault.safe_to_deploy, verdicts(byDefault.affected_consumers)], [true, [['web', false]]]);
     assert.match(byDefault.summary, / to prod: /);
-    const qa = await call('CanIDeploy', { schema_id: 'envs', new_version: '2.0.0', environment: 'qa' });
-    assert.deepEqual([qa.safe_to_deploy, qa.affected_consumers], [true, []]);
+    // An environment never created is an error, not "no consumers, safe" (docs/deploy-gate.md).
+    await assert.rejects(call('CanIDeploy', { schema_id: 'envs', new_version: '2.0.0', environment: 'qa' }),
+      { code: status.FAILED_PRECONDITION, details: /environment "qa" is not known; known environments: dev, staging, prod/ });
   });
 
   test('a consumer tested against a version older than the previous one is judged from its own version', async () => {

@@ -54,6 +54,7 @@ describe('consumer registry', () => {
   });
 
   test('one consumer holds one registration per environment; ListConsumers filters by environment', async () => {
+    assert.equal((await call('CreateEnvironment', { name: 'qa-2' })).success, true, 'environments other than dev, staging and prod are created first');
     for (const environment of ['prod', 'qa-2']) {
       const response = await registerConsumer({ consumer_id: 'batch', environment, used_endpoints: [{ method: 'GET', path: '/orders' }] });
       assert.equal(response.success, true, response.message);

@@ -2,7 +2,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { ConsumerRecord, SchemaVersionRecord, Storage } from '../../src/main/storage/storage';
+import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionRecord, Storage } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
@@ -92,6 +92,17 @@ function consumerRecord(overrides: Partial<ConsumerRecord> = {}): ConsumerRecord
   };
 }
 
+function environmentRecord(overrides: Partial<EnvironmentRecord> = {}): EnvironmentRecord {
+  return { name: 'qa', description: 'integration tests', origin: 'created', createdAt: 1_700_000_000, createdBy: 'ops', ...overrides };
+}
+
+function deploymentRecord(overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
+  return {
+    schemaId: 'users', environment: 'prod', consumerId: '', version: '1.0.0', action: 'deployed', schemaVersion: '',
+    recordedAt: 1_700_000_000, recordedBy: 'ci', ...overrides,
+  };
+}
+
 for (const backend of backends()) {
   describe(`storage contract: ${backend.name}`, { skip: backend.skip }, () => {
     let storage: Storage;
@@ -172,6 +183,40 @@ for (const backend of backends()) {
       assert.deepEqual(second!.usedEndpoints[0]!.usedFields, ['id', 'email']);
     });
 
+    it('creates environments once, lists them by name and deletes them', async () => {
+      assert.deepEqual(await storage.listEnvironments(), []);
+      assert.equal(await storage.createEnvironment(environmentRecord()), true);
+      assert.equal(await storage.createEnvironment(environmentRecord({ description: 'again', createdBy: 'other' })), false);
+      assert.equal(await storage.createEnvironment(environmentRecord({ name: 'eu-1', origin: 'deployment' })), true);
+      assert.deepEqual(await storage.listEnvironments(), [environmentRecord({ name: 'eu-1', origin: 'deployment' }), environmentRecord()]);
+      assert.equal(await storage.deleteEnvironment('qa'), true);
+      assert.equal(await storage.deleteEnvironment('qa'), false);
+      assert.deepEqual((await storage.listEnvironments()).map((e) => e.name), ['eu-1']);
+    });
+
+    it('keeps the deployment history newest first and derives what is deployed now', async () => {
+      await storage.appendDeployment(deploymentRecord());
+      await storage.appendDeployment(deploymentRecord({ version: '1.1.0' }));
+      await storage.appendDeployment(deploymentRecord({ environment: 'staging', version: '1.2.0' }));
+      await storage.appendDeployment(deploymentRecord({ consumerId: 'web', version: '3.0.0', schemaVersion: '1.0.0' }));
+      await storage.appendDeployment(deploymentRecord({ schemaId: 'orders', version: '2.0.0' }));
+      // Same second as the entries before: insertion order decides, not the timestamp.
+      await storage.appendDeployment(deploymentRecord({ environment: 'staging', version: '', action: 'undeployed' }));
+
+      const history = await storage.listDeployments({ schemaId: 'users' }, 10);
+      assert.deepEqual(history.map((d) => `${d.environment}/${d.consumerId}/${d.action}/${d.version}`),
+        ['staging//undeployed/', 'prod/web/deployed/3.0.0', 'staging//deployed/1.2.0', 'prod//deployed/1.1.0', 'prod//deployed/1.0.0']);
+      assert.deepEqual(history[1], deploymentRecord({ consumerId: 'web', version: '3.0.0', schemaVersion: '1.0.0' }));
+      assert.equal((await storage.listDeployments({ schemaId: 'users', environment: 'prod' }, 2)).length, 2);
+      assert.equal((await storage.listDeployments({}, 100)).length, 6);
+
+      const current = await storage.currentDeployments({ schemaId: 'users' });
+      assert.deepEqual(current.map((d) => `${d.environment}/${d.consumerId}/${d.version}`), ['prod//1.1.0', 'prod/web/3.0.0']);
+      assert.deepEqual((await storage.currentDeployments({ environment: 'prod' })).map((d) => `${d.schemaId}/${d.consumerId}/${d.version}`),
+        ['orders//2.0.0', 'users//1.1.0', 'users/web/3.0.0']);
+      assert.deepEqual(await storage.currentDeployments({ schemaId: 'users', environment: 'staging' }), []);
+    });
+
     it('closes idempotently', async () => {
       await storage.close();
       await storage.close();
@@ -181,8 +226,12 @@ for (const backend of backends()) {
       it('keeps everything across a reopen', async () => {
         await storage.saveSchemaVersion(schemaRecord());
         await storage.saveConsumer(consumerRecord());
+        await storage.createEnvironment(environmentRecord());
+        await storage.appendDeployment(deploymentRecord());
         await storage.close();
         storage = await backend.reopen!();
+        assert.deepEqual(await storage.listEnvironments(), [environmentRecord()]);
+        assert.deepEqual(await storage.listDeployments({}, 10), [deploymentRecord()]);
         assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), schemaRecord());
         assert.deepEqual(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), consumerRecord());
       });

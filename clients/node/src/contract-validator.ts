@@ -11,6 +11,7 @@ import { positiveMs, resolveClientOptions, type ContractValidatorOptions } from 
 import { buildConsumerRegistration } from './consumer/build-consumer';
 import {
   toBreakingChange,
+  toRegistrationWarning,
   toCanIDeployResult,
   toCompareResult,
   toConsumerInfo,
@@ -22,6 +23,7 @@ import {
   toValidationResult,
 } from './results';
 import { InteractionStream } from './interaction-stream';
+import { toDeploymentInfo, toEnvironmentInfo, type DeploymentInfo, type DeploymentListing, type DeploymentTarget, type EnvironmentInfo } from './deploy-gate';
 import { readSchemaSource } from './schema-source';
 import { Transport } from './transport';
 import type {
@@ -66,6 +68,22 @@ export interface RegisterSchemaOptions extends CallOptions {
   ownership?: Partial<SchemaOwnership>;
   /** Report breaking changes against the previous version (the schema is registered anyway). */
   checkCompatibility?: boolean;
+  /** Check first and register nothing when there are breaking changes (the call then throws REJECTED). */
+  refuseBreakingChanges?: boolean;
+  /** Check everything and store nothing; the client stays bound to what it was bound to. */
+  dryRun?: boolean;
+}
+
+export interface CanIDeployOptions extends CallOptions {
+  /** "No consumers registered in the environment" is unsafe instead of safe. */
+  failIfNoConsumers?: boolean;
+}
+
+export interface CompareCandidateOptions extends CallOptions {
+  /** Default: the latest registered version below the candidate's. */
+  oldVersion?: string;
+  /** The candidate's version; default its `info.version`. */
+  newVersion?: string;
 }
 
 export interface GenerateOptions extends SchemaCallOptions {
@@ -139,12 +157,16 @@ export class ContractValidator {
         ? { owner: ownership.owner ?? '', team: ownership.team ?? '', contact_email: ownership.contactEmail ?? '', read_only: ownership.readOnly ?? false }
         : null,
       check_compatibility: options.checkCompatibility ?? false,
+      refuse_breaking_changes: options.refuseBreakingChanges ?? false,
+      dry_run: options.dryRun ?? false,
     }, this.#deadline(options));
     if (!response.success || !response.metadata) throw rejected('RegisterSchema', response.message);
     const metadata = toSchemaMetadata(response.metadata);
-    this.#schemaId = metadata.schemaId;
-    this.#schemaVersion = metadata.schemaVersion;
-    return { message: response.message, metadata, breakingChanges: response.breaking_changes.map(toBreakingChange) };
+    if (!options.dryRun) {
+      this.#schemaId = metadata.schemaId;
+      this.#schemaVersion = metadata.schemaVersion;
+    }
+    return { message: response.message, metadata, breakingChanges: response.breaking_changes.map(toBreakingChange), warnings: response.warnings.map(toRegistrationWarning) };
   }
 
   registerSchemaWithVersion(schemaId: string, schemaPath: string, version: string, options: RegisterSchemaOptions = {}): Promise<SchemaRegistration> {
@@ -316,16 +338,108 @@ export class ContractValidator {
     if (!response.success) throw rejected('DeregisterConsumer', response.message);
   }
 
-  /** Would `newVersion` break a consumer registered in `environment` (default `prod`)? */
-  async canIDeploy(schemaId: string, newVersion: string, environment?: string, options: CallOptions = {}): Promise<CanIDeployResult> {
+  /**
+   * Would `newVersion` break a consumer registered in `environment` (default `prod`)? The changes are
+   * counted from the version recorded as deployed there (`comparedWith` says which version was used).
+   */
+  async canIDeploy(schemaId: string, newVersion: string, environment?: string, options: CanIDeployOptions = {}): Promise<CanIDeployResult> {
     requireText('schemaId', schemaId);
     requireText('newVersion', newVersion);
     const response = await this.#transport.unary('CanIDeploy', {
       schema_id: schemaId,
       new_version: newVersion,
       environment: environment ?? '',
+      fail_if_no_consumers: options.failIfNoConsumers ?? false,
     }, this.#deadline(options));
     return toCanIDeployResult(response);
+  }
+
+  /** can-i-deploy for a document that is not registered (a file or http(s) URL): check before publishing. */
+  async canIDeployCandidate(schemaId: string, schemaPath: string, environment?: string, options: CanIDeployOptions & { version?: string } = {}): Promise<CanIDeployResult> {
+    requireText('schemaId', schemaId);
+    const content = await readSchemaSource(schemaPath);
+    const response = await this.#transport.unary('CanIDeploy', {
+      schema_id: schemaId,
+      new_version: options.version ?? '',
+      environment: environment ?? '',
+      candidate_content: content,
+      fail_if_no_consumers: options.failIfNoConsumers ?? false,
+    }, this.#deadline(options));
+    return toCanIDeployResult(response);
+  }
+
+  /** Breaking changes from a registered version to a document that is not registered (a file or http(s) URL). */
+  async compareCandidate(schemaId: string, schemaPath: string, options: CompareCandidateOptions = {}): Promise<CompareResult> {
+    requireText('schemaId', schemaId);
+    const content = await readSchemaSource(schemaPath);
+    const response = await this.#transport.unary('CompareSchemas', {
+      schema_id: schemaId,
+      old_version: options.oldVersion ?? '',
+      new_version: options.newVersion ?? '',
+      new_content: content,
+    }, this.#deadline(options));
+    if (response.message !== '' && !response.old_schema && !response.new_schema) throw rejected('CompareSchemas', response.message);
+    return toCompareResult(response);
+  }
+
+  /** Creates an environment (dev, staging and prod always exist); resolves with it, whether new or already there. */
+  async createEnvironment(name: string, description = '', options: CallOptions = {}): Promise<EnvironmentInfo> {
+    requireText('name', name);
+    const response = await this.#transport.unary('CreateEnvironment', { name, description }, this.#deadline(options));
+    if (!response.success || !response.environment) throw rejected('CreateEnvironment', response.message);
+    return toEnvironmentInfo(response.environment);
+  }
+
+  async listEnvironments(options: CallOptions = {}): Promise<EnvironmentInfo[]> {
+    const response = await this.#transport.unary('ListEnvironments', {}, this.#deadline(options));
+    return response.environments.map(toEnvironmentInfo);
+  }
+
+  /** Deletes an environment nothing is registered or deployed in any more. */
+  async deleteEnvironment(name: string, options: CallOptions = {}): Promise<void> {
+    requireText('name', name);
+    const response = await this.#transport.unary('DeleteEnvironment', { name }, this.#deadline(options));
+    if (!response.success) throw rejected('DeleteEnvironment', response.message);
+  }
+
+  /**
+   * Records `version` as deployed in the environment: a schema version, or with `consumerId` the
+   * consumer's own version (registered before, in any environment, with the schema version it was tested against).
+   */
+  async recordDeployment(target: DeploymentTarget, version: string, options: CallOptions = {}): Promise<DeploymentInfo> {
+    requireTarget(target);
+    requireText('version', version);
+    const response = await this.#transport.unary('RecordDeployment', {
+      schema_id: target.schemaId,
+      environment: target.environment,
+      consumer_id: target.consumerId ?? '',
+      version,
+    }, this.#deadline(options));
+    if (!response.success || !response.deployment) throw rejected('RecordDeployment', response.message);
+    return toDeploymentInfo(response.deployment);
+  }
+
+  /** Records that the schema (or the consumer) no longer runs in the environment. */
+  async recordUndeployment(target: DeploymentTarget, options: CallOptions = {}): Promise<DeploymentInfo> {
+    requireTarget(target);
+    const response = await this.#transport.unary('RecordUndeployment', {
+      schema_id: target.schemaId,
+      environment: target.environment,
+      consumer_id: target.consumerId ?? '',
+    }, this.#deadline(options));
+    if (!response.success || !response.deployment) throw rejected('RecordUndeployment', response.message);
+    return toDeploymentInfo(response.deployment);
+  }
+
+  /** What is deployed now and the history (newest first) of a schema, in one environment or all. */
+  async listDeployments(schemaId: string, options: CallOptions & { environment?: string; limit?: number } = {}): Promise<DeploymentListing> {
+    requireText('schemaId', schemaId);
+    const response = await this.#transport.unary('ListDeployments', {
+      schema_id: schemaId,
+      environment: options.environment ?? '',
+      limit: options.limit ?? 0,
+    }, this.#deadline(options));
+    return { current: response.current.map(toDeploymentInfo), history: response.history.map(toDeploymentInfo) };
   }
 
   /**
@@ -396,6 +510,12 @@ export class ContractValidator {
 
 function rejected(operation: string, message: string): ContractValidatorError {
   return new ContractValidatorError('REJECTED', message || `${operation} was refused without a message`);
+}
+
+function requireTarget(target: DeploymentTarget): void {
+  if (target === null || typeof target !== 'object') throw invalidUse('the deployment target must be an object with schemaId and environment');
+  requireText('schemaId', target.schemaId);
+  requireText('environment', target.environment);
 }
 
 function requireText(name: string, value: unknown): void {

@@ -6,6 +6,8 @@
 export { ContractValidator } from './contract-validator';
 export type {
   CallOptions,
+  CanIDeployOptions,
+  CompareCandidateOptions,
   GenerateOptions,
   ListSchemasOptions,
   ProducerExchange,
@@ -19,6 +21,7 @@ export type { ContractValidatorOptions, TlsOptions } from './client-options';
 export { ContractValidatorError, isContractValidatorError } from './client-error';
 export type { ClientErrorCode, GrpcStatusName } from './client-error';
 export type * from './types';
+export type { DeploymentInfo, DeploymentListing, DeploymentTarget, EnvironmentInfo } from './deploy-gate';
 
 export { createFetchAdapter } from './adapters/fetch';
 export type { FetchAdapter, FetchAdapterOptions } from './adapters/fetch';

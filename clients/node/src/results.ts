@@ -8,6 +8,7 @@ import type { EndpointInfo__Output } from './generated/svc/EndpointInfo';
 import type { EndpointUsage } from './generated/svc/EndpointUsage';
 import type { GeneratedRequest__Output } from './generated/svc/GeneratedRequest';
 import type { GeneratedResponse__Output } from './generated/svc/GeneratedResponse';
+import type { RegistrationWarning__Output } from './generated/svc/RegistrationWarning';
 import type { SchemaMetadata__Output } from './generated/svc/SchemaMetadata';
 import type { ValidationResult__Output } from './generated/svc/ValidationResult';
 import { parseBodyText } from './wire';
@@ -21,6 +22,7 @@ import type {
   EndpointUsage as ClientEndpointUsage,
   GeneratedRequest,
   GeneratedResponse,
+  RegistrationWarning,
   SchemaMetadata,
   ValidationResult,
 } from './types';
@@ -59,6 +61,10 @@ export function toBreakingChange(message: BreakingChange__Output): BreakingChang
     oldValue: message.old_value,
     newValue: message.new_value,
   };
+}
+
+export function toRegistrationWarning(message: RegistrationWarning__Output): RegistrationWarning {
+  return { code: message.code, pointer: message.pointer, message: message.message };
 }
 
 export function toCompareResult(message: CompareSchemasResponse__Output): CompareResult {
@@ -116,5 +122,8 @@ export function toCanIDeployResult(message: CanIDeployResponse__Output): CanIDep
     summary: message.summary,
     breakingChanges: message.breaking_changes.map(toBreakingChange),
     affectedConsumers: message.affected_consumers.map(toConsumerImpact),
+    checkedVersion: message.checked_version,
+    comparedWithVersion: message.compared_with_version,
+    comparedWith: message.compared_with,
   };
 }

@@ -30,6 +30,18 @@ import type { RegisterSchemaRequest } from './generated/svc/RegisterSchemaReques
 import type { RegisterSchemaResponse__Output } from './generated/svc/RegisterSchemaResponse';
 import type { ValidateProducerRequest } from './generated/svc/ValidateProducerRequest';
 import type { ValidationResult__Output } from './generated/svc/ValidationResult';
+import type { CreateEnvironmentRequest } from './generated/svc/CreateEnvironmentRequest';
+import type { CreateEnvironmentResponse__Output } from './generated/svc/CreateEnvironmentResponse';
+import type { ListEnvironmentsRequest } from './generated/svc/ListEnvironmentsRequest';
+import type { ListEnvironmentsResponse__Output } from './generated/svc/ListEnvironmentsResponse';
+import type { DeleteEnvironmentRequest } from './generated/svc/DeleteEnvironmentRequest';
+import type { DeleteEnvironmentResponse__Output } from './generated/svc/DeleteEnvironmentResponse';
+import type { RecordDeploymentRequest } from './generated/svc/RecordDeploymentRequest';
+import type { RecordDeploymentResponse__Output } from './generated/svc/RecordDeploymentResponse';
+import type { RecordUndeploymentRequest } from './generated/svc/RecordUndeploymentRequest';
+import type { RecordUndeploymentResponse__Output } from './generated/svc/RecordUndeploymentResponse';
+import type { ListDeploymentsRequest } from './generated/svc/ListDeploymentsRequest';
+import type { ListDeploymentsResponse__Output } from './generated/svc/ListDeploymentsResponse';
 import { ContractValidatorError, fromServiceError, invalidUse } from './client-error';
 import type { ResolvedClientOptions } from './client-options';
 
@@ -47,6 +59,12 @@ export interface UnaryOperations {
   ListConsumers: [ListConsumersRequest, ListConsumersResponse__Output];
   DeregisterConsumer: [DeregisterConsumerRequest, DeregisterConsumerResponse__Output];
   CanIDeploy: [CanIDeployRequest, CanIDeployResponse__Output];
+  CreateEnvironment: [CreateEnvironmentRequest, CreateEnvironmentResponse__Output];
+  ListEnvironments: [ListEnvironmentsRequest, ListEnvironmentsResponse__Output];
+  DeleteEnvironment: [DeleteEnvironmentRequest, DeleteEnvironmentResponse__Output];
+  RecordDeployment: [RecordDeploymentRequest, RecordDeploymentResponse__Output];
+  RecordUndeployment: [RecordUndeploymentRequest, RecordUndeploymentResponse__Output];
+  ListDeployments: [ListDeploymentsRequest, ListDeploymentsResponse__Output];
 }
 
 export type ValidationStream = grpc.ClientDuplexStream<InteractionRequest, ValidationResult__Output>;

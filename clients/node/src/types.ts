@@ -65,6 +65,17 @@ export interface SchemaRegistration {
   metadata: SchemaMetadata;
   /** Filled when the registration asked for `checkCompatibility` and changes were found. */
   breakingChanges: BreakingChange[];
+  /** What the server read leniently (ignored, relaxed, a pattern not enforced); empty for a clean document. */
+  warnings: RegistrationWarning[];
+}
+
+/** One leniency of a registration (docs/real-world-documents.md lists every code). */
+export interface RegistrationWarning {
+  /** Stable kind, e.g. `PATTERN_NOT_ENFORCED`, `KEYWORD_IGNORED`. */
+  code: string;
+  /** JSON pointer into the registered document (its OpenAPI 3.0 form for Swagger 2.0); empty for the whole document. */
+  pointer: string;
+  message: string;
 }
 
 export interface SchemaContent {
@@ -182,6 +193,12 @@ export interface CanIDeployResult {
   summary: string;
   breakingChanges: BreakingChange[];
   affectedConsumers: ConsumerImpact[];
+  /** The version checked: the one asked about, or the version a candidate document would get. */
+  checkedVersion: string;
+  /** The version `breakingChanges` were counted from (empty when there is none). */
+  comparedWithVersion: string;
+  /** `deployed` (recorded as deployed in the environment), `previous` (nothing recorded there) or `none` (first version). */
+  comparedWith: string;
 }
 
 /** An HTTP exchange recorded by a client adapter (or assembled by hand). */

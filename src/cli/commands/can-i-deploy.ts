@@ -8,6 +8,7 @@ import { parseChoice, parseSeconds, requireText } from '../option-values';
 import { canIDeployJson, canIDeployTable, canIDeployText, type DeployQuestion } from '../reports/can-i-deploy-report';
 import { RpcError, type ServerConnection } from '../server-connection';
 import { describeFailure } from '../failure';
+import { readSchemaText } from '../schema-source';
 
 const OUTPUT_STYLES = Object.freeze(['table', 'text'] as const);
 
@@ -33,6 +34,12 @@ export class CanIDeployCommand extends ClientCommand {
       ${DEFAULT_RETRY_INTERVAL_SECONDS}), while the schema or version is not registered yet (a pipeline that
       registers it in a parallel job). \`--dry-run\` prints the answer and exits 0 whatever it is.
 
+      The changes are counted from the version recorded as deployed in the environment (record-deployment),
+      else from the previous version; the summary and \`--json\` (\`compared_with\`) say which. An environment
+      the server does not know is an error, never "safe". \`--fail-if-no-consumers\` makes "no consumers
+      registered" unsafe. \`--file candidate.yaml\` checks a document that is not registered yet (check
+      before publishing); \`--version\` then names its version (default: its info.version).
+
       Exit code 0: safe to deploy (or --dry-run); 1: unsafe, or the question could not be answered (server
       unreachable, unknown schema or version; see --unknown-exit-code); 2: usage error.
     `,
@@ -41,11 +48,14 @@ export class CanIDeployCommand extends ClientCommand {
       ['Against a remote server over TLS, JSON output', '$0 can-i-deploy --schema users-api --version 2.0.0 --env staging --server svc.internal:9550 --tls --json'],
       ['Wait up to 5 minutes for the version to be registered', '$0 can-i-deploy --schema users-api --version 2.0.0 --env prod --retry-while-unknown 30 --retry-interval 10'],
       ['See the answer without gating', '$0 can-i-deploy --schema users-api --version 2.0.0 --env prod --dry-run'],
+      ['Check a candidate before publishing it; no consumers is a failure', '$0 can-i-deploy --schema users-api --file openapi.yaml --env prod --fail-if-no-consumers'],
     ],
   });
 
   schema = Option.String('--schema', { required: true, description: 'Schema id' });
-  version = Option.String('--version', { required: true, description: 'The new schema version to deploy' });
+  version = Option.String('--version', { description: 'The new schema version to deploy (required unless --file is given)' });
+  file = Option.String('--file', { description: 'A candidate document (path or URL) to check without registering it' });
+  failIfNoConsumers = Option.Boolean('--fail-if-no-consumers', false, { description: 'Unsafe when no consumers are registered in the environment' });
   env = Option.String('--env', { required: true, description: 'Target environment (dev, staging, prod, ...)' });
   json = Option.Boolean('-j,--json', false, { description: 'JSON output with the response fields in snake_case' });
   output = Option.String('-o,--output', { description: 'table (default in a terminal) or text (default otherwise)' });
@@ -57,9 +67,11 @@ export class CanIDeployCommand extends ClientCommand {
   protected override async run(): Promise<number> {
     const question: DeployQuestion = {
       schemaId: requireText('--schema', this.schema),
-      version: requireText('--version', this.version),
+      version: this.version === undefined ? candidateVersion(this.file) : requireText('--version', this.version),
       environment: requireText('--env', this.env),
     };
+    const file = this.file;
+    const candidate = file === undefined ? '' : await readSchemaText(file);
     const timeoutSeconds = parseSeconds('--timeout', this.timeout);
     const retries = parseRetries(this.retryWhileUnknown);
     const intervalMs = parseSeconds('--retry-interval', this.retryInterval) * 1000;
@@ -67,7 +79,7 @@ export class CanIDeployCommand extends ClientCommand {
 
     let answer: CanIDeployResponse__Output;
     try {
-      answer = await this.withConnection(timeoutSeconds, (connection) => this.ask(connection, question, retries, intervalMs));
+      answer = await this.withConnection(timeoutSeconds, (connection) => this.ask(connection, question, retries, intervalMs, candidate));
     } catch (error) {
       if (!this.dryRun) throw error;
       // A dry run reports what it could not learn and still exits 0: it never gates.
@@ -77,15 +89,20 @@ export class CanIDeployCommand extends ClientCommand {
       return EXIT.ok;
     }
 
-    if (this.json) this.printJson({ ...canIDeployJson(question, answer), ...(this.dryRun ? { dry_run: true } : {}) });
+    question.version ||= answer.checked_version;
+    const baseline = { checked_version: answer.checked_version, compared_with: answer.compared_with, compared_with_version: answer.compared_with_version };
+    if (this.json) this.printJson({ ...canIDeployJson(question, answer), ...baseline, ...(this.dryRun ? { dry_run: true } : {}) });
     else this.context.stdout.write(`${this.dryRun ? '[dry run] the exit code is 0 whatever the verdict\n' : ''}${style === 'table' ? canIDeployTable(question, answer) : canIDeployText(question, answer)}`);
     if (this.dryRun) return EXIT.ok;
     return answer.safe_to_deploy ? EXIT.ok : EXIT.failure;
   }
 
   /** Asks, and while the answer is NOT_FOUND (schema or version not registered yet) asks again, up to `retries` times. */
-  private async ask(connection: ServerConnection, question: DeployQuestion, retries: number, intervalMs: number): Promise<CanIDeployResponse__Output> {
-    const request = { schema_id: question.schemaId, new_version: question.version, environment: question.environment };
+  private async ask(connection: ServerConnection, question: DeployQuestion, retries: number, intervalMs: number, candidate: string): Promise<CanIDeployResponse__Output> {
+    const request = {
+      schema_id: question.schemaId, new_version: question.version, environment: question.environment,
+      candidate_content: candidate, fail_if_no_consumers: this.failIfNoConsumers,
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         return await connection.call('CanIDeploy', request);
@@ -104,6 +121,12 @@ export class CanIDeployCommand extends ClientCommand {
     }
     return (this.context.stdout as { isTTY?: boolean }).isTTY ? 'table' : 'text';
   }
+}
+
+/** Without --version a candidate file's version comes from its info.version; without either there is no question. */
+function candidateVersion(file: string | undefined): string {
+  if (file === undefined) throw new UsageError('--version is required (or --file with a candidate document to check before publishing it)');
+  return '';
 }
 
 function parseRetries(value: string): number {

@@ -24,8 +24,9 @@ export class RegisterSchemaCommand extends ClientCommand {
 
       \`--check-compatibility\` compares the new version with the previous one and lists the breaking changes
       (or says that there is no previous version).
-      The version is registered either way; \`--fail-on-breaking\` (which implies \`--check-compatibility\`)
-      then makes the exit code 1, so a pipeline stops before deploying it.
+      The version is registered either way, unless \`--fail-on-breaking\` (which implies \`--check-compatibility\`)
+      is given: then the server checks first and registers nothing when there are breaking changes (exit code 1),
+      so a rejected version never becomes the latest. \`--dry-run\` runs every check and registers nothing.
 
       Exit code 0: registered; 1: refused, breaking changes with \`--fail-on-breaking\`, or server unreachable; 2: usage error.
     `,
@@ -43,6 +44,7 @@ export class RegisterSchemaCommand extends ClientCommand {
   owner = Option.String('--owner', { description: 'Owner name' });
   team = Option.String('--team', { description: 'Team name' });
   contactEmail = Option.String('--contact-email', { description: 'Contact e-mail for schema issues' });
+  dryRun = Option.Boolean('--dry-run', false, { description: 'Check (intake, version, compatibility when asked) and register nothing' });
   readOnly = Option.Boolean('--read-only', { description: 'Refuse later updates of this version (--no-read-only to allow them again)' });
   json = Option.Boolean('-j,--json', false, { description: 'Print the server response as JSON' });
   quiet = Option.Boolean('-q,--quiet', false, { description: 'Print nothing except errors' });
@@ -62,14 +64,18 @@ export class RegisterSchemaCommand extends ClientCommand {
         schema_version: this.version ?? '',
         ownership: await this.ownership(connection, schemaId),
         check_compatibility: checkCompatibility,
+        refuse_breaking_changes: this.failOnBreaking,
+        dry_run: this.dryRun,
       }));
 
     if (this.json) this.printJson(responseJson(response));
     if (!response.success) {
       this.printError(`registration refused: ${response.message || 'no reason given'}`);
+      if (!this.json && !this.quiet) for (const change of response.breaking_changes.map(fromProtoChange)) this.print(changeTextLines(change, '  ').join('\n'));
       return EXIT.failure;
     }
-    if (!this.json && !this.quiet) this.print(responseText(response, checkCompatibility));
+    if (!this.json && !this.quiet && this.dryRun) this.print(response.message);
+    else if (!this.json && !this.quiet) this.print(responseText(response, checkCompatibility));
     const breaking = response.breaking_changes.length;
     if (this.failOnBreaking && breaking > 0) {
       this.printError(`${countLine(breaking).toLowerCase()} against the previous version (--fail-on-breaking); the version was registered all the same`);

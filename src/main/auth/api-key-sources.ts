@@ -1,11 +1,13 @@
 /**
  * Where API keys come from: `SVC_API_KEYS` (comma-separated keys) and `SVC_API_KEYS_FILE` (a JSON
- * array of `{ "name": ..., "key": ..., "expiresAt"?: ISO 8601 or Unix seconds }`). Keys are hashed
- * as soon as they are read; only names, digests and expiry times are kept.
+ * array of `{ "name": ..., "key": ..., "expiresAt"?: ISO 8601 or Unix seconds, "scopes"?: [...],
+ * "schemas"?: [id patterns], "team"?: ... }`; key-scopes.ts says what scopes allow). Keys are hashed
+ * as soon as they are read; only names, digests, expiry times and access are kept.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { LIMITS } from '../../shared/limits';
+import { FULL_ACCESS, KEY_SCOPES, schemaIdPattern, type KeyAccess, type KeyScope } from './key-scopes';
 
 export const API_KEY_ENV_VARS = Object.freeze({ list: 'SVC_API_KEYS', file: 'SVC_API_KEYS_FILE' });
 
@@ -16,6 +18,8 @@ export interface ApiKeyEntry {
   digest: Buffer;
   /** Milliseconds since the epoch after which the key is refused; undefined: never. */
   expiresAtMs: number | undefined;
+  /** What the key may do (FULL_ACCESS for a key without scopes). */
+  access: KeyAccess;
 }
 
 /** A key source that cannot be used; the message names the variable, the file and the entry. */
@@ -44,7 +48,7 @@ function keysFromList(list: string | undefined): ApiKeyEntry[] {
     const where = `${API_KEY_ENV_VARS.list} key ${i + 1}`;
     checkKey(where, key);
     // Positional names: the list has no room for names (use the file to name keys).
-    return { name: `env-${i + 1}`, digest: digestKey(key), expiresAtMs: undefined };
+    return { name: `env-${i + 1}`, digest: digestKey(key), expiresAtMs: undefined, access: FULL_ACCESS };
   });
 }
 
@@ -74,7 +78,7 @@ function entryFromFile(where: string, item: unknown): ApiKeyEntry {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new ApiKeyConfigError(`${where}: expected an object with "name", "key" and optional "expiresAt"`);
   }
-  const { name, key, expiresAt, ...rest } = item as Record<string, unknown>;
+  const { name, key, expiresAt, scopes, schemas, team, ...rest } = item as Record<string, unknown>;
   const unknownFields = Object.keys(rest);
   if (unknownFields.length > 0) throw new ApiKeyConfigError(`${where}: unknown field "${unknownFields[0]}"`);
   if (typeof name !== 'string' || !NAME_SHAPE.test(name) || name.length > LIMITS.maxIdLength) {
@@ -82,7 +86,43 @@ function entryFromFile(where: string, item: unknown): ApiKeyEntry {
   }
   if (typeof key !== 'string') throw new ApiKeyConfigError(`${where} ("${name}"): "key" must be a string`);
   checkKey(`${where} ("${name}")`, key);
-  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(`${where} ("${name}")`, expiresAt) };
+  const named = `${where} ("${name}")`;
+  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(named, expiresAt), access: parseAccess(named, scopes, schemas, team) };
+}
+
+/** Maximum schema id patterns of one key. */
+const MAX_SCHEMA_PATTERNS = 100;
+
+/** No `scopes`: all access. `schemas` and `team` only narrow the `schemas` scope, so they need it. */
+function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unknown): KeyAccess {
+  if (scopes === undefined) {
+    if (schemas !== undefined || team !== undefined) throw new ApiKeyConfigError(`${where}: "schemas" and "team" narrow the "schemas" scope: give "scopes" too`);
+    return FULL_ACCESS;
+  }
+  if (!Array.isArray(scopes) || scopes.some((scope) => !KEY_SCOPES.includes(scope as KeyScope))) {
+    throw new ApiKeyConfigError(`${where}: "scopes" must be an array of ${KEY_SCOPES.map((scope) => `"${scope}"`).join(', ')}`);
+  }
+  const scopeSet = new Set(scopes as KeyScope[]);
+  if ((schemas !== undefined || team !== undefined) && !scopeSet.has('schemas')) {
+    throw new ApiKeyConfigError(`${where}: "schemas" and "team" narrow the "schemas" scope, which "scopes" does not give`);
+  }
+  let patterns: string[] | undefined;
+  if (schemas !== undefined) {
+    if (!Array.isArray(schemas) || schemas.length === 0 || schemas.length > MAX_SCHEMA_PATTERNS
+      || schemas.some((pattern) => typeof pattern !== 'string' || !/^[A-Za-z0-9._*-]{1,128}$/.test(pattern))) {
+      throw new ApiKeyConfigError(`${where}: "schemas" must be 1 to ${MAX_SCHEMA_PATTERNS} schema id patterns (letters, digits, '.', '_', '-' and '*' for any run of characters)`);
+    }
+    patterns = schemas as string[];
+  }
+  if (team !== undefined && (typeof team !== 'string' || team === '' || team.length > LIMITS.maxMetadataLength)) {
+    throw new ApiKeyConfigError(`${where}: "team" must be a non-empty string of at most ${LIMITS.maxMetadataLength} characters`);
+  }
+  return Object.freeze({
+    scopes: scopeSet,
+    schemaPatterns: patterns?.map(schemaIdPattern),
+    schemaPatternTexts: patterns,
+    team: team as string | undefined,
+  });
 }
 
 function checkKey(where: string, key: string): void {

@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { API_KEY_ENV_VARS, ApiKeyConfigError, digestKey, readApiKeys, type ApiKeyEntry } from './api-key-sources';
+import { FULL_ACCESS, type KeyAccess } from './key-scopes';
 
 export type KeyCheck =
   | { ok: true; name: string }
@@ -40,6 +41,11 @@ export class ApiKeyStore {
   /** Names of keys whose expiry has passed (they stay listed so a refusal can name them). */
   expiredNames(nowMs = Date.now()): string[] {
     return this.#entries.filter((entry) => isExpired(entry, nowMs)).map((entry) => entry.name);
+  }
+
+  /** What the key of that name may do (key-scopes.ts); full access for a name not configured. */
+  access(name: string): KeyAccess {
+    return this.#entries.find((entry) => entry.name === name)?.access ?? FULL_ACCESS;
   }
 
   check(presented: string, nowMs = Date.now()): KeyCheck {

@@ -17,6 +17,7 @@ import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
 import type { ApiKeyStore } from './api-key-store';
 import { bindKeyName } from './principal';
+import { allowsScope, bindKeyAccess, describeScopes, scopeForPath } from './key-scopes';
 import { presentedKey, withoutCredentials } from './presented-key';
 
 const OPEN_SERVICE_PREFIXES = Object.freeze(['/grpc.health.v1.Health/']);
@@ -59,8 +60,22 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
           return;
         }
         metrics.authSuccess.inc();
+        const scope = scopeForPath(descriptor.path);
+        const access = keys.access(verdict.name);
+        if (!allowsScope(access, scope)) {
+          // Authenticated, so every refusal is counted and audited (no rate limit: the key is known).
+          const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
+          metrics.permissionDenied.labels(operation, scope).inc();
+          audit('permission_denied', { actor: verdict.name, operation, scope, peer: call.getPeer() });
+          call.sendStatus({
+            code: grpc.status.PERMISSION_DENIED,
+            details: `API key "${verdict.name}" may not call ${operation}: it needs scope "${scope}" (the key has: ${describeScopes(access)})`,
+          });
+          return;
+        }
         const forwarded = withoutCredentials(metadata);
         bindKeyName(forwarded, verdict.name);
+        bindKeyAccess(forwarded, access);
         next(forwarded);
       })
       .build();

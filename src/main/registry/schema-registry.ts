@@ -4,6 +4,7 @@
  * a small cache of parsed documents for the engines.
  */
 import { createHash } from 'node:crypto';
+import semver from 'semver';
 import {
   ErrorCode, SvcError, invalidArgument, schemaNotFound, schemaVersionNotFound,
 } from '../../shared/errors';
@@ -50,7 +51,15 @@ export interface RegisterInput {
   ownership: SchemaOwnershipRecord | undefined;
 }
 
-export type RegisterOutcome = 'created' | 'updated' | 'unchanged';
+/** `not-stored`: a dry run, or a registration its gate refused. */
+export type RegisterOutcome = 'created' | 'updated' | 'unchanged' | 'not-stored';
+
+/** Why a version was chosen for a registration that gave none and whose `info.version` is not a semantic version. */
+export interface VersionAssignment {
+  code: 'VERSION_ASSIGNED';
+  pointer: '/info/version';
+  message: string;
+}
 
 export interface RegisterResult {
   outcome: RegisterOutcome;
@@ -58,19 +67,52 @@ export interface RegisterResult {
   /** The version before this one by semantic-version order, if any. */
   previousVersion: string | undefined;
   loaded: LoadedSchema;
+  /** Set when the version was coerced from `info.version` or assigned. */
+  versionAssignment: VersionAssignment | undefined;
+}
+
+/** A document that passed intake, with the version it gets: what a gate or a check before publishing looks at. */
+export interface SchemaCandidate {
+  schemaId: string;
+  version: string;
+  contentHash: string;
+  /** The engine document as JSON text (what comparisons take). */
+  documentJson: string;
+  loaded: LoadedSchema;
+  /** The registered version before `version`, if any. */
+  previousVersion: string | undefined;
+  /** Metadata the version would have once registered. */
+  metadata: SchemaMetadata__Output;
+  versionAssignment: VersionAssignment | undefined;
+}
+
+export interface RegisterOptions {
+  /** Checks everything and stores nothing (outcome `not-stored`). */
+  dryRun?: boolean;
+  /**
+   * Runs after intake and version assignment, before anything is stored, under the schema's write
+   * lock (so no other registration of the schema slips in between); false stores nothing.
+   */
+  gate?: (candidate: SchemaCandidate) => Promise<boolean>;
 }
 
 export interface SchemaRegistryOptions {
   /** Parsed documents kept in memory (each can be tens of MB for the largest descriptions). */
   documentCacheEntries: number;
+  /** Refuse different content for a version already registered (identical content stays idempotent). */
+  immutableVersions: boolean;
   /** Clock in Unix seconds; injectable for tests. */
   now: () => number;
 }
 
 const DEFAULT_OPTIONS: SchemaRegistryOptions = {
   documentCacheEntries: 64,
+  immutableVersions: false,
   now: () => Math.floor(Date.now() / 1000),
 };
+
+/** The version a schema gets when it names none and its `info.version` cannot be read as one. */
+const FIRST_ASSIGNED_VERSION = '1.0.0';
 
 export class SchemaRegistry {
   readonly #storage: Storage;
@@ -97,7 +139,7 @@ export class SchemaRegistry {
   }
 
   /** Checks, converts and stores one version; see README "Registering schemas" for the rules. */
-  async register(input: RegisterInput): Promise<RegisterResult> {
+  async register(input: RegisterInput, options: RegisterOptions = {}): Promise<RegisterResult> {
     checkIdentifier('schema_id', input.schemaId);
     if (input.version !== '') checkSemanticVersion('schema_version', input.version);
     if (input.ownership) {
@@ -106,21 +148,29 @@ export class SchemaRegistry {
       checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
     }
     const loaded = await loadSchema(input.content);
-    const version = input.version !== '' ? input.version : versionFromDocument(loaded.infoVersion);
+    const contentHash = sha256(input.content);
 
     return this.#writes.run(input.schemaId, async () => {
+      // The whole id: an assigned version is the next one after the latest.
+      await this.readThrough(input.schemaId);
+      const { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
       await this.readThrough(input.schemaId, version);
       const existing = this.#summary(input.schemaId, version);
-      const contentHash = sha256(input.content);
       const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
+      const previousVersion = this.previousVersion(input.schemaId, version);
+      const base = { previousVersion, loaded, versionAssignment: assignment };
 
       if (existing && existing.contentHash === contentHash && sameOwnership(existing.ownership, ownership)) {
-        return { outcome: 'unchanged', metadata: toMetadata(existing), previousVersion: this.previousVersion(input.schemaId, version), loaded };
+        return { ...base, outcome: 'unchanged', metadata: toMetadata(existing) };
       }
+      const label = `schema ${input.schemaId} version ${version}`;
       if (existing?.ownership.readOnly) {
+        throw new SvcError(ErrorCode.READ_ONLY, `${label} is read-only and cannot be updated; register a new version instead`);
+      }
+      if (existing && existing.contentHash !== contentHash && this.#options.immutableVersions) {
         throw new SvcError(
-          ErrorCode.READ_ONLY,
-          `schema ${input.schemaId} version ${version} is read-only and cannot be updated; register a new version instead`,
+          ErrorCode.VERSION_IMMUTABLE,
+          `${label} is already published with other content (hash ${existing.contentHash.slice(0, 12)}) and this server keeps published versions immutable; register the change as a new version`,
         );
       }
       const now = this.#options.now();
@@ -137,19 +187,74 @@ export class SchemaRegistry {
         registeredAt: existing?.registeredAt ?? now,
         updatedAt: now,
       };
+      const { content: _content, documentJson: _json, ...summary } = record;
+      if (options.gate || options.dryRun) {
+        const candidate: SchemaCandidate = { ...base, schemaId: input.schemaId, version, contentHash, documentJson, metadata: toMetadata(summary) };
+        const proceed = options.gate ? await options.gate(candidate) : true;
+        if (!proceed || options.dryRun) return { ...base, outcome: 'not-stored', metadata: candidate.metadata };
+      }
       // Conditional on what was read: another replica may have written the version meanwhile.
       const saved = await this.#storage.saveSchemaVersion(record, existing ?? null);
-      if (!saved.saved) return this.#afterConcurrentWrite(record, saved.current, loaded);
-      const { content: _content, documentJson: _json, ...summary } = record;
+      if (!saved.saved) return { ...this.#afterConcurrentWrite(record, saved.current, loaded), versionAssignment: assignment };
       this.#indexVersion(summary);
       this.#documents.set(cacheKey(input.schemaId, version, contentHash), { document: loaded.document, documentJson });
-      return {
-        outcome: existing ? 'updated' : 'created',
-        metadata: toMetadata(summary),
-        previousVersion: this.previousVersion(input.schemaId, version),
-        loaded,
-      };
+      return { ...base, outcome: existing ? 'updated' : 'created', metadata: toMetadata(summary) };
     });
+  }
+
+  /**
+   * A document checked by the registration's intake rules and given the version it would get,
+   * without storing anything: what CanIDeploy and CompareSchemas judge before publishing.
+   */
+  async candidate(schemaId: string, content: string, version: string): Promise<SchemaCandidate> {
+    checkIdentifier('schema_id', schemaId);
+    if (version !== '') checkSemanticVersion('new_version', version);
+    const loaded = await loadSchema(content);
+    const contentHash = sha256(content);
+    await this.readThrough(schemaId);
+    const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);
+    const now = this.#options.now();
+    const existing = this.#summary(schemaId, chosen.version);
+    const ownership = existing?.ownership ?? this.#latestSummary(schemaId)?.ownership ?? EMPTY_OWNERSHIP;
+    return {
+      schemaId,
+      version: chosen.version,
+      contentHash,
+      documentJson: JSON.stringify(loaded.document),
+      loaded,
+      previousVersion: this.previousVersion(schemaId, chosen.version),
+      versionAssignment: chosen.assignment,
+      metadata: toMetadata({
+        schemaId, version: chosen.version, contentHash, openapiVersion: loaded.openapiVersion, endpointCount: loaded.endpointCount,
+        ownership, registeredAt: existing?.registeredAt ?? now, updatedAt: now,
+      }),
+    };
+  }
+
+  /**
+   * DESIGN.md "Version omitted at registration": a given version as is; else `info.version` when it
+   * is a semantic version; else coerced where the meaning is clear (`1.0` → `1.0.0`, `v2` → `2.0.0`);
+   * else the next patch after the latest (the latest itself when it holds the same content, so
+   * registering the same document twice stays idempotent).
+   */
+  #chooseVersion(schemaId: string, given: string, infoVersion: string | undefined, contentHash: string): { version: string; assignment?: VersionAssignment } {
+    if (given !== '') return { version: given };
+    if (infoVersion === undefined || infoVersion === '') {
+      throw invalidArgument('schema_version is empty and the document has no info.version; give a semantic version');
+    }
+    if (isSemanticVersion(infoVersion)) return { version: infoVersion };
+    const shown = infoVersion.slice(0, 64);
+    const coerced = coerceVersion(infoVersion);
+    if (coerced !== undefined) {
+      return { version: coerced, assignment: versionAssignment(`info.version "${shown}" is not a semantic version; registered as ${coerced}, its evident meaning (give schema_version to choose another)`) };
+    }
+    const latest = this.#latestSummary(schemaId);
+    if (latest?.contentHash === contentHash) {
+      return { version: latest.version, assignment: versionAssignment(`info.version "${shown}" is not a semantic version; this content is already registered as ${latest.version}, the latest version`) };
+    }
+    const next = latest ? semver.inc(latest.version, 'patch')! : FIRST_ASSIGNED_VERSION;
+    const why = latest ? `the next patch version after the latest, ${latest.version}` : 'the first version of a new schema';
+    return { version: next, assignment: versionAssignment(`info.version "${shown}" is not a semantic version; assigned ${next}, ${why} (give schema_version to choose another)`) };
   }
 
   /** The version asked for, or the latest when `version` is empty. */
@@ -315,7 +420,7 @@ export class SchemaRegistry {
     if (current) this.#indexVersion(current);
     const label = `schema ${record.schemaId} version ${record.version}`;
     if (current && current.contentHash === record.contentHash && sameOwnership(current.ownership, record.ownership)) {
-      return { outcome: 'unchanged', metadata: toMetadata(current), previousVersion: this.previousVersion(record.schemaId, record.version), loaded };
+      return { outcome: 'unchanged', metadata: toMetadata(current), previousVersion: this.previousVersion(record.schemaId, record.version), loaded, versionAssignment: undefined };
     }
     if (current?.ownership.readOnly) {
       throw new SvcError(ErrorCode.READ_ONLY, `${label} is read-only and cannot be updated; register a new version instead`);
@@ -361,16 +466,18 @@ function resolved(summary: SchemaVersionSummary, entry: { document: OpenApiDocum
   };
 }
 
-function versionFromDocument(infoVersion: string | undefined): string {
-  if (infoVersion === undefined || infoVersion === '') {
-    throw invalidArgument('schema_version is empty and the document has no info.version; give a semantic version');
-  }
-  if (!isSemanticVersion(infoVersion)) {
-    throw invalidArgument(
-      `schema_version is empty and the document's info.version "${infoVersion.slice(0, 64)}" is not a semantic version; give schema_version (for example 1.2.3)`,
-    );
-  }
-  return infoVersion;
+/** `1.0` → `1.0.0`, `v2` → `2.0.0`, `v1.2.3-rc.1` → `1.2.3-rc.1`; undefined where the meaning is not clear (`2024-05-01`, `beta`). */
+export function coerceVersion(infoVersion: string): string | undefined {
+  const withoutV = /^[vV]/.test(infoVersion) ? infoVersion.slice(1) : infoVersion;
+  if (withoutV !== infoVersion && isSemanticVersion(withoutV)) return withoutV;
+  const parts = /^(\d{1,9})(?:\.(\d{1,9}))?(?:\.(\d{1,9}))?$/.exec(withoutV);
+  if (!parts) return undefined;
+  const version = [parts[1], parts[2] ?? '0', parts[3] ?? '0'].map((part) => String(Number(part))).join('.');
+  return isSemanticVersion(version) ? version : undefined;
+}
+
+function versionAssignment(message: string): VersionAssignment {
+  return { code: 'VERSION_ASSIGNED', pointer: '/info/version', message };
 }
 
 function toMetadata(summary: SchemaVersionSummary): SchemaMetadata__Output {

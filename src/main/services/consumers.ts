@@ -5,7 +5,8 @@
  */
 import { ErrorCode, SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
-import type { ConsumerInfo__Output, ContractValidatorHandlers, RegisterConsumerRequest__Output } from '@svc/client/protocol';
+import { DEFAULT_CONSUMER_ENVIRONMENT, type ConsumerInfo__Output, type ContractValidatorHandlers, type RegisterConsumerRequest__Output } from '@svc/client/protocol';
+import { actorOf } from '../auth/principal';
 import type { ConsumerRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
@@ -15,6 +16,10 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
   return {
     RegisterConsumer: unary(ctx, 'RegisterConsumer', async (request, call) => {
       try {
+        // A registration in an unknown environment would leave a gate that checks nothing (docs/deploy-gate.md).
+        await ctx.environments.require(request.environment || DEFAULT_CONSUMER_ENVIRONMENT, {
+          create: true, origin: 'consumer-registration', actor: actorOf(call.metadata),
+        });
         const { outcome, record } = await ctx.consumers.register(toRegisterInput(request));
         ctx.audit('consumer_registered', {
           consumerId: record.consumerId, consumerVersion: record.consumerVersion, schemaId: record.schemaId,

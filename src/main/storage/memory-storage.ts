@@ -1,6 +1,7 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, type ConsumerKey, type ConsumerRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
@@ -8,6 +9,9 @@ import { consumerKeyString } from './consumer-key';
 export class MemoryStorage implements Storage {
   readonly #schemas = new Map<string, SchemaVersionRecord>();
   readonly #consumers = new Map<string, ConsumerRecord>();
+  readonly #environments = new Map<string, EnvironmentRecord>();
+  /** The deployment history, oldest first. */
+  readonly #deployments: DeploymentRecord[] = [];
 
   async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
     return [...this.#schemas.values()].map(toSummary);
@@ -59,7 +63,53 @@ export class MemoryStorage implements Storage {
     return this.#consumers.delete(consumerKeyString(key));
   }
 
+  async listEnvironments(): Promise<EnvironmentRecord[]> {
+    return [...this.#environments.values()].sort((a, b) => compareCodeUnits(a.name, b.name)).map((e) => ({ ...e }));
+  }
+
+  async createEnvironment(record: EnvironmentRecord): Promise<boolean> {
+    if (this.#environments.has(record.name)) return false;
+    this.#environments.set(record.name, { ...record });
+    return true;
+  }
+
+  async deleteEnvironment(name: string): Promise<boolean> {
+    return this.#environments.delete(name);
+  }
+
+  async appendDeployment(record: DeploymentRecord): Promise<void> {
+    this.#deployments.push({ ...record });
+  }
+
+  async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
+    const matching: DeploymentRecord[] = [];
+    for (let i = this.#deployments.length - 1; i >= 0 && matching.length < limit; i--) {
+      const record = this.#deployments[i]!;
+      if (matchesDeployment(record, filter)) matching.push({ ...record });
+    }
+    return matching;
+  }
+
+  async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
+    const newest = new Map<string, DeploymentRecord>();
+    for (const record of this.#deployments) {
+      if (matchesDeployment(record, filter)) newest.set(`${record.schemaId}\u0000${record.environment}\u0000${record.consumerId}`, record);
+    }
+    return [...newest.values()].filter((record) => record.action === 'deployed').sort(compareDeployments).map((record) => ({ ...record }));
+  }
+
   async close(): Promise<void> {}
+}
+
+function matchesDeployment(record: DeploymentRecord, filter: DeploymentFilter): boolean {
+  return (filter.schemaId === undefined || record.schemaId === filter.schemaId)
+    && (filter.environment === undefined || record.environment === filter.environment);
+}
+
+/** The order every backend lists current deployments in: schema, environment, consumer id. */
+function compareDeployments(a: DeploymentRecord, b: DeploymentRecord): number {
+  return compareCodeUnits(a.schemaId, b.schemaId) || compareCodeUnits(a.environment, b.environment)
+    || compareCodeUnits(a.consumerId, b.consumerId);
 }
 
 function toSummary({ content: _content, documentJson: _documentJson, ...summary }: SchemaVersionRecord): SchemaVersionSummary {

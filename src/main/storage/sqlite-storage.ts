@@ -17,7 +17,8 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { Logger } from '../logger';
 import {
-  holdsExpected, type ConsumerKey, type ConsumerRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage,
 } from './storage';
 
@@ -53,6 +54,30 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (consumer_id, schema_id, environment)
    ) WITHOUT ROWID;
    CREATE INDEX consumers_by_schema ON consumers (schema_id, environment);`,
+  // Environments and the deployment history. Environments that consumer registrations already name
+  // become known ones, so an upgrade keeps every existing gate working.
+  `CREATE TABLE environments (
+     name        TEXT PRIMARY KEY,
+     description TEXT NOT NULL,
+     origin      TEXT NOT NULL,
+     created_at  INTEGER NOT NULL,
+     created_by  TEXT NOT NULL
+   ) WITHOUT ROWID;
+   INSERT INTO environments (name, description, origin, created_at, created_by)
+     SELECT DISTINCT environment, '', 'existing-registrations', CAST(strftime('%s', 'now') AS INTEGER), ''
+     FROM consumers WHERE environment NOT IN ('dev', 'staging', 'prod');
+   CREATE TABLE deployments (
+     id             INTEGER PRIMARY KEY AUTOINCREMENT,
+     schema_id      TEXT NOT NULL,
+     environment    TEXT NOT NULL,
+     consumer_id    TEXT NOT NULL,
+     version        TEXT NOT NULL,
+     action         TEXT NOT NULL,
+     schema_version TEXT NOT NULL,
+     recorded_at    INTEGER NOT NULL,
+     recorded_by    TEXT NOT NULL
+   );
+   CREATE INDEX deployments_by_target ON deployments (schema_id, environment, consumer_id, id);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -72,6 +97,25 @@ interface SchemaRow {
   read_only: number;
   registered_at: number;
   updated_at: number;
+}
+
+interface EnvironmentRow {
+  name: string;
+  description: string;
+  origin: EnvironmentRecord['origin'];
+  created_at: number;
+  created_by: string;
+}
+
+interface DeploymentRow {
+  schema_id: string;
+  environment: string;
+  consumer_id: string;
+  version: string;
+  action: DeploymentRecord['action'];
+  schema_version: string;
+  recorded_at: number;
+  recorded_by: string;
 }
 
 interface ConsumerRow {
@@ -145,6 +189,21 @@ export class SqliteStorage implements Storage {
           schema_version = excluded.schema_version, last_validated_at = excluded.last_validated_at,
           used_endpoints = excluded.used_endpoints`),
       deleteConsumer: this.#db.prepare(`DELETE FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
+      listEnvironments: this.#db.prepare(`SELECT * FROM environments ORDER BY name`),
+      createEnvironment: this.#db.prepare(`INSERT INTO environments (name, description, origin, created_at, created_by)
+        VALUES (@name, @description, @origin, @created_at, @created_by) ON CONFLICT (name) DO NOTHING`),
+      deleteEnvironment: this.#db.prepare(`DELETE FROM environments WHERE name = ?`),
+      appendDeployment: this.#db.prepare(`INSERT INTO deployments (schema_id, environment, consumer_id, version, action,
+          schema_version, recorded_at, recorded_by)
+        VALUES (@schema_id, @environment, @consumer_id, @version, @action, @schema_version, @recorded_at, @recorded_by)`),
+      listDeployments: this.#db.prepare(`SELECT * FROM deployments
+        WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
+        ORDER BY id DESC LIMIT @limit`),
+      currentDeployments: this.#db.prepare(`SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
+          SELECT max(id) FROM deployments
+          WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
+          GROUP BY schema_id, environment, consumer_id)
+        ORDER BY schema_id, environment, consumer_id`),
     };
   }
 
@@ -251,6 +310,38 @@ export class SqliteStorage implements Storage {
     return this.#write(() => this.#statements.deleteConsumer.run(key.consumerId, key.schemaId, key.environment).changes > 0);
   }
 
+  async listEnvironments(): Promise<EnvironmentRecord[]> {
+    return (this.#statements.listEnvironments.all() as EnvironmentRow[]).map((row) => ({
+      name: row.name, description: row.description, origin: row.origin, createdAt: row.created_at, createdBy: row.created_by,
+    }));
+  }
+
+  async createEnvironment(record: EnvironmentRecord): Promise<boolean> {
+    return this.#write(() => this.#statements.createEnvironment.run({
+      name: record.name, description: record.description, origin: record.origin, created_at: record.createdAt, created_by: record.createdBy,
+    }).changes > 0);
+  }
+
+  async deleteEnvironment(name: string): Promise<boolean> {
+    return this.#write(() => this.#statements.deleteEnvironment.run(name).changes > 0);
+  }
+
+  async appendDeployment(record: DeploymentRecord): Promise<void> {
+    this.#write(() => this.#statements.appendDeployment.run({
+      schema_id: record.schemaId, environment: record.environment, consumer_id: record.consumerId, version: record.version,
+      action: record.action, schema_version: record.schemaVersion, recorded_at: record.recordedAt, recorded_by: record.recordedBy,
+    }));
+  }
+
+  async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
+    const rows = this.#statements.listDeployments.all({ ...deploymentParameters(filter), limit }) as DeploymentRow[];
+    return rows.map(rowToDeployment);
+  }
+
+  async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
+    return (this.#statements.currentDeployments.all(deploymentParameters(filter)) as DeploymentRow[]).map(rowToDeployment);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -281,6 +372,23 @@ function rowToSummary(row: SchemaRow): SchemaVersionSummary {
     ownership: { owner: row.owner, team: row.team, contactEmail: row.contact_email, readOnly: row.read_only === 1 },
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
+  };
+}
+
+function deploymentParameters(filter: DeploymentFilter): { schema_id: string | null; environment: string | null } {
+  return { schema_id: filter.schemaId ?? null, environment: filter.environment ?? null };
+}
+
+function rowToDeployment(row: DeploymentRow): DeploymentRecord {
+  return {
+    schemaId: row.schema_id,
+    environment: row.environment,
+    consumerId: row.consumer_id,
+    version: row.version,
+    action: row.action,
+    schemaVersion: row.schema_version,
+    recordedAt: row.recorded_at,
+    recordedBy: row.recorded_by,
   };
 }
 

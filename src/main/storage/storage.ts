@@ -53,6 +53,41 @@ export interface ConsumerKey {
   environment: string;
 }
 
+/** How an environment other than the built-in ones came to exist. */
+export type EnvironmentOrigin = 'created' | 'deployment' | 'consumer-registration' | 'existing-registrations';
+
+/** An environment created explicitly or implicitly (dev, staging and prod are built in and not stored). */
+export interface EnvironmentRecord {
+  name: string;
+  description: string;
+  origin: EnvironmentOrigin;
+  /** Unix seconds. */
+  createdAt: number;
+  /** API key name of the caller that created it (`anonymous` without authentication; empty for a migration). */
+  createdBy: string;
+}
+
+/** One entry of the deployment history: a schema version (or a consumer version) put in or taken out of an environment. */
+export interface DeploymentRecord {
+  schemaId: string;
+  environment: string;
+  /** Empty for the schema itself; a consumer id for a consumer's own deployment. */
+  consumerId: string;
+  /** The schema version (or the consumer version); empty for an undeployment. */
+  version: string;
+  action: 'deployed' | 'undeployed';
+  /** For a consumer's deployment: the schema version its version was tested against; else empty. */
+  schemaVersion: string;
+  /** Unix seconds. */
+  recordedAt: number;
+  recordedBy: string;
+}
+
+export interface DeploymentFilter {
+  schemaId?: string;
+  environment?: string;
+}
+
 export interface Storage {
   /** Every schema version without its texts, for the registry's index at start. */
   loadSchemaIndex(): Promise<SchemaVersionSummary[]>;
@@ -74,6 +109,23 @@ export interface Storage {
   saveConsumer(record: ConsumerRecord): Promise<void>;
   /** True when a registration was removed. */
   deleteConsumer(key: ConsumerKey): Promise<boolean>;
+
+  /** Every stored environment, by name in code-unit order. */
+  listEnvironments(): Promise<EnvironmentRecord[]>;
+  /** Inserts the environment unless one of that name exists; true when it was inserted. Durable when the promise resolves. */
+  createEnvironment(record: EnvironmentRecord): Promise<boolean>;
+  /** True when an environment was removed. */
+  deleteEnvironment(name: string): Promise<boolean>;
+
+  /** Appends one entry to the deployment history (entries are never changed or removed). */
+  appendDeployment(record: DeploymentRecord): Promise<void>;
+  /** History entries matching the filter, newest first (the order they were appended), at most `limit`. */
+  listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]>;
+  /**
+   * What is deployed now: for every (schema, environment, consumer) matching the filter, its newest
+   * history entry when that entry is a deployment. Ordered by schema, environment, consumer id.
+   */
+  currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]>;
 
   /**
    * Present on a store that several replicas share: what the others wrote, so that in-memory

@@ -10,10 +10,16 @@ import type { CompareSchemasResponse as _svc_CompareSchemasResponse, CompareSche
 import type { ConsumerImpact as _svc_ConsumerImpact, ConsumerImpact__Output as _svc_ConsumerImpact__Output } from './svc/ConsumerImpact';
 import type { ConsumerInfo as _svc_ConsumerInfo, ConsumerInfo__Output as _svc_ConsumerInfo__Output } from './svc/ConsumerInfo';
 import type { ContractValidatorClient as _svc_ContractValidatorClient, ContractValidatorDefinition as _svc_ContractValidatorDefinition } from './svc/ContractValidator';
+import type { CreateEnvironmentRequest as _svc_CreateEnvironmentRequest, CreateEnvironmentRequest__Output as _svc_CreateEnvironmentRequest__Output } from './svc/CreateEnvironmentRequest';
+import type { CreateEnvironmentResponse as _svc_CreateEnvironmentResponse, CreateEnvironmentResponse__Output as _svc_CreateEnvironmentResponse__Output } from './svc/CreateEnvironmentResponse';
+import type { DeleteEnvironmentRequest as _svc_DeleteEnvironmentRequest, DeleteEnvironmentRequest__Output as _svc_DeleteEnvironmentRequest__Output } from './svc/DeleteEnvironmentRequest';
+import type { DeleteEnvironmentResponse as _svc_DeleteEnvironmentResponse, DeleteEnvironmentResponse__Output as _svc_DeleteEnvironmentResponse__Output } from './svc/DeleteEnvironmentResponse';
+import type { DeploymentInfo as _svc_DeploymentInfo, DeploymentInfo__Output as _svc_DeploymentInfo__Output } from './svc/DeploymentInfo';
 import type { DeregisterConsumerRequest as _svc_DeregisterConsumerRequest, DeregisterConsumerRequest__Output as _svc_DeregisterConsumerRequest__Output } from './svc/DeregisterConsumerRequest';
 import type { DeregisterConsumerResponse as _svc_DeregisterConsumerResponse, DeregisterConsumerResponse__Output as _svc_DeregisterConsumerResponse__Output } from './svc/DeregisterConsumerResponse';
 import type { EndpointInfo as _svc_EndpointInfo, EndpointInfo__Output as _svc_EndpointInfo__Output } from './svc/EndpointInfo';
 import type { EndpointUsage as _svc_EndpointUsage, EndpointUsage__Output as _svc_EndpointUsage__Output } from './svc/EndpointUsage';
+import type { EnvironmentInfo as _svc_EnvironmentInfo, EnvironmentInfo__Output as _svc_EnvironmentInfo__Output } from './svc/EnvironmentInfo';
 import type { GenerateFixtureRequest as _svc_GenerateFixtureRequest, GenerateFixtureRequest__Output as _svc_GenerateFixtureRequest__Output } from './svc/GenerateFixtureRequest';
 import type { GenerateFixtureResponse as _svc_GenerateFixtureResponse, GenerateFixtureResponse__Output as _svc_GenerateFixtureResponse__Output } from './svc/GenerateFixtureResponse';
 import type { GeneratedFixture as _svc_GeneratedFixture, GeneratedFixture__Output as _svc_GeneratedFixture__Output } from './svc/GeneratedFixture';
@@ -24,10 +30,18 @@ import type { GetSchemaResponse as _svc_GetSchemaResponse, GetSchemaResponse__Ou
 import type { InteractionRequest as _svc_InteractionRequest, InteractionRequest__Output as _svc_InteractionRequest__Output } from './svc/InteractionRequest';
 import type { ListConsumersRequest as _svc_ListConsumersRequest, ListConsumersRequest__Output as _svc_ListConsumersRequest__Output } from './svc/ListConsumersRequest';
 import type { ListConsumersResponse as _svc_ListConsumersResponse, ListConsumersResponse__Output as _svc_ListConsumersResponse__Output } from './svc/ListConsumersResponse';
+import type { ListDeploymentsRequest as _svc_ListDeploymentsRequest, ListDeploymentsRequest__Output as _svc_ListDeploymentsRequest__Output } from './svc/ListDeploymentsRequest';
+import type { ListDeploymentsResponse as _svc_ListDeploymentsResponse, ListDeploymentsResponse__Output as _svc_ListDeploymentsResponse__Output } from './svc/ListDeploymentsResponse';
 import type { ListEndpointsRequest as _svc_ListEndpointsRequest, ListEndpointsRequest__Output as _svc_ListEndpointsRequest__Output } from './svc/ListEndpointsRequest';
 import type { ListEndpointsResponse as _svc_ListEndpointsResponse, ListEndpointsResponse__Output as _svc_ListEndpointsResponse__Output } from './svc/ListEndpointsResponse';
+import type { ListEnvironmentsRequest as _svc_ListEnvironmentsRequest, ListEnvironmentsRequest__Output as _svc_ListEnvironmentsRequest__Output } from './svc/ListEnvironmentsRequest';
+import type { ListEnvironmentsResponse as _svc_ListEnvironmentsResponse, ListEnvironmentsResponse__Output as _svc_ListEnvironmentsResponse__Output } from './svc/ListEnvironmentsResponse';
 import type { ListSchemasRequest as _svc_ListSchemasRequest, ListSchemasRequest__Output as _svc_ListSchemasRequest__Output } from './svc/ListSchemasRequest';
 import type { ListSchemasResponse as _svc_ListSchemasResponse, ListSchemasResponse__Output as _svc_ListSchemasResponse__Output } from './svc/ListSchemasResponse';
+import type { RecordDeploymentRequest as _svc_RecordDeploymentRequest, RecordDeploymentRequest__Output as _svc_RecordDeploymentRequest__Output } from './svc/RecordDeploymentRequest';
+import type { RecordDeploymentResponse as _svc_RecordDeploymentResponse, RecordDeploymentResponse__Output as _svc_RecordDeploymentResponse__Output } from './svc/RecordDeploymentResponse';
+import type { RecordUndeploymentRequest as _svc_RecordUndeploymentRequest, RecordUndeploymentRequest__Output as _svc_RecordUndeploymentRequest__Output } from './svc/RecordUndeploymentRequest';
+import type { RecordUndeploymentResponse as _svc_RecordUndeploymentResponse, RecordUndeploymentResponse__Output as _svc_RecordUndeploymentResponse__Output } from './svc/RecordUndeploymentResponse';
 import type { RegisterConsumerRequest as _svc_RegisterConsumerRequest, RegisterConsumerRequest__Output as _svc_RegisterConsumerRequest__Output } from './svc/RegisterConsumerRequest';
 import type { RegisterConsumerResponse as _svc_RegisterConsumerResponse, RegisterConsumerResponse__Output as _svc_RegisterConsumerResponse__Output } from './svc/RegisterConsumerResponse';
 import type { RegisterSchemaRequest as _svc_RegisterSchemaRequest, RegisterSchemaRequest__Output as _svc_RegisterSchemaRequest__Output } from './svc/RegisterSchemaRequest';
@@ -55,10 +69,16 @@ export interface ProtoGrpcType {
     ConsumerImpact: MessageTypeDefinition<_svc_ConsumerImpact, _svc_ConsumerImpact__Output>
     ConsumerInfo: MessageTypeDefinition<_svc_ConsumerInfo, _svc_ConsumerInfo__Output>
     ContractValidator: SubtypeConstructor<typeof grpc.Client, _svc_ContractValidatorClient> & { service: _svc_ContractValidatorDefinition }
+    CreateEnvironmentRequest: MessageTypeDefinition<_svc_CreateEnvironmentRequest, _svc_CreateEnvironmentRequest__Output>
+    CreateEnvironmentResponse: MessageTypeDefinition<_svc_CreateEnvironmentResponse, _svc_CreateEnvironmentResponse__Output>
+    DeleteEnvironmentRequest: MessageTypeDefinition<_svc_DeleteEnvironmentRequest, _svc_DeleteEnvironmentRequest__Output>
+    DeleteEnvironmentResponse: MessageTypeDefinition<_svc_DeleteEnvironmentResponse, _svc_DeleteEnvironmentResponse__Output>
+    DeploymentInfo: MessageTypeDefinition<_svc_DeploymentInfo, _svc_DeploymentInfo__Output>
     DeregisterConsumerRequest: MessageTypeDefinition<_svc_DeregisterConsumerRequest, _svc_DeregisterConsumerRequest__Output>
     DeregisterConsumerResponse: MessageTypeDefinition<_svc_DeregisterConsumerResponse, _svc_DeregisterConsumerResponse__Output>
     EndpointInfo: MessageTypeDefinition<_svc_EndpointInfo, _svc_EndpointInfo__Output>
     EndpointUsage: MessageTypeDefinition<_svc_EndpointUsage, _svc_EndpointUsage__Output>
+    EnvironmentInfo: MessageTypeDefinition<_svc_EnvironmentInfo, _svc_EnvironmentInfo__Output>
     GenerateFixtureRequest: MessageTypeDefinition<_svc_GenerateFixtureRequest, _svc_GenerateFixtureRequest__Output>
     GenerateFixtureResponse: MessageTypeDefinition<_svc_GenerateFixtureResponse, _svc_GenerateFixtureResponse__Output>
     GeneratedFixture: MessageTypeDefinition<_svc_GeneratedFixture, _svc_GeneratedFixture__Output>
@@ -69,11 +89,19 @@ export interface ProtoGrpcType {
     InteractionRequest: MessageTypeDefinition<_svc_InteractionRequest, _svc_InteractionRequest__Output>
     ListConsumersRequest: MessageTypeDefinition<_svc_ListConsumersRequest, _svc_ListConsumersRequest__Output>
     ListConsumersResponse: MessageTypeDefinition<_svc_ListConsumersResponse, _svc_ListConsumersResponse__Output>
+    ListDeploymentsRequest: MessageTypeDefinition<_svc_ListDeploymentsRequest, _svc_ListDeploymentsRequest__Output>
+    ListDeploymentsResponse: MessageTypeDefinition<_svc_ListDeploymentsResponse, _svc_ListDeploymentsResponse__Output>
     ListEndpointsRequest: MessageTypeDefinition<_svc_ListEndpointsRequest, _svc_ListEndpointsRequest__Output>
     ListEndpointsResponse: MessageTypeDefinition<_svc_ListEndpointsResponse, _svc_ListEndpointsResponse__Output>
+    ListEnvironmentsRequest: MessageTypeDefinition<_svc_ListEnvironmentsRequest, _svc_ListEnvironmentsRequest__Output>
+    ListEnvironmentsResponse: MessageTypeDefinition<_svc_ListEnvironmentsResponse, _svc_ListEnvironmentsResponse__Output>
     ListSchemasRequest: MessageTypeDefinition<_svc_ListSchemasRequest, _svc_ListSchemasRequest__Output>
     ListSchemasResponse: MessageTypeDefinition<_svc_ListSchemasResponse, _svc_ListSchemasResponse__Output>
     OutputType: EnumTypeDefinition
+    RecordDeploymentRequest: MessageTypeDefinition<_svc_RecordDeploymentRequest, _svc_RecordDeploymentRequest__Output>
+    RecordDeploymentResponse: MessageTypeDefinition<_svc_RecordDeploymentResponse, _svc_RecordDeploymentResponse__Output>
+    RecordUndeploymentRequest: MessageTypeDefinition<_svc_RecordUndeploymentRequest, _svc_RecordUndeploymentRequest__Output>
+    RecordUndeploymentResponse: MessageTypeDefinition<_svc_RecordUndeploymentResponse, _svc_RecordUndeploymentResponse__Output>
     RegisterConsumerRequest: MessageTypeDefinition<_svc_RegisterConsumerRequest, _svc_RegisterConsumerRequest__Output>
     RegisterConsumerResponse: MessageTypeDefinition<_svc_RegisterConsumerResponse, _svc_RegisterConsumerResponse__Output>
     RegisterSchemaRequest: MessageTypeDefinition<_svc_RegisterSchemaRequest, _svc_RegisterSchemaRequest__Output>

@@ -65,6 +65,30 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER svc_schema_versions_notify AFTER INSERT OR UPDATE ON svc_schema_versions
      FOR EACH ROW EXECUTE FUNCTION svc_notify_schema_version();`,
+  // Environments and the deployment history. Environments that consumer registrations already name
+  // become known ones, so an upgrade keeps every existing gate working.
+  `CREATE TABLE svc_environments (
+     name        text COLLATE "C" PRIMARY KEY,
+     description text NOT NULL,
+     origin      text NOT NULL,
+     created_at  bigint NOT NULL,
+     created_by  text NOT NULL
+   );
+   INSERT INTO svc_environments (name, description, origin, created_at, created_by)
+     SELECT DISTINCT environment, '', 'existing-registrations', extract(epoch FROM now())::bigint, ''
+     FROM svc_consumers WHERE environment NOT IN ('dev', 'staging', 'prod');
+   CREATE TABLE svc_deployments (
+     id             bigserial PRIMARY KEY,
+     schema_id      text COLLATE "C" NOT NULL,
+     environment    text COLLATE "C" NOT NULL,
+     consumer_id    text COLLATE "C" NOT NULL,
+     version        text NOT NULL,
+     action         text NOT NULL,
+     schema_version text NOT NULL,
+     recorded_at    bigint NOT NULL,
+     recorded_by    text NOT NULL
+   );
+   CREATE INDEX svc_deployments_by_target ON svc_deployments (schema_id, environment, consumer_id, id);`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

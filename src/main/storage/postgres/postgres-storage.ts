@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
-  ConsumerKey, ConsumerRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
+  ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
   StorageChange, StorageChangeFeed,
 } from '../storage';
 import { ChangeListener } from './change-listener';
@@ -38,6 +38,28 @@ interface SummaryRow {
   registered_at: string;
   updated_at: string;
 }
+
+interface EnvironmentRow {
+  name: string;
+  description: string;
+  origin: EnvironmentRecord['origin'];
+  created_at: string;
+  created_by: string;
+}
+
+interface DeploymentRow {
+  schema_id: string;
+  environment: string;
+  consumer_id: string;
+  version: string;
+  action: DeploymentRecord['action'];
+  schema_version: string;
+  recorded_at: string;
+  recorded_by: string;
+}
+
+const DEPLOYMENT_COLUMNS = 'schema_id, environment, consumer_id, version, action, schema_version, recorded_at, recorded_by';
+const DEPLOYMENT_FILTER = '($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2)';
 
 interface ConsumerRow {
   consumer_id: string;
@@ -199,6 +221,53 @@ export class PostgresStorage implements Storage {
     return rowCount === 1;
   }
 
+  async listEnvironments(): Promise<EnvironmentRecord[]> {
+    const { rows } = await this.#query<EnvironmentRow>('SELECT * FROM svc_environments ORDER BY name');
+    return rows.map((row) => ({
+      name: row.name, description: row.description, origin: row.origin, createdAt: Number(row.created_at), createdBy: row.created_by,
+    }));
+  }
+
+  async createEnvironment(record: EnvironmentRecord): Promise<boolean> {
+    const { rowCount } = await this.#query(
+      `INSERT INTO svc_environments (name, description, origin, created_at, created_by) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (name) DO NOTHING`,
+      [record.name, record.description, record.origin, record.createdAt, record.createdBy],
+    );
+    return rowCount === 1;
+  }
+
+  async deleteEnvironment(name: string): Promise<boolean> {
+    const { rowCount } = await this.#query('DELETE FROM svc_environments WHERE name = $1', [name]);
+    return rowCount === 1;
+  }
+
+  async appendDeployment(record: DeploymentRecord): Promise<void> {
+    await this.#query(
+      `INSERT INTO svc_deployments (${DEPLOYMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [record.schemaId, record.environment, record.consumerId, record.version, record.action, record.schemaVersion,
+        record.recordedAt, record.recordedBy],
+    );
+  }
+
+  async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
+    const { rows } = await this.#query<DeploymentRow>(
+      `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} ORDER BY id DESC LIMIT $3`,
+      [filter.schemaId ?? null, filter.environment ?? null, limit],
+    );
+    return rows.map(rowToDeployment);
+  }
+
+  async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
+    const { rows } = await this.#query<DeploymentRow>(
+      `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE action = 'deployed' AND id IN (
+          SELECT max(id) FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} GROUP BY schema_id, environment, consumer_id)
+        ORDER BY schema_id, environment, consumer_id`,
+      [filter.schemaId ?? null, filter.environment ?? null],
+    );
+    return rows.map(rowToDeployment);
+  }
+
   /** Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -279,6 +348,19 @@ function rowToSummary(row: SummaryRow): SchemaVersionSummary {
     ownership: { owner: row.owner, team: row.team, contactEmail: row.contact_email, readOnly: row.read_only },
     registeredAt: Number(row.registered_at),
     updatedAt: Number(row.updated_at),
+  };
+}
+
+function rowToDeployment(row: DeploymentRow): DeploymentRecord {
+  return {
+    schemaId: row.schema_id,
+    environment: row.environment,
+    consumerId: row.consumer_id,
+    version: row.version,
+    action: row.action,
+    schemaVersion: row.schema_version,
+    recordedAt: Number(row.recorded_at),
+    recordedBy: row.recorded_by,
   };
 }
 

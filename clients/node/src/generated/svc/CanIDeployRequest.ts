@@ -6,10 +6,14 @@ export interface CanIDeployRequest {
   'schema_id'?: (string);
   'new_version'?: (string);
   'environment'?: (string);
+  'candidate_content'?: (string);
+  'fail_if_no_consumers'?: (boolean);
 }
 
 export interface CanIDeployRequest__Output {
   'schema_id': (string);
   'new_version': (string);
   'environment': (string);
+  'candidate_content': (string);
+  'fail_if_no_consumers': (boolean);
 }

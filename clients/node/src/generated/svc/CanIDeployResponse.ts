@@ -9,6 +9,9 @@ export interface CanIDeployResponse {
   'summary'?: (string);
   'breaking_changes'?: (_svc_BreakingChange)[];
   'affected_consumers'?: (_svc_ConsumerImpact)[];
+  'compared_with_version'?: (string);
+  'compared_with'?: (string);
+  'checked_version'?: (string);
 }
 
 export interface CanIDeployResponse__Output {
@@ -16,4 +19,7 @@ export interface CanIDeployResponse__Output {
   'summary': (string);
   'breaking_changes': (_svc_BreakingChange__Output)[];
   'affected_consumers': (_svc_ConsumerImpact__Output)[];
+  'compared_with_version': (string);
+  'compared_with': (string);
+  'checked_version': (string);
 }

@@ -6,10 +6,12 @@ export interface CompareSchemasRequest {
   'schema_id'?: (string);
   'old_version'?: (string);
   'new_version'?: (string);
+  'new_content'?: (string);
 }
 
 export interface CompareSchemasRequest__Output {
   'schema_id': (string);
   'old_version': (string);
   'new_version': (string);
+  'new_content': (string);
 }

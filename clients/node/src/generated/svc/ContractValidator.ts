@@ -7,6 +7,10 @@ import type { CanIDeployRequest as _svc_CanIDeployRequest, CanIDeployRequest__Ou
 import type { CanIDeployResponse as _svc_CanIDeployResponse, CanIDeployResponse__Output as _svc_CanIDeployResponse__Output } from '../svc/CanIDeployResponse';
 import type { CompareSchemasRequest as _svc_CompareSchemasRequest, CompareSchemasRequest__Output as _svc_CompareSchemasRequest__Output } from '../svc/CompareSchemasRequest';
 import type { CompareSchemasResponse as _svc_CompareSchemasResponse, CompareSchemasResponse__Output as _svc_CompareSchemasResponse__Output } from '../svc/CompareSchemasResponse';
+import type { CreateEnvironmentRequest as _svc_CreateEnvironmentRequest, CreateEnvironmentRequest__Output as _svc_CreateEnvironmentRequest__Output } from '../svc/CreateEnvironmentRequest';
+import type { CreateEnvironmentResponse as _svc_CreateEnvironmentResponse, CreateEnvironmentResponse__Output as _svc_CreateEnvironmentResponse__Output } from '../svc/CreateEnvironmentResponse';
+import type { DeleteEnvironmentRequest as _svc_DeleteEnvironmentRequest, DeleteEnvironmentRequest__Output as _svc_DeleteEnvironmentRequest__Output } from '../svc/DeleteEnvironmentRequest';
+import type { DeleteEnvironmentResponse as _svc_DeleteEnvironmentResponse, DeleteEnvironmentResponse__Output as _svc_DeleteEnvironmentResponse__Output } from '../svc/DeleteEnvironmentResponse';
 import type { DeregisterConsumerRequest as _svc_DeregisterConsumerRequest, DeregisterConsumerRequest__Output as _svc_DeregisterConsumerRequest__Output } from '../svc/DeregisterConsumerRequest';
 import type { DeregisterConsumerResponse as _svc_DeregisterConsumerResponse, DeregisterConsumerResponse__Output as _svc_DeregisterConsumerResponse__Output } from '../svc/DeregisterConsumerResponse';
 import type { GenerateFixtureRequest as _svc_GenerateFixtureRequest, GenerateFixtureRequest__Output as _svc_GenerateFixtureRequest__Output } from '../svc/GenerateFixtureRequest';
@@ -16,10 +20,18 @@ import type { GetSchemaResponse as _svc_GetSchemaResponse, GetSchemaResponse__Ou
 import type { InteractionRequest as _svc_InteractionRequest, InteractionRequest__Output as _svc_InteractionRequest__Output } from '../svc/InteractionRequest';
 import type { ListConsumersRequest as _svc_ListConsumersRequest, ListConsumersRequest__Output as _svc_ListConsumersRequest__Output } from '../svc/ListConsumersRequest';
 import type { ListConsumersResponse as _svc_ListConsumersResponse, ListConsumersResponse__Output as _svc_ListConsumersResponse__Output } from '../svc/ListConsumersResponse';
+import type { ListDeploymentsRequest as _svc_ListDeploymentsRequest, ListDeploymentsRequest__Output as _svc_ListDeploymentsRequest__Output } from '../svc/ListDeploymentsRequest';
+import type { ListDeploymentsResponse as _svc_ListDeploymentsResponse, ListDeploymentsResponse__Output as _svc_ListDeploymentsResponse__Output } from '../svc/ListDeploymentsResponse';
 import type { ListEndpointsRequest as _svc_ListEndpointsRequest, ListEndpointsRequest__Output as _svc_ListEndpointsRequest__Output } from '../svc/ListEndpointsRequest';
 import type { ListEndpointsResponse as _svc_ListEndpointsResponse, ListEndpointsResponse__Output as _svc_ListEndpointsResponse__Output } from '../svc/ListEndpointsResponse';
+import type { ListEnvironmentsRequest as _svc_ListEnvironmentsRequest, ListEnvironmentsRequest__Output as _svc_ListEnvironmentsRequest__Output } from '../svc/ListEnvironmentsRequest';
+import type { ListEnvironmentsResponse as _svc_ListEnvironmentsResponse, ListEnvironmentsResponse__Output as _svc_ListEnvironmentsResponse__Output } from '../svc/ListEnvironmentsResponse';
 import type { ListSchemasRequest as _svc_ListSchemasRequest, ListSchemasRequest__Output as _svc_ListSchemasRequest__Output } from '../svc/ListSchemasRequest';
 import type { ListSchemasResponse as _svc_ListSchemasResponse, ListSchemasResponse__Output as _svc_ListSchemasResponse__Output } from '../svc/ListSchemasResponse';
+import type { RecordDeploymentRequest as _svc_RecordDeploymentRequest, RecordDeploymentRequest__Output as _svc_RecordDeploymentRequest__Output } from '../svc/RecordDeploymentRequest';
+import type { RecordDeploymentResponse as _svc_RecordDeploymentResponse, RecordDeploymentResponse__Output as _svc_RecordDeploymentResponse__Output } from '../svc/RecordDeploymentResponse';
+import type { RecordUndeploymentRequest as _svc_RecordUndeploymentRequest, RecordUndeploymentRequest__Output as _svc_RecordUndeploymentRequest__Output } from '../svc/RecordUndeploymentRequest';
+import type { RecordUndeploymentResponse as _svc_RecordUndeploymentResponse, RecordUndeploymentResponse__Output as _svc_RecordUndeploymentResponse__Output } from '../svc/RecordUndeploymentResponse';
 import type { RegisterConsumerRequest as _svc_RegisterConsumerRequest, RegisterConsumerRequest__Output as _svc_RegisterConsumerRequest__Output } from '../svc/RegisterConsumerRequest';
 import type { RegisterConsumerResponse as _svc_RegisterConsumerResponse, RegisterConsumerResponse__Output as _svc_RegisterConsumerResponse__Output } from '../svc/RegisterConsumerResponse';
 import type { RegisterSchemaRequest as _svc_RegisterSchemaRequest, RegisterSchemaRequest__Output as _svc_RegisterSchemaRequest__Output } from '../svc/RegisterSchemaRequest';
@@ -45,6 +57,24 @@ export interface ContractValidatorClient extends grpc.Client {
   compareSchemas(argument: _svc_CompareSchemasRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_CompareSchemasResponse__Output>): grpc.ClientUnaryCall;
   compareSchemas(argument: _svc_CompareSchemasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_CompareSchemasResponse__Output>): grpc.ClientUnaryCall;
   compareSchemas(argument: _svc_CompareSchemasRequest, callback: grpc.requestCallback<_svc_CompareSchemasResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateEnvironment(argument: _svc_CreateEnvironmentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  CreateEnvironment(argument: _svc_CreateEnvironmentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  CreateEnvironment(argument: _svc_CreateEnvironmentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  CreateEnvironment(argument: _svc_CreateEnvironmentRequest, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  createEnvironment(argument: _svc_CreateEnvironmentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  createEnvironment(argument: _svc_CreateEnvironmentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  createEnvironment(argument: _svc_CreateEnvironmentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  createEnvironment(argument: _svc_CreateEnvironmentRequest, callback: grpc.requestCallback<_svc_CreateEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteEnvironment(argument: _svc_DeleteEnvironmentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  DeleteEnvironment(argument: _svc_DeleteEnvironmentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  DeleteEnvironment(argument: _svc_DeleteEnvironmentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  DeleteEnvironment(argument: _svc_DeleteEnvironmentRequest, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  deleteEnvironment(argument: _svc_DeleteEnvironmentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  deleteEnvironment(argument: _svc_DeleteEnvironmentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  deleteEnvironment(argument: _svc_DeleteEnvironmentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
+  deleteEnvironment(argument: _svc_DeleteEnvironmentRequest, callback: grpc.requestCallback<_svc_DeleteEnvironmentResponse__Output>): grpc.ClientUnaryCall;
   
   DeregisterConsumer(argument: _svc_DeregisterConsumerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_DeregisterConsumerResponse__Output>): grpc.ClientUnaryCall;
   DeregisterConsumer(argument: _svc_DeregisterConsumerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_DeregisterConsumerResponse__Output>): grpc.ClientUnaryCall;
@@ -82,6 +112,15 @@ export interface ContractValidatorClient extends grpc.Client {
   listConsumers(argument: _svc_ListConsumersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListConsumersResponse__Output>): grpc.ClientUnaryCall;
   listConsumers(argument: _svc_ListConsumersRequest, callback: grpc.requestCallback<_svc_ListConsumersResponse__Output>): grpc.ClientUnaryCall;
   
+  ListDeployments(argument: _svc_ListDeploymentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  ListDeployments(argument: _svc_ListDeploymentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  ListDeployments(argument: _svc_ListDeploymentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  ListDeployments(argument: _svc_ListDeploymentsRequest, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  listDeployments(argument: _svc_ListDeploymentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  listDeployments(argument: _svc_ListDeploymentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  listDeployments(argument: _svc_ListDeploymentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  listDeployments(argument: _svc_ListDeploymentsRequest, callback: grpc.requestCallback<_svc_ListDeploymentsResponse__Output>): grpc.ClientUnaryCall;
+  
   ListEndpoints(argument: _svc_ListEndpointsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEndpointsResponse__Output>): grpc.ClientUnaryCall;
   ListEndpoints(argument: _svc_ListEndpointsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListEndpointsResponse__Output>): grpc.ClientUnaryCall;
   ListEndpoints(argument: _svc_ListEndpointsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEndpointsResponse__Output>): grpc.ClientUnaryCall;
@@ -91,6 +130,15 @@ export interface ContractValidatorClient extends grpc.Client {
   listEndpoints(argument: _svc_ListEndpointsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEndpointsResponse__Output>): grpc.ClientUnaryCall;
   listEndpoints(argument: _svc_ListEndpointsRequest, callback: grpc.requestCallback<_svc_ListEndpointsResponse__Output>): grpc.ClientUnaryCall;
   
+  ListEnvironments(argument: _svc_ListEnvironmentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  ListEnvironments(argument: _svc_ListEnvironmentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  ListEnvironments(argument: _svc_ListEnvironmentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  ListEnvironments(argument: _svc_ListEnvironmentsRequest, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  listEnvironments(argument: _svc_ListEnvironmentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  listEnvironments(argument: _svc_ListEnvironmentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  listEnvironments(argument: _svc_ListEnvironmentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  listEnvironments(argument: _svc_ListEnvironmentsRequest, callback: grpc.requestCallback<_svc_ListEnvironmentsResponse__Output>): grpc.ClientUnaryCall;
+  
   ListSchemas(argument: _svc_ListSchemasRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   ListSchemas(argument: _svc_ListSchemasRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   ListSchemas(argument: _svc_ListSchemasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
@@ -99,6 +147,24 @@ export interface ContractValidatorClient extends grpc.Client {
   listSchemas(argument: _svc_ListSchemasRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   listSchemas(argument: _svc_ListSchemasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   listSchemas(argument: _svc_ListSchemasRequest, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
+  
+  RecordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordDeployment(argument: _svc_RecordDeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordDeployment(argument: _svc_RecordDeploymentRequest, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordDeployment(argument: _svc_RecordDeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordDeployment(argument: _svc_RecordDeploymentRequest, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  
+  RecordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordUndeployment(argument: _svc_RecordUndeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  RecordUndeployment(argument: _svc_RecordUndeploymentRequest, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordUndeployment(argument: _svc_RecordUndeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
+  recordUndeployment(argument: _svc_RecordUndeploymentRequest, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
   
   RegisterConsumer(argument: _svc_RegisterConsumerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RegisterConsumerResponse__Output>): grpc.ClientUnaryCall;
   RegisterConsumer(argument: _svc_RegisterConsumerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RegisterConsumerResponse__Output>): grpc.ClientUnaryCall;
@@ -148,6 +214,10 @@ export interface ContractValidatorHandlers extends grpc.UntypedServiceImplementa
   
   CompareSchemas: grpc.handleUnaryCall<_svc_CompareSchemasRequest__Output, _svc_CompareSchemasResponse>;
   
+  CreateEnvironment: grpc.handleUnaryCall<_svc_CreateEnvironmentRequest__Output, _svc_CreateEnvironmentResponse>;
+  
+  DeleteEnvironment: grpc.handleUnaryCall<_svc_DeleteEnvironmentRequest__Output, _svc_DeleteEnvironmentResponse>;
+  
   DeregisterConsumer: grpc.handleUnaryCall<_svc_DeregisterConsumerRequest__Output, _svc_DeregisterConsumerResponse>;
   
   GenerateFixture: grpc.handleUnaryCall<_svc_GenerateFixtureRequest__Output, _svc_GenerateFixtureResponse>;
@@ -156,9 +226,17 @@ export interface ContractValidatorHandlers extends grpc.UntypedServiceImplementa
   
   ListConsumers: grpc.handleUnaryCall<_svc_ListConsumersRequest__Output, _svc_ListConsumersResponse>;
   
+  ListDeployments: grpc.handleUnaryCall<_svc_ListDeploymentsRequest__Output, _svc_ListDeploymentsResponse>;
+  
   ListEndpoints: grpc.handleUnaryCall<_svc_ListEndpointsRequest__Output, _svc_ListEndpointsResponse>;
   
+  ListEnvironments: grpc.handleUnaryCall<_svc_ListEnvironmentsRequest__Output, _svc_ListEnvironmentsResponse>;
+  
   ListSchemas: grpc.handleUnaryCall<_svc_ListSchemasRequest__Output, _svc_ListSchemasResponse>;
+  
+  RecordDeployment: grpc.handleUnaryCall<_svc_RecordDeploymentRequest__Output, _svc_RecordDeploymentResponse>;
+  
+  RecordUndeployment: grpc.handleUnaryCall<_svc_RecordUndeploymentRequest__Output, _svc_RecordUndeploymentResponse>;
   
   RegisterConsumer: grpc.handleUnaryCall<_svc_RegisterConsumerRequest__Output, _svc_RegisterConsumerResponse>;
   
@@ -175,12 +253,18 @@ export interface ContractValidatorHandlers extends grpc.UntypedServiceImplementa
 export interface ContractValidatorDefinition extends grpc.ServiceDefinition {
   CanIDeploy: MethodDefinition<_svc_CanIDeployRequest, _svc_CanIDeployResponse, _svc_CanIDeployRequest__Output, _svc_CanIDeployResponse__Output>
   CompareSchemas: MethodDefinition<_svc_CompareSchemasRequest, _svc_CompareSchemasResponse, _svc_CompareSchemasRequest__Output, _svc_CompareSchemasResponse__Output>
+  CreateEnvironment: MethodDefinition<_svc_CreateEnvironmentRequest, _svc_CreateEnvironmentResponse, _svc_CreateEnvironmentRequest__Output, _svc_CreateEnvironmentResponse__Output>
+  DeleteEnvironment: MethodDefinition<_svc_DeleteEnvironmentRequest, _svc_DeleteEnvironmentResponse, _svc_DeleteEnvironmentRequest__Output, _svc_DeleteEnvironmentResponse__Output>
   DeregisterConsumer: MethodDefinition<_svc_DeregisterConsumerRequest, _svc_DeregisterConsumerResponse, _svc_DeregisterConsumerRequest__Output, _svc_DeregisterConsumerResponse__Output>
   GenerateFixture: MethodDefinition<_svc_GenerateFixtureRequest, _svc_GenerateFixtureResponse, _svc_GenerateFixtureRequest__Output, _svc_GenerateFixtureResponse__Output>
   GetSchema: MethodDefinition<_svc_GetSchemaRequest, _svc_GetSchemaResponse, _svc_GetSchemaRequest__Output, _svc_GetSchemaResponse__Output>
   ListConsumers: MethodDefinition<_svc_ListConsumersRequest, _svc_ListConsumersResponse, _svc_ListConsumersRequest__Output, _svc_ListConsumersResponse__Output>
+  ListDeployments: MethodDefinition<_svc_ListDeploymentsRequest, _svc_ListDeploymentsResponse, _svc_ListDeploymentsRequest__Output, _svc_ListDeploymentsResponse__Output>
   ListEndpoints: MethodDefinition<_svc_ListEndpointsRequest, _svc_ListEndpointsResponse, _svc_ListEndpointsRequest__Output, _svc_ListEndpointsResponse__Output>
+  ListEnvironments: MethodDefinition<_svc_ListEnvironmentsRequest, _svc_ListEnvironmentsResponse, _svc_ListEnvironmentsRequest__Output, _svc_ListEnvironmentsResponse__Output>
   ListSchemas: MethodDefinition<_svc_ListSchemasRequest, _svc_ListSchemasResponse, _svc_ListSchemasRequest__Output, _svc_ListSchemasResponse__Output>
+  RecordDeployment: MethodDefinition<_svc_RecordDeploymentRequest, _svc_RecordDeploymentResponse, _svc_RecordDeploymentRequest__Output, _svc_RecordDeploymentResponse__Output>
+  RecordUndeployment: MethodDefinition<_svc_RecordUndeploymentRequest, _svc_RecordUndeploymentResponse, _svc_RecordUndeploymentRequest__Output, _svc_RecordUndeploymentResponse__Output>
   RegisterConsumer: MethodDefinition<_svc_RegisterConsumerRequest, _svc_RegisterConsumerResponse, _svc_RegisterConsumerRequest__Output, _svc_RegisterConsumerResponse__Output>
   RegisterSchema: MethodDefinition<_svc_RegisterSchemaRequest, _svc_RegisterSchemaResponse, _svc_RegisterSchemaRequest__Output, _svc_RegisterSchemaResponse__Output>
   ValidateInteraction: MethodDefinition<_svc_InteractionRequest, _svc_ValidationResult, _svc_InteractionRequest__Output, _svc_ValidationResult__Output>

@@ -9,6 +9,8 @@ export interface RegisterSchemaRequest {
   'schema_version'?: (string);
   'ownership'?: (_svc_SchemaOwnership | null);
   'check_compatibility'?: (boolean);
+  'refuse_breaking_changes'?: (boolean);
+  'dry_run'?: (boolean);
 }
 
 export interface RegisterSchemaRequest__Output {
@@ -17,4 +19,6 @@ export interface RegisterSchemaRequest__Output {
   'schema_version': (string);
   'ownership': (_svc_SchemaOwnership__Output | null);
   'check_compatibility': (boolean);
+  'refuse_breaking_changes': (boolean);
+  'dry_run': (boolean);
 }

@@ -1,0 +1,125 @@
+/**
+ * Environments are known things: `dev`, `staging` and `prod` always exist; any other exists once it
+ * is created (CreateEnvironment), or implicitly on a server that allows unknown environments, when a
+ * deployment or consumer registration first names it. CanIDeploy, RegisterConsumer and
+ * RecordDeployment against an unknown environment are refused with the known ones listed, so a
+ * misspelt `--env prdo` can never answer "safe" for want of consumers to check.
+ *
+ * Read from storage on every use (environments are few): replicas sharing a database agree at once.
+ */
+import { ErrorCode, SvcError } from '../../shared/errors';
+import { checkEnvironment } from '../../shared/identifiers';
+import type { EnvironmentOrigin, EnvironmentRecord, Storage } from '../storage/storage';
+
+/** The environments every server knows (spec: "Environment (dev, staging, prod)"); they cannot be deleted. */
+export const BUILT_IN_ENVIRONMENTS: readonly string[] = Object.freeze(['dev', 'staging', 'prod']);
+
+export interface EnvironmentView {
+  name: string;
+  description: string;
+  builtIn: boolean;
+  /** Unix seconds; 0 for the built-in ones. */
+  createdAt: number;
+  origin: EnvironmentOrigin | 'built-in';
+}
+
+export interface EnvironmentRegistryOptions {
+  /** Accept any well-formed environment name, creating it on first use (the behaviour before environments were known). */
+  allowUnknown: boolean;
+  /** Clock in Unix seconds; injectable for tests. */
+  now: () => number;
+}
+
+const DEFAULT_OPTIONS: EnvironmentRegistryOptions = Object.freeze({
+  allowUnknown: false,
+  now: () => Math.floor(Date.now() / 1000),
+});
+
+/** Description of an environment made by its first use; at most this long. */
+const MAX_DESCRIPTION_CHARS = 500;
+
+export class EnvironmentRegistry {
+  readonly #storage: Storage;
+  readonly #options: EnvironmentRegistryOptions;
+
+  constructor(storage: Storage, options: Partial<EnvironmentRegistryOptions> = {}) {
+    this.#storage = storage;
+    this.#options = { ...DEFAULT_OPTIONS, ...options };
+  }
+
+  get allowsUnknown(): boolean {
+    return this.#options.allowUnknown;
+  }
+
+  /** The built-in environments first (dev, staging, prod), then the others by name. */
+  async list(): Promise<EnvironmentView[]> {
+    const stored = (await this.#storage.listEnvironments()).filter((record) => !BUILT_IN_ENVIRONMENTS.includes(record.name));
+    return [...BUILT_IN_ENVIRONMENTS.map(builtInView), ...stored.map(storedView)];
+  }
+
+  /** Creates the environment; `created: false` when it already existed (the call is idempotent). */
+  async create(name: string, description: string, actor: string): Promise<{ created: boolean; environment: EnvironmentView }> {
+    checkEnvironment('name', name);
+    if (description.length > MAX_DESCRIPTION_CHARS) {
+      throw new SvcError(ErrorCode.INVALID_ARGUMENT, `description is ${description.length} characters, over the limit of ${MAX_DESCRIPTION_CHARS}`);
+    }
+    if (BUILT_IN_ENVIRONMENTS.includes(name)) return { created: false, environment: builtInView(name) };
+    const record: EnvironmentRecord = { name, description, origin: 'created', createdAt: this.#options.now(), createdBy: actor };
+    const created = await this.#storage.createEnvironment(record);
+    const environment = (await this.list()).find((view) => view.name === name) ?? storedView(record);
+    return { created, environment };
+  }
+
+  /**
+   * Removes an environment nothing depends on any more: built-in ones never, and not while consumers
+   * are registered there or a schema version is recorded as deployed there (its gate would vanish).
+   */
+  async delete(name: string): Promise<void> {
+    checkEnvironment('name', name);
+    if (BUILT_IN_ENVIRONMENTS.includes(name)) {
+      throw new SvcError(ErrorCode.FAILED_PRECONDITION, `environment ${name} is built in (${BUILT_IN_ENVIRONMENTS.join(', ')}) and cannot be deleted`);
+    }
+    await this.require(name, { create: false });
+    const consumers = await this.#storage.listConsumers({ environment: name });
+    const deployed = await this.#storage.currentDeployments({ environment: name });
+    if (consumers.length > 0 || deployed.length > 0) {
+      const uses = [
+        consumers.length > 0 ? `${consumers.length} consumer registration(s) (deregister them first)` : '',
+        deployed.length > 0 ? `${deployed.length} recorded deployment(s) (record their undeployment first)` : '',
+      ].filter(Boolean).join(' and ');
+      throw new SvcError(ErrorCode.FAILED_PRECONDITION, `environment ${name} is still in use: ${uses}`);
+    }
+    await this.#storage.deleteEnvironment(name);
+  }
+
+  /**
+   * Passes when the environment is known. An unknown one is refused with the known ones listed,
+   * unless the server allows unknown environments: then a write (`create` with its origin) records
+   * it and a read simply goes on.
+   */
+  async require(name: string, use: { create: false } | { create: true; origin: EnvironmentOrigin; actor: string }): Promise<void> {
+    checkEnvironment('environment', name);
+    if (BUILT_IN_ENVIRONMENTS.includes(name)) return;
+    const stored = await this.#storage.listEnvironments();
+    if (stored.some((record) => record.name === name)) return;
+    if (this.#options.allowUnknown) {
+      if (use.create) {
+        await this.#storage.createEnvironment({ name, description: '', origin: use.origin, createdAt: this.#options.now(), createdBy: use.actor });
+      }
+      return;
+    }
+    const known = [...BUILT_IN_ENVIRONMENTS, ...stored.map((record) => record.name).filter((known) => !BUILT_IN_ENVIRONMENTS.includes(known))];
+    throw new SvcError(
+      ErrorCode.ENVIRONMENT_NOT_FOUND,
+      `environment "${name}" is not known; known environments: ${known.join(', ')}. Check the spelling, or create it first (svc environment create ${name})`,
+    );
+  }
+}
+
+function builtInView(name: string): EnvironmentView {
+  return { name, description: '', builtIn: true, createdAt: 0, origin: 'built-in' };
+}
+
+function storedView(record: EnvironmentRecord): EnvironmentView {
+  return { name: record.name, description: record.description, builtIn: false, createdAt: record.createdAt, origin: record.origin };
+}
