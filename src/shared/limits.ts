@@ -90,6 +90,12 @@ export const LIMITS = Object.freeze({
   compareMaxMs: 60_000, // 1 min
   /** Intake: longest reading one registered text may take (parse, convert, check) before it is stopped. */
   intakeMaxMs: 30_000, // 30 s
+  /** Fixtures: largest minLength a generated string is made for; a schema asking more is refused. */
+  fixtureMaxStringLength: 1024 * 1024, // 1 Mi characters
+  /** Fixtures: largest minItems or minProperties a generated array or object is made for. */
+  fixtureMaxCollectionSize: 10_000,
+  /** Fixtures: largest generated body (characters of JSON text); a larger one is refused, not sent. */
+  fixtureMaxBodyBytes: 4 * 1024 * 1024, // 4 MiB
   /** Fixtures: longest one fixture may take before it is stopped. */
   fixtureMaxMs: 10_000, // 10 s
   /** Document tasks (intake, comparisons, fixtures): old-generation heap of one task thread. */

@@ -5,7 +5,7 @@
  */
 import type { DocumentTask, DocumentTaskResult, IntakeResult, TaskDocument } from '../shared/document-task-protocol';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
-import { LIMITS } from '../shared/limits';
+import { LIMITS, formatBytes } from '../shared/limits';
 import type { OpenApiDocument } from '../shared/openapi/document';
 
 /**
@@ -44,9 +44,16 @@ export default async function runDocumentTask(task: DocumentTask): Promise<Docum
         return { ok: true, kind: 'compare', changes: compareDocuments(documentOf(task.oldDocument), documentOf(task.newDocument)) };
       case 'fixture': {
         const document = documentOf(task.document);
-        if (task.output === 'request') return { ok: true, kind: 'request', body: generateRequestBody(document, task.spec) };
-        if (task.output === 'response') return { ok: true, kind: 'response', response: generateResponse(document, task.spec) };
-        return { ok: true, kind: 'fixture', fixture: generateFixture(document, task.spec) };
+        if (task.output === 'request') return { ok: true, kind: 'request', body: withinFixtureLimit(generateRequestBody(document, task.spec)) };
+        if (task.output === 'response') {
+          const response = generateResponse(document, task.spec);
+          withinFixtureLimit(response.body);
+          return { ok: true, kind: 'response', response };
+        }
+        const fixture = generateFixture(document, task.spec);
+        withinFixtureLimit(fixture.request.body);
+        withinFixtureLimit(fixture.response.body);
+        return { ok: true, kind: 'fixture', fixture };
       }
     }
   } catch (error) {
@@ -69,6 +76,17 @@ export async function intake(text: string | Uint8Array): Promise<IntakeResult> {
     warnings: loaded.warnings,
     warningCounts: loaded.warningCounts,
   };
+}
+
+/** A generated body over fixtureMaxBodyBytes is refused here, before it crosses to the main thread. */
+function withinFixtureLimit(body: string): string {
+  if (body.length > LIMITS.fixtureMaxBodyBytes) {
+    throw new SvcError(
+      ErrorCode.LIMIT_EXCEEDED,
+      `the generated body would be ${formatBytes(body.length)} or more, over the limit of ${formatBytes(LIMITS.fixtureMaxBodyBytes)} (fixtureMaxBodyBytes): the schema asks for values too large to be a useful fixture (minItems, minLength, minProperties)`,
+    );
+  }
+  return body;
 }
 
 function documentOf({ hash, documentJson }: TaskDocument): OpenApiDocument {

@@ -1,18 +1,14 @@
 /**
  * GenerateFixture: a request, a response, or both, for one operation of a registered schema
- * version, from the pure fixture engine (src/shared/fixture-generator, the same code `svc generate` runs).
+ * version, from the pure fixture engine (src/shared/fixture-generator, the same code `svc generate`
+ * runs), on a document-task thread: a schema that asks for huge values costs its caller a refused
+ * call (fixtureMaxMs, the thread's heap limit), never the main thread.
  * Every refusal is an answer (`success=false` with a message naming what was asked), never a
  * gRPC error: an unknown schema or version, path, method, status code or content type, and a
  * schema that admits no valid value.
  */
 import { SvcError, invalidArgument } from '../../shared/errors';
-import {
-  generateFixture,
-  generateRequestBody,
-  generateResponse,
-  type FixtureRequestSpec,
-  type GeneratedResponseRecord,
-} from '../../shared/fixture-generator';
+import type { FixtureRequestSpec, GeneratedResponseRecord } from '../../shared/fixture-generator';
 import type { ContractValidatorHandlers, GenerateFixtureRequest__Output, GenerateFixtureResponse, GeneratedResponse } from '@svc/client/protocol';
 import { checkIdentifier } from '../../shared/identifiers';
 import { unary } from '../unary-handler';
@@ -34,7 +30,9 @@ export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractVali
 async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output): Promise<GenerateFixtureResponse> {
   checkIdentifier('schema_id', request.schema_id);
   if (request.path === '') throw invalidArgument('path is required: an API path template such as /users/{id}');
-  const { document, schemaId, version } = await ctx.schemas.resolve(request.schema_id, request.schema_version);
+  const { ref, documentJson } = await ctx.schemas.documentSource(request.schema_id, request.schema_version);
+  const { schemaId, version } = ref;
+  const document = { hash: ref.hash, documentJson };
   const spec: FixtureRequestSpec = {
     method: request.method,
     path: request.path,
@@ -47,17 +45,17 @@ async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Outp
 
   switch (request.output_type) {
     case 'OUTPUT_REQUEST': {
-      const body = generateRequestBody(document, spec);
+      const { body } = await ctx.documentTasks.run<'request'>({ kind: 'fixture', document, spec, output: 'request' });
       const message = body === '' ? `${operation} takes no request body` : `Request body for ${operation} generated`;
       return { success: true, message: `${message} (${source})`, request_body: body };
     }
     case 'OUTPUT_RESPONSE': {
-      const response = generateResponse(document, spec);
+      const { response } = await ctx.documentTasks.run<'response'>({ kind: 'fixture', document, spec, output: 'response' });
       const message = `Response ${response.statusCode} for ${operation} generated from ${source}`;
       return { success: true, message, response: toProtoResponse(response) };
     }
     default: {
-      const fixture = generateFixture(document, spec);
+      const { fixture } = await ctx.documentTasks.run<'fixture'>({ kind: 'fixture', document, spec, output: 'fixture' });
       const message = `Fixture for ${operation} (${fixture.response.statusCode}) generated from ${source}`;
       return { success: true, message, fixture: { request: fixture.request, response: toProtoResponse(fixture.response) } };
     }
