@@ -29,6 +29,9 @@ import { createCompatibilityHandlers } from './compatibility/compatibility-servi
 import { createVersionComparisons } from './compatibility/version-comparisons';
 import { createConsumerHandlers } from './services/consumers';
 import { createDeploymentHandlers } from './services/deployments';
+import { createCoverageHandlers } from './services/coverage';
+import { createRecordingHandlers } from './services/recording';
+import { UsageRegistry } from './evidence/usage-registry';
 import { createEnvironmentHandlers } from './services/environments';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
@@ -88,20 +91,27 @@ export class SvcServer {
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
     let documentTasks: DocumentTaskPool | undefined;
+    let usage: UsageRegistry | undefined;
     let grpcServer: grpc.Server | undefined;
     let listener: GrpcListener | undefined;
     try {
-      const schemas = await SchemaRegistry.open(storage, { immutableVersions: config.immutableVersions });
+      documentTasks = new DocumentTaskPool({ logger });
+      const tasks = documentTasks;
+      const schemas = await SchemaRegistry.open(storage, {
+        immutableVersions: config.immutableVersions,
+        // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
+        intake: async (content) => (await tasks.run<'intake'>({ kind: 'intake', text: content })).schema,
+      });
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
       const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });
       const deployments = new DeploymentRegistry(storage, schemas, environments);
-      documentTasks = new DocumentTaskPool({ logger });
       const comparisons = createComparisons(documentTasks);
       const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
+      usage = await UsageRegistry.open(storage, { logger });
       const context: ServiceContext = {
-        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions,
+        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions, usage,
       };
 
       grpcServer = new grpc.Server({
@@ -145,7 +155,7 @@ export class SvcServer {
       await listener?.close();
       grpcServer?.forceShutdown();
       await metricsServer?.close();
-      await Promise.all([pool?.close(), documentTasks?.close()]);
+      await Promise.all([pool?.close(), documentTasks?.close(), usage?.close()]);
       await storage.close();
       throw error;
     }
@@ -212,7 +222,7 @@ export class SvcServer {
     try {
       await stopListening;
       await this.#metricsServer?.close();
-      await Promise.all([this.context.pool.close(), this.context.documentTasks.close()]);
+      await Promise.all([this.context.pool.close(), this.context.documentTasks.close(), this.context.usage.close()]);
     } finally {
       // The store closes whatever happened above: it holds the only durable state.
       await this.context.storage.close();
@@ -232,6 +242,8 @@ function buildHandlers(context: ServiceContext): ContractValidatorHandlers {
     ...createFixtureHandlers(context),
     ...createEnvironmentHandlers(context),
     ...createDeploymentHandlers(context),
+    ...createRecordingHandlers(context),
+    ...createCoverageHandlers(context),
   };
   const handlers: Record<string, grpc.UntypedHandleCall> = {};
   for (const [name, definition] of Object.entries(contractValidatorDefinition())) {

@@ -3,7 +3,7 @@
  * versions, generating fixtures. Pure CPU; it keeps only recently parsed documents, keyed by their
  * immutable content hash, so a burst of fixtures for one schema parses it once.
  */
-import type { DocumentTask, DocumentTaskResult, IntakeResult, TaskDocument } from '../shared/document-task-protocol';
+import type { DocumentTask, DocumentTaskResult, TaskDocument } from '../shared/document-task-protocol';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import type { OpenApiDocument } from '../shared/openapi/document';
@@ -14,19 +14,17 @@ import type { OpenApiDocument } from '../shared/openapi/document';
  * task waiting), and an idle pool restarts cheaply.
  */
 async function engines() {
-  const [compare, fixtures, intake, operations] = await Promise.all([
+  const [compare, fixtures, intake] = await Promise.all([
     import('../shared/compare'),
     import('../shared/fixture-generator'),
-    import('../shared/openapi/load-document'),
-    import('../shared/openapi/operations'),
+    import('../shared/openapi/schema-intake'),
   ]);
   return {
     compareDocuments: compare.compareDocuments,
     generateFixture: fixtures.generateFixture,
     generateRequestBody: fixtures.generateRequestBody,
     generateResponse: fixtures.generateResponse,
-    loadSchema: intake.loadSchema,
-    listOperations: operations.listOperations,
+    intakeSchema: intake.intakeSchema,
   };
 }
 
@@ -36,10 +34,10 @@ let parsedBytes = 0;
 
 export default async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskResult> {
   try {
-    const { compareDocuments, generateFixture, generateRequestBody, generateResponse } = await engines();
+    const { compareDocuments, generateFixture, generateRequestBody, generateResponse, intakeSchema } = await engines();
     switch (task.kind) {
       case 'intake':
-        return { ok: true, kind: 'intake', schema: await intake(task.text) };
+        return { ok: true, kind: 'intake', schema: await intakeSchema(task.text) };
       case 'compare':
         return { ok: true, kind: 'compare', changes: compareDocuments(documentOf(task.oldDocument), documentOf(task.newDocument)) };
       case 'fixture': {
@@ -60,22 +58,6 @@ export default async function runDocumentTask(task: DocumentTask): Promise<Docum
     if (error instanceof SvcError) return { ok: false, code: error.code, message: error.message };
     return { ok: false, code: ErrorCode.INTERNAL, message: `${task.kind} failed: ${errorMessage(error)}` };
   }
-}
-
-/** The registry's intake: the checked document as the JSON the registry stores, and what was lenient. */
-export async function intake(text: string | Uint8Array): Promise<IntakeResult> {
-  const { loadSchema, listOperations } = await engines();
-  const loaded = await loadSchema(text);
-  return {
-    documentJson: JSON.stringify(loaded.document),
-    openapiVersion: loaded.openapiVersion,
-    sourceFormat: loaded.sourceFormat,
-    endpointCount: loaded.endpointCount,
-    infoVersion: loaded.infoVersion,
-    operations: listOperations(loaded.document).map(({ method, path }) => ({ method, path })),
-    warnings: loaded.warnings,
-    warningCounts: loaded.warningCounts,
-  };
 }
 
 /** A generated body over fixtureMaxBodyBytes is refused here, before it crosses to the main thread. */

@@ -11,7 +11,8 @@ import {
 import {
   checkIdentifier, checkMetadataText, checkSemanticVersion, compareVersions, isSemanticVersion,
 } from '../../shared/identifiers';
-import { loadSchema, type LoadedSchema } from '../../shared/openapi/load-document';
+import type { IntakeResult } from '../../shared/document-task-protocol';
+import { intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord } from '../../shared/schema-records';
 import type { SchemaMetadata__Output } from '@svc/client/protocol';
@@ -66,7 +67,7 @@ export interface RegisterResult {
   metadata: SchemaMetadata__Output;
   /** The version before this one by semantic-version order, if any. */
   previousVersion: string | undefined;
-  loaded: LoadedSchema;
+  loaded: IntakeResult;
   /** Set when the version was coerced from `info.version` or assigned. */
   versionAssignment: VersionAssignment | undefined;
 }
@@ -78,7 +79,7 @@ export interface SchemaCandidate {
   contentHash: string;
   /** The engine document as JSON text (what comparisons take). */
   documentJson: string;
-  loaded: LoadedSchema;
+  loaded: IntakeResult;
   /** The registered version before `version`, if any. */
   previousVersion: string | undefined;
   /** Metadata the version would have once registered. */
@@ -97,6 +98,8 @@ export interface RegisterOptions {
 }
 
 export interface SchemaRegistryOptions {
+  /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread. */
+  intake: (content: string) => Promise<IntakeResult>;
   /** Parsed documents kept in memory (each can be tens of MB for the largest descriptions). */
   documentCacheEntries: number;
   /** Refuse different content for a version already registered (identical content stays idempotent). */
@@ -106,6 +109,7 @@ export interface SchemaRegistryOptions {
 }
 
 const DEFAULT_OPTIONS: SchemaRegistryOptions = {
+  intake: intakeSchema,
   documentCacheEntries: 64,
   immutableVersions: false,
   now: () => Math.floor(Date.now() / 1000),
@@ -119,7 +123,8 @@ export class SchemaRegistry {
   readonly #options: SchemaRegistryOptions;
   /** schema id → versions, ascending by semantic version. */
   readonly #index = new Map<string, SchemaVersionSummary[]>();
-  readonly #documents: LruCache<string, { document: OpenApiDocument; documentJson: string }>;
+  /** Documents as JSON by version and hash, parsed on the first `resolve` that needs the object. */
+  readonly #documents: LruCache<string, { document?: OpenApiDocument; documentJson: string }>;
   readonly #writes = new KeyedMutex();
   /** One frozen VersionRef per summary (a re-registration indexes a new summary, so no invalidation). */
   readonly #refs = new WeakMap<SchemaVersionSummary, VersionRef>();
@@ -147,7 +152,7 @@ export class SchemaRegistry {
       checkMetadataText('ownership.team', input.ownership.team);
       checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
     }
-    const loaded = await loadSchema(input.content);
+    const loaded = await this.#options.intake(input.content);
     const contentHash = sha256(input.content);
 
     return this.#writes.run(input.schemaId, async () => {
@@ -174,7 +179,7 @@ export class SchemaRegistry {
         );
       }
       const now = this.#options.now();
-      const documentJson = JSON.stringify(loaded.document);
+      const documentJson = loaded.documentJson;
       const record: SchemaVersionRecord = {
         schemaId: input.schemaId,
         version,
@@ -197,7 +202,7 @@ export class SchemaRegistry {
       const saved = await this.#storage.saveSchemaVersion(record, existing ?? null);
       if (!saved.saved) return { ...this.#afterConcurrentWrite(record, saved.current, loaded), versionAssignment: assignment };
       this.#indexVersion(summary);
-      this.#documents.set(cacheKey(input.schemaId, version, contentHash), { document: loaded.document, documentJson });
+      this.#documents.set(cacheKey(input.schemaId, version, contentHash), { documentJson });
       return { ...base, outcome: existing ? 'updated' : 'created', metadata: toMetadata(summary) };
     });
   }
@@ -209,7 +214,7 @@ export class SchemaRegistry {
   async candidate(schemaId: string, content: string, version: string): Promise<SchemaCandidate> {
     checkIdentifier('schema_id', schemaId);
     if (version !== '') checkSemanticVersion('new_version', version);
-    const loaded = await loadSchema(content);
+    const loaded = await this.#options.intake(content);
     const contentHash = sha256(content);
     await this.readThrough(schemaId);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);
@@ -220,7 +225,7 @@ export class SchemaRegistry {
       schemaId,
       version: chosen.version,
       contentHash,
-      documentJson: JSON.stringify(loaded.document),
+      documentJson: loaded.documentJson,
       loaded,
       previousVersion: this.previousVersion(schemaId, chosen.version),
       versionAssignment: chosen.assignment,
@@ -262,7 +267,10 @@ export class SchemaRegistry {
     await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
     const cached = this.#documents.get(cacheKey(summary.schemaId, summary.version, summary.contentHash));
-    if (cached) return resolved(summary, cached);
+    if (cached) {
+      cached.document ??= JSON.parse(cached.documentJson) as OpenApiDocument;
+      return resolved(summary, cached as Required<typeof cached>);
+    }
     const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
     if (!record) throw schemaVersionNotFound();
     const { content: _content, documentJson, ...stored } = record;
@@ -416,7 +424,7 @@ export class SchemaRegistry {
   }
 
   /** Another writer (another replica) changed the version between this registration's read and its write. */
-  #afterConcurrentWrite(record: SchemaVersionRecord, current: SchemaVersionSummary | undefined, loaded: LoadedSchema): RegisterResult {
+  #afterConcurrentWrite(record: SchemaVersionRecord, current: SchemaVersionSummary | undefined, loaded: IntakeResult): RegisterResult {
     if (current) this.#indexVersion(current);
     const label = `schema ${record.schemaId} version ${record.version}`;
     if (current && current.contentHash === record.contentHash && sameOwnership(current.ownership, record.ownership)) {
