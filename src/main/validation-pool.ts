@@ -25,27 +25,15 @@ import { LIMITS, formatBytes } from '../shared/limits';
 import type {
   BatchItem, BatchResult, CacheReport, ValidationBatch, ValidationOperation,
 } from '../shared/pool-protocol/batches';
+import type { VersionDocument, VersionRef } from '../shared/schema-records';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
-
-/** A schema version as the pool knows it: the content hash is what workers key contracts by. */
-export interface ContractRef {
-  schemaId: string;
-  version: string;
-  hash: string;
-}
-
-/** The bundled document of a contract; `ref` may be newer than the one asked for if the version was re-registered. */
-export interface ContractDocument {
-  ref: ContractRef;
-  documentJson: string;
-}
 
 export interface ValidationTask {
   operation: ValidationOperation;
   /** The request message exactly as received (InteractionRequest or ValidateProducerRequest bytes). */
   message: Uint8Array;
-  contract: ContractRef;
+  contract: VersionRef;
 }
 
 export interface ValidationAnswer {
@@ -72,7 +60,7 @@ export interface ValidationPoolOptions {
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
   maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
-  loadContract: (ref: ContractRef) => Promise<ContractDocument>;
+  loadContract: (ref: VersionRef) => Promise<VersionDocument>;
   metrics: Metrics | undefined;
   logger: Logger | undefined;
   /** The worker entry (compiled JavaScript). */
@@ -95,7 +83,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
 interface PendingCall {
   operation: ValidationOperation;
   message: Uint8Array;
-  contract: ContractRef;
+  contract: VersionRef;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
 }
@@ -134,7 +122,7 @@ export class ValidationPool {
   /** Hashes with a compile batch out, and the lane it is on. */
   readonly #compilingOn = new Map<string, Lane>();
   #flushScheduled = false;
-  readonly #loading = new Map<string, Promise<ContractDocument>>();
+  readonly #loading = new Map<string, Promise<VersionDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
@@ -447,7 +435,7 @@ export class ValidationPool {
     );
   }
 
-  #documentFor(ref: ContractRef): Promise<ContractDocument> {
+  #documentFor(ref: VersionRef): Promise<VersionDocument> {
     let loading = this.#loading.get(ref.hash);
     if (!loading) {
       loading = this.#options.loadContract(ref);

@@ -12,3 +12,16 @@ export const EMPTY_OWNERSHIP: SchemaOwnershipRecord = Object.freeze({
   contactEmail: '',
   readOnly: false,
 });
+
+/** One registered version as the main thread and the worker pools refer to it: the content hash is what workers key compiled contracts by. */
+export interface VersionRef {
+  schemaId: string;
+  version: string;
+  hash: string;
+}
+
+/** A version's bundled document as JSON text: all a worker thread needs. `ref` may be newer than the one asked for if the version was re-registered. */
+export interface VersionDocument {
+  ref: VersionRef;
+  documentJson: string;
+}

@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { LIMITS } from '../../src/shared/limits';
 import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
-import { ValidationPool, type ContractDocument } from '../../src/main/validation-pool';
+import { ValidationPool } from '../../src/main/validation-pool';
+import type { VersionDocument } from '../../src/shared/schema-records';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, registerSchema } from '../helpers/validation';
 
 test('calls beyond maxQueuedBytes fail at once with OVERLOADED; the queued ones are answered', async () => {
-  let release!: (document: ContractDocument) => void;
-  const documentReady = new Promise<ContractDocument>((resolve) => { release = resolve; });
+  let release!: (document: VersionDocument) => void;
+  const documentReady = new Promise<VersionDocument>((resolve) => { release = resolve; });
   const pool = new ValidationPool({ threads: 1, maxQueuedBytes: 1_000, loadContract: () => documentReady });
   await pool.start();
   try {

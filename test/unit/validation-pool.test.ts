@@ -8,13 +8,14 @@ import { ErrorCode, SvcError, schemaNotFound } from '../../src/shared/errors';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { contractValidatorDefinition } from '@svc/client/protocol';
 import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
-import { ValidationPool, type ContractRef } from '../../src/main/validation-pool';
+import { ValidationPool } from '../../src/main/validation-pool';
+import type { VersionRef } from '../../src/shared/schema-records';
 import { Metrics } from '../../src/main/metrics';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
 
 const encode = (request: object) => contractValidatorDefinition().ValidateInteraction.requestSerialize(request as never);
 const decode = (bytes: Buffer) => contractValidatorDefinition().ValidateInteraction.responseDeserialize(bytes);
-const REF: ContractRef = { schemaId: 'users', version: '1.0.0', hash: 'h1' };
+const REF: VersionRef = { schemaId: 'users', version: '1.0.0', hash: 'h1' };
 
 async function usersDocumentJson(): Promise<string> {
   return JSON.stringify((await loadSchema(USERS_SCHEMA_TEXT)).document);

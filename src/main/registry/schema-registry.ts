@@ -14,7 +14,8 @@ import {
 import type { IntakeResult } from '../../shared/document-task-protocol';
 import { intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
-import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord } from '../../shared/schema-records';
+import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type VersionDocument, type VersionRef } from '../../shared/schema-records';
+export type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaMetadata__Output } from '@svc/client/protocol';
 import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from './keyed-mutex';
@@ -27,19 +28,6 @@ export interface ResolvedSchema {
   metadata: SchemaMetadata__Output;
   document: OpenApiDocument;
   /** `document` as JSON text: what crosses to worker threads. */
-  documentJson: string;
-}
-
-/** A version as the worker threads know it: the content hash is what compiled contracts are keyed by. */
-export interface VersionRef {
-  schemaId: string;
-  version: string;
-  hash: string;
-}
-
-/** A version's engine document as JSON text: all a worker thread needs. */
-export interface DocumentSource {
-  ref: VersionRef;
   documentJson: string;
 }
 
@@ -303,7 +291,7 @@ export class SchemaRegistry {
    * there, else from storage without parsing it on the main thread (a large description takes tens
    * of milliseconds to parse).
    */
-  async documentSource(schemaId: string, version = ''): Promise<DocumentSource> {
+  async documentSource(schemaId: string, version = ''): Promise<VersionDocument> {
     await this.readThrough(schemaId, version);
     const ref = this.versionRef(schemaId, version);
     const cached = this.#documents.get(cacheKey(ref.schemaId, ref.version, ref.hash));

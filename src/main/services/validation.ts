@@ -15,7 +15,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { ValidationOperation } from '../../shared/pool-protocol/batches';
 import type { RawValidationOperation } from '../../shared/pool-protocol/validation-codec';
-import type { ContractDocument, ContractRef } from '../validation-pool';
+import type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
@@ -34,6 +34,6 @@ export function createValidationHandlers(ctx: ServiceContext): Partial<ContractV
 }
 
 /** How the pool fetches a document a worker lacks: from the registry (its cache, then storage). */
-export function registryContractLoader(schemas: SchemaRegistry): (ref: ContractRef) => Promise<ContractDocument> {
+export function registryContractLoader(schemas: SchemaRegistry): (ref: VersionRef) => Promise<VersionDocument> {
   return (ref) => schemas.documentSource(ref.schemaId, ref.version);
 }
