@@ -12,6 +12,7 @@ import type { DeploymentRegistry } from './registry/deployment-registry';
 import type { EnvironmentRegistry } from './registry/environment-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
+import type { UsageRegistry } from './evidence/usage-registry';
 
 export interface ServiceContext {
   config: ServerConfig;
@@ -35,4 +36,6 @@ export interface ServiceContext {
   compareVersions: CompareVersions;
   /** Writes an audit line and counts it: `ctx.audit('schema_registered', { schemaId, schemaVersion }, call)`. */
   audit: AuditRecorder;
+  /** Recorded usage from real traffic (docs/evidence.md): aggregates and samples per consumer. */
+  usage: UsageRegistry;
 }

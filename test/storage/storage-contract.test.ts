@@ -2,7 +2,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionRecord, Storage } from '../../src/main/storage/storage';
+import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionRecord, Storage, UsageRecord } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
@@ -100,6 +100,22 @@ function deploymentRecord(overrides: Partial<DeploymentRecord> = {}): Deployment
   return {
     schemaId: 'users', environment: 'prod', consumerId: '', version: '1.0.0', action: 'deployed', schemaVersion: '',
     recordedAt: 1_700_000_000, recordedBy: 'ci', ...overrides,
+  };
+}
+
+function usageRecord(overrides: Partial<UsageRecord> = {}): UsageRecord {
+  return {
+    consumerId: 'web', schemaId: 'users', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
+    schemaVersion: '1.0.0', callCount: 3, validCount: 2, firstSeenAt: 1_700_000_000, lastSeenAt: 1_700_000_100,
+    usedFields: ['id', 'tags[]'], receivedFields: ['name'], ...overrides,
+  };
+}
+
+function sampleRecord(overrides: Partial<InteractionSampleRecord> = {}): InteractionSampleRecord {
+  return {
+    consumerId: 'web', schemaId: 'users', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
+    shape: 'shape-a', schemaVersion: '1.0.0', valid: true, recordedAt: 1_700_000_100,
+    interactionJson: '{"request":{"method":"GET","path":"/users/1"},"response":{"status_code":200,"body":"{}"}}', ...overrides,
   };
 }
 
@@ -217,6 +233,39 @@ for (const backend of backends()) {
       assert.deepEqual(await storage.currentDeployments({ schemaId: 'users', environment: 'staging' }), []);
     });
 
+    it('saves usage rows by key, replacing the row of the same key', async () => {
+      await storage.saveUsage([usageRecord(), usageRecord({ consumerId: 'app', status: 404 })], [], 20);
+      await storage.saveUsage([usageRecord({ callCount: 9, usedFields: ['id'] })], [], 20);
+      const rows = await storage.listUsage({ schemaId: 'users' });
+      assert.deepEqual(rows, [usageRecord({ consumerId: 'app', status: 404 }), usageRecord({ callCount: 9, usedFields: ['id'] })]);
+      assert.deepEqual(await storage.listUsage({ consumerId: 'nobody' }), []);
+      assert.deepEqual((await storage.listUsage({ before: 1_700_000_101, environment: 'prod' })).length, 2);
+      assert.deepEqual(await storage.listUsage({ before: 1_700_000_100 }), []);
+    });
+
+    it('keeps the newest samples of a key, one per shape', async () => {
+      const samples = Array.from({ length: 5 }, (_, i) => sampleRecord({ shape: `shape-${i}`, recordedAt: 1_700_000_000 + i }));
+      await storage.saveUsage([], samples, 3);
+      await storage.saveUsage([], [sampleRecord({ shape: 'shape-2', recordedAt: 1_700_000_500, valid: false })], 3);
+      const kept = await storage.listSamples({ schemaId: 'users' });
+      assert.deepEqual(kept.map((sample) => `${sample.shape}@${sample.recordedAt}`), ['shape-2@1700000500', 'shape-4@1700000004', 'shape-3@1700000003']);
+      assert.equal(kept[0]!.valid, false);
+      assert.deepEqual(kept[1], samples[4]);
+    });
+
+    it('deletes usage and samples by filter and by age', async () => {
+      await storage.saveUsage(
+        [usageRecord(), usageRecord({ consumerId: 'app', lastSeenAt: 1_600_000_000 })],
+        [sampleRecord(), sampleRecord({ consumerId: 'app', recordedAt: 1_600_000_000 })],
+        20,
+      );
+      assert.equal(await storage.deleteUsage({ before: 1_650_000_000 }), 2);
+      assert.deepEqual((await storage.listUsage({})).map((row) => row.consumerId), ['web']);
+      assert.equal(await storage.deleteUsage({ schemaId: 'users', consumerId: 'web' }), 2);
+      assert.deepEqual(await storage.listUsage({}), []);
+      assert.deepEqual(await storage.listSamples({}), []);
+    });
+
     it('closes idempotently', async () => {
       await storage.close();
       await storage.close();
@@ -228,8 +277,11 @@ for (const backend of backends()) {
         await storage.saveConsumer(consumerRecord());
         await storage.createEnvironment(environmentRecord());
         await storage.appendDeployment(deploymentRecord());
+        await storage.saveUsage([usageRecord()], [sampleRecord()], 20);
         await storage.close();
         storage = await backend.reopen!();
+        assert.deepEqual(await storage.listUsage({}), [usageRecord()]);
+        assert.deepEqual(await storage.listSamples({}), [sampleRecord()]);
         assert.deepEqual(await storage.listEnvironments(), [environmentRecord()]);
         assert.deepEqual(await storage.listDeployments({}, 10), [deploymentRecord()]);
         assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), schemaRecord());

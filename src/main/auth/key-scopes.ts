@@ -3,7 +3,7 @@
  * key of SVC_API_KEYS) keeps all access, so existing setups keep working.
  *
  * - `read`: look at the registry (schemas, endpoints, comparisons, consumers, environments, deployments, can-i-deploy, fixtures)
- * - `validate`: validate interactions and producer responses
+ * - `validate`: validate interactions and producer responses, and record them (RecordInteractions)
  * - `record`: register and deregister consumers, record deployments and undeployments
  * - `schemas`: register schemas; `schemas` (id patterns, `*` any run of characters) and `team` limit which
  * - `admin`: everything, environments' creation and deletion included
@@ -27,9 +27,12 @@ export const OPERATION_SCOPES: Readonly<Record<string, KeyScope>> = Object.freez
   CanIDeploy: 'read',
   ListEnvironments: 'read',
   ListDeployments: 'read',
+  GetCoverage: 'read',
   ValidateInteraction: 'validate',
   ValidateProducerResponse: 'validate',
   ValidateInteractionStream: 'validate',
+  // Recording comes from the same middleware and adapters that validate.
+  RecordInteractions: 'validate',
   RegisterConsumer: 'record',
   DeregisterConsumer: 'record',
   RecordDeployment: 'record',
@@ -37,6 +40,7 @@ export const OPERATION_SCOPES: Readonly<Record<string, KeyScope>> = Object.freez
   RegisterSchema: 'schemas',
   CreateEnvironment: 'admin',
   DeleteEnvironment: 'admin',
+  PurgeRecordings: 'admin',
 });
 
 /** Server reflection lists the service; it reveals nothing a `read` key could not see. */

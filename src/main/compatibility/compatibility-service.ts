@@ -14,6 +14,9 @@ import type { SchemaCandidate } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import type { ConsumerRecord } from '../storage/storage';
+import { gatherEvidence, replaySummary } from '../evidence/deploy-evidence';
+import { splitByUsedFields } from '../evidence/field-level-impact';
+import { replaySamples } from '../evidence/replay';
 
 /** Consumers named in a CanIDeploy summary; the rest are counted. */
 const MAX_NAMED_CONSUMERS = 5;
@@ -116,20 +119,31 @@ async function canIDeploy(
     : target.previousVersion !== undefined ? { version: target.previousVersion, source: 'previous' } : { version: undefined, source: 'none' };
   const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target);
 
-  const consumers = await ctx.consumers.list(schemaId, environment);
-  const impacts: ConsumerImpact__Output[] = [];
-  for (const consumer of consumers) {
+  const registered = await ctx.consumers.list(schemaId, environment);
+  const evidence = await gatherEvidence(ctx, { schemaId, environment, registered, includeObserved: request.include_observed });
+  const consumers = [...registered, ...evidence.observed];
+  const candidateRef = target.candidate || request.skip_replay ? undefined : ctx.schemas.findVersionRef(schemaId, newVersion);
+  const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
     const changes = await changesSinceTested(ctx, consumer, target, baseline, breaking);
-    const relevant = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
-    impacts.push({
+    const onEndpoints = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
+    const { reached: relevant, unreached } = request.field_level_impact
+      ? splitByUsedFields(onEndpoints, (change) => evidence.usedFieldsOf(consumer, change))
+      : { reached: onEndpoints, unreached: [] };
+    const replay = candidateRef ? await replaySamples(ctx, evidence.samplesOf(consumer), candidateRef) : { replayed: 0, failures: [] };
+    return {
       consumer_id: consumer.consumerId,
       consumer_version: consumer.consumerVersion,
       current_schema_version: consumer.schemaVersion,
       environment: consumer.environment,
-      will_break: relevant.length > 0,
+      will_break: relevant.length > 0 || replay.failures.length > 0,
       relevant_changes: relevant.map(toBreakingChangeWire),
-    });
-  }
+      replay_failures: replay.failures,
+      replayed_interactions: replay.replayed,
+      observed: evidence.isObserved(consumer),
+      unreached_changes: unreached.map(toBreakingChangeWire),
+    };
+  }));
+  const replayed = impacts.reduce((sum, impact) => sum + impact.replayed_interactions, 0);
   const broken = impacts.filter((impact) => impact.will_break);
   const unchecked = impacts.length === 0 && request.fail_if_no_consumers;
   const safe = broken.length === 0 && !unchecked;
@@ -139,12 +153,14 @@ async function canIDeploy(
   }, call);
   return {
     safe_to_deploy: safe,
-    summary: deploySummary({ schemaId, newVersion, environment, baseline, breaking, impacts, broken, failIfNoConsumers: request.fail_if_no_consumers }),
+    summary: deploySummary({ schemaId, newVersion, environment, baseline, breaking, impacts, broken, failIfNoConsumers: request.fail_if_no_consumers })
+      + replaySummary(impacts, replayed),
     breaking_changes: breaking.map(toBreakingChangeWire),
     affected_consumers: impacts,
     compared_with_version: baseline.version ?? '',
     compared_with: baseline.source,
     checked_version: newVersion,
+    replayed_interactions: replayed,
   };
 }
 
@@ -209,7 +225,10 @@ function deploySummary(facts: SummaryFacts): string {
 }
 
 function describeBroken(impact: ConsumerImpact__Output): string {
-  const endpoints = [...new Set(impact.relevant_changes.map((change) => (change.path === '' ? 'every endpoint' : `${change.method || 'any method'} ${change.path}`)))];
+  const endpoints = [...new Set([
+    ...impact.relevant_changes.map((change) => (change.path === '' ? 'every endpoint' : `${change.method || 'any method'} ${change.path}`)),
+    ...impact.replay_failures.map((failure) => `${failure.method} ${failure.path} (recorded ${failure.status_code} fails replay)`),
+  ])];
   const version = impact.consumer_version ? ` ${impact.consumer_version}` : '';
   return `${impact.consumer_id}${version} (tested against ${impact.current_schema_version}) on ${endpoints.join(', ')}`;
 }

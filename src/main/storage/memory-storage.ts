@@ -2,9 +2,10 @@
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
+import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './usage-keys';
 
 export class MemoryStorage implements Storage {
   readonly #schemas = new Map<string, SchemaVersionRecord>();
@@ -12,6 +13,9 @@ export class MemoryStorage implements Storage {
   readonly #environments = new Map<string, EnvironmentRecord>();
   /** The deployment history, oldest first. */
   readonly #deployments: DeploymentRecord[] = [];
+  readonly #usage = new Map<string, UsageRecord>();
+  /** Samples by usage key, then by shape. */
+  readonly #samples = new Map<string, Map<string, InteractionSampleRecord>>();
 
   async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
     return [...this.#schemas.values()].map(toSummary);
@@ -96,6 +100,45 @@ export class MemoryStorage implements Storage {
       if (matchesDeployment(record, filter)) newest.set(`${record.schemaId}\u0000${record.environment}\u0000${record.consumerId}`, record);
     }
     return [...newest.values()].filter((record) => record.action === 'deployed').sort(compareDeployments).map((record) => ({ ...record }));
+  }
+
+  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
+    for (const record of usage) this.#usage.set(usageKeyString(record), structuredClone(record));
+    for (const sample of samples) {
+      const key = usageKeyString(sample);
+      let shapes = this.#samples.get(key);
+      if (!shapes) this.#samples.set(key, (shapes = new Map()));
+      shapes.delete(sample.shape);
+      shapes.set(sample.shape, { ...sample });
+      if (shapes.size > samplesPerKey) {
+        const newestFirst = [...shapes.values()].sort((a, b) => b.recordedAt - a.recordedAt);
+        for (const old of newestFirst.slice(samplesPerKey)) shapes.delete(old.shape);
+      }
+    }
+  }
+
+  async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
+    return [...this.#usage.values()].filter((record) => matchesUsage(record, filter)).sort(compareUsage).map((record) => structuredClone(record));
+  }
+
+  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
+    const matching: InteractionSampleRecord[] = [];
+    for (const shapes of this.#samples.values()) {
+      for (const sample of shapes.values()) if (matchesUsage(sample, filter)) matching.push({ ...sample });
+    }
+    return matching.sort((a, b) => b.recordedAt - a.recordedAt || (sampleKeyString(a) < sampleKeyString(b) ? -1 : 1));
+  }
+
+  async deleteUsage(filter: UsageFilter): Promise<number> {
+    let removed = 0;
+    for (const [key, record] of this.#usage) {
+      if (matchesUsage(record, filter)) this.#usage.delete(key), removed++;
+    }
+    for (const [key, shapes] of this.#samples) {
+      for (const [shape, sample] of shapes) if (matchesUsage(sample, filter)) shapes.delete(shape), removed++;
+      if (shapes.size === 0) this.#samples.delete(key);
+    }
+    return removed;
   }
 
   async close(): Promise<void> {}

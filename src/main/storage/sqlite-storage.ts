@@ -19,8 +19,10 @@ import type { Logger } from '../logger';
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
 } from './storage';
+import { usageKeyString } from './usage-keys';
+import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
 
 export const SQLITE_FILE_NAME = 'svc.sqlite';
 
@@ -78,6 +80,37 @@ const MIGRATIONS: readonly string[] = [
      recorded_by    TEXT NOT NULL
    );
    CREATE INDEX deployments_by_target ON deployments (schema_id, environment, consumer_id, id);`,
+  `CREATE TABLE usage (
+     consumer_id     TEXT NOT NULL,
+     schema_id       TEXT NOT NULL,
+     environment     TEXT NOT NULL,
+     method          TEXT NOT NULL,
+     path            TEXT NOT NULL,
+     status          INTEGER NOT NULL,
+     schema_version  TEXT NOT NULL,
+     call_count      INTEGER NOT NULL,
+     valid_count     INTEGER NOT NULL,
+     first_seen_at   INTEGER NOT NULL,
+     last_seen_at    INTEGER NOT NULL,
+     used_fields     TEXT NOT NULL,
+     received_fields TEXT NOT NULL,
+     PRIMARY KEY (consumer_id, schema_id, environment, method, path, status)
+   ) WITHOUT ROWID;
+   CREATE TABLE usage_samples (
+     consumer_id      TEXT NOT NULL,
+     schema_id        TEXT NOT NULL,
+     environment      TEXT NOT NULL,
+     method           TEXT NOT NULL,
+     path             TEXT NOT NULL,
+     status           INTEGER NOT NULL,
+     shape            TEXT NOT NULL,
+     schema_version   TEXT NOT NULL,
+     valid            INTEGER NOT NULL,
+     recorded_at      INTEGER NOT NULL,
+     interaction_json TEXT NOT NULL,
+     PRIMARY KEY (consumer_id, schema_id, environment, method, path, status, shape)
+   );
+   CREATE INDEX usage_samples_by_schema ON usage_samples (schema_id, environment);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -204,6 +237,25 @@ export class SqliteStorage implements Storage {
           WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
           GROUP BY schema_id, environment, consumer_id)
         ORDER BY schema_id, environment, consumer_id`),
+      saveUsage: this.#db.prepare(`INSERT OR REPLACE INTO usage (consumer_id, schema_id, environment, method, path, status,
+          schema_version, call_count, valid_count, first_seen_at, last_seen_at, used_fields, received_fields)
+        VALUES (@consumer_id, @schema_id, @environment, @method, @path, @status, @schema_version, @call_count, @valid_count,
+          @first_seen_at, @last_seen_at, @used_fields, @received_fields)`),
+      saveSample: this.#db.prepare(`INSERT OR REPLACE INTO usage_samples (consumer_id, schema_id, environment, method, path,
+          status, shape, schema_version, valid, recorded_at, interaction_json)
+        VALUES (@consumer_id, @schema_id, @environment, @method, @path, @status, @shape, @schema_version, @valid,
+          @recorded_at, @interaction_json)`),
+      trimSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE consumer_id = @consumer_id AND schema_id = @schema_id
+          AND environment = @environment AND method = @method AND path = @path AND status = @status AND shape NOT IN (
+            SELECT shape FROM usage_samples WHERE consumer_id = @consumer_id AND schema_id = @schema_id
+              AND environment = @environment AND method = @method AND path = @path AND status = @status
+            ORDER BY recorded_at DESC, shape LIMIT @keep)`),
+      listUsage: this.#db.prepare(`SELECT * FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}
+        ORDER BY schema_id, environment, consumer_id, path, method, status`),
+      listSamples: this.#db.prepare(`SELECT * FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}
+        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape`),
+      deleteUsage: this.#db.prepare(`DELETE FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}`),
+      deleteSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}`),
     };
   }
 
@@ -342,6 +394,34 @@ export class SqliteStorage implements Storage {
     return (this.#statements.currentDeployments.all(deploymentParameters(filter)) as DeploymentRow[]).map(rowToDeployment);
   }
 
+  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
+    this.#write(() => this.#db.transaction(() => {
+      for (const record of usage) this.#statements.saveUsage.run(usageToRow(record));
+      const touched = new Map<string, Omit<SampleRow, 'shape' | 'schema_version' | 'valid' | 'recorded_at' | 'interaction_json'>>();
+      for (const sample of samples) {
+        const row = sampleToRow(sample);
+        this.#statements.saveSample.run(row);
+        const { consumer_id, schema_id, environment, method, path, status } = row;
+        touched.set(usageKeyString(sample), { consumer_id, schema_id, environment, method, path, status });
+      }
+      for (const key of touched.values()) this.#statements.trimSamples.run({ ...key, keep: samplesPerKey });
+    })());
+  }
+
+  async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
+    return (this.#statements.listUsage.all(usageParameters(filter)) as UsageRow[]).map(rowToUsage);
+  }
+
+  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
+    return (this.#statements.listSamples.all(usageParameters(filter)) as SampleRow[]).map(rowToSample);
+  }
+
+  async deleteUsage(filter: UsageFilter): Promise<number> {
+    const parameters = usageParameters(filter);
+    return this.#write(() => this.#db.transaction(() =>
+      this.#statements.deleteUsage.run(parameters).changes + this.#statements.deleteSamples.run(parameters).changes)());
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -360,6 +440,17 @@ function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+}
+
+/** Empty filter fields (null) match every row; `@seen` is the column a `before` filter compares. */
+const USAGE_FILTER_SQL = `(@schema_id IS NULL OR schema_id = @schema_id) AND (@consumer_id IS NULL OR consumer_id = @consumer_id)
+  AND (@environment IS NULL OR environment = @environment) AND (@before IS NULL OR @seen < @before)`;
+
+function usageParameters(filter: UsageFilter): Record<string, string | number | null> {
+  return {
+    schema_id: filter.schemaId ?? null, consumer_id: filter.consumerId ?? null,
+    environment: filter.environment ?? null, before: filter.before ?? null,
+  };
 }
 
 function rowToSummary(row: SchemaRow): SchemaVersionSummary {

@@ -88,6 +88,58 @@ export interface DeploymentFilter {
   environment?: string;
 }
 
+/**
+ * Recorded usage (docs/evidence.md): one row per consumer × schema × environment × operation × status.
+ * `method` and `path` are the operation (path template).
+ */
+export interface UsageRecord {
+  consumerId: string;
+  schemaId: string;
+  environment: string;
+  method: string;
+  path: string;
+  status: number;
+  /** The version the newest recorded interaction was validated against. */
+  schemaVersion: string;
+  callCount: number;
+  /** Interactions that were valid when recorded. */
+  validCount: number;
+  /** Unix seconds. */
+  firstSeenAt: number;
+  /** Unix seconds. */
+  lastSeenAt: number;
+  /** Response field paths the consumer's code read (dot paths with `[]`); all received ones where reads were not tracked. */
+  usedFields: string[];
+  /** Response field paths received and never read (kept apart; they still count for replay). */
+  receivedFields: string[];
+}
+
+/** One recorded interaction kept as a sample, after redaction: at most one per distinct shape. */
+export interface InteractionSampleRecord {
+  consumerId: string;
+  schemaId: string;
+  environment: string;
+  method: string;
+  path: string;
+  status: number;
+  /** Digest of the interaction's structure (keys and value types), the sample's identity within its key. */
+  shape: string;
+  schemaVersion: string;
+  valid: boolean;
+  /** Unix seconds. */
+  recordedAt: number;
+  /** The redacted RequestData and ResponseData as JSON (`{"request":…,"response":…}`), with the real path. */
+  interactionJson: string;
+}
+
+/** Empty fields match every value; `before` (unix seconds) matches usage last seen earlier. */
+export interface UsageFilter {
+  schemaId?: string;
+  consumerId?: string;
+  environment?: string;
+  before?: number;
+}
+
 export interface Storage {
   /** Every schema version without its texts, for the registry's index at start. */
   loadSchemaIndex(): Promise<SchemaVersionSummary[]>;
@@ -126,6 +178,17 @@ export interface Storage {
    * history entry when that entry is a deployment. Ordered by schema, environment, consumer id.
    */
   currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]>;
+
+  /**
+   * Inserts or replaces usage rows and samples (a sample of the same key and shape replaces the
+   * older one), then keeps the newest `samplesPerKey` samples of every key it touched. Durable when the promise resolves.
+   */
+  saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void>;
+  listUsage(filter: UsageFilter): Promise<UsageRecord[]>;
+  /** Samples matching the filter, newest first. */
+  listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]>;
+  /** Removes usage rows and samples matching the filter; the number of rows and samples removed. */
+  deleteUsage(filter: UsageFilter): Promise<number>;
 
   /**
    * Present on a store that several replicas share: what the others wrote, so that in-memory

@@ -10,6 +10,7 @@ import type { CompareSchemasResponse as _svc_CompareSchemasResponse, CompareSche
 import type { ConsumerImpact as _svc_ConsumerImpact, ConsumerImpact__Output as _svc_ConsumerImpact__Output } from './svc/ConsumerImpact';
 import type { ConsumerInfo as _svc_ConsumerInfo, ConsumerInfo__Output as _svc_ConsumerInfo__Output } from './svc/ConsumerInfo';
 import type { ContractValidatorClient as _svc_ContractValidatorClient, ContractValidatorDefinition as _svc_ContractValidatorDefinition } from './svc/ContractValidator';
+import type { CoverageConsumer as _svc_CoverageConsumer, CoverageConsumer__Output as _svc_CoverageConsumer__Output } from './svc/CoverageConsumer';
 import type { CreateEnvironmentRequest as _svc_CreateEnvironmentRequest, CreateEnvironmentRequest__Output as _svc_CreateEnvironmentRequest__Output } from './svc/CreateEnvironmentRequest';
 import type { CreateEnvironmentResponse as _svc_CreateEnvironmentResponse, CreateEnvironmentResponse__Output as _svc_CreateEnvironmentResponse__Output } from './svc/CreateEnvironmentResponse';
 import type { DeleteEnvironmentRequest as _svc_DeleteEnvironmentRequest, DeleteEnvironmentRequest__Output as _svc_DeleteEnvironmentRequest__Output } from './svc/DeleteEnvironmentRequest';
@@ -25,6 +26,8 @@ import type { GenerateFixtureResponse as _svc_GenerateFixtureResponse, GenerateF
 import type { GeneratedFixture as _svc_GeneratedFixture, GeneratedFixture__Output as _svc_GeneratedFixture__Output } from './svc/GeneratedFixture';
 import type { GeneratedRequest as _svc_GeneratedRequest, GeneratedRequest__Output as _svc_GeneratedRequest__Output } from './svc/GeneratedRequest';
 import type { GeneratedResponse as _svc_GeneratedResponse, GeneratedResponse__Output as _svc_GeneratedResponse__Output } from './svc/GeneratedResponse';
+import type { GetCoverageRequest as _svc_GetCoverageRequest, GetCoverageRequest__Output as _svc_GetCoverageRequest__Output } from './svc/GetCoverageRequest';
+import type { GetCoverageResponse as _svc_GetCoverageResponse, GetCoverageResponse__Output as _svc_GetCoverageResponse__Output } from './svc/GetCoverageResponse';
 import type { GetSchemaRequest as _svc_GetSchemaRequest, GetSchemaRequest__Output as _svc_GetSchemaRequest__Output } from './svc/GetSchemaRequest';
 import type { GetSchemaResponse as _svc_GetSchemaResponse, GetSchemaResponse__Output as _svc_GetSchemaResponse__Output } from './svc/GetSchemaResponse';
 import type { InteractionRequest as _svc_InteractionRequest, InteractionRequest__Output as _svc_InteractionRequest__Output } from './svc/InteractionRequest';
@@ -38,19 +41,26 @@ import type { ListEnvironmentsRequest as _svc_ListEnvironmentsRequest, ListEnvir
 import type { ListEnvironmentsResponse as _svc_ListEnvironmentsResponse, ListEnvironmentsResponse__Output as _svc_ListEnvironmentsResponse__Output } from './svc/ListEnvironmentsResponse';
 import type { ListSchemasRequest as _svc_ListSchemasRequest, ListSchemasRequest__Output as _svc_ListSchemasRequest__Output } from './svc/ListSchemasRequest';
 import type { ListSchemasResponse as _svc_ListSchemasResponse, ListSchemasResponse__Output as _svc_ListSchemasResponse__Output } from './svc/ListSchemasResponse';
+import type { OperationCoverage as _svc_OperationCoverage, OperationCoverage__Output as _svc_OperationCoverage__Output } from './svc/OperationCoverage';
+import type { PurgeRecordingsRequest as _svc_PurgeRecordingsRequest, PurgeRecordingsRequest__Output as _svc_PurgeRecordingsRequest__Output } from './svc/PurgeRecordingsRequest';
+import type { PurgeRecordingsResponse as _svc_PurgeRecordingsResponse, PurgeRecordingsResponse__Output as _svc_PurgeRecordingsResponse__Output } from './svc/PurgeRecordingsResponse';
 import type { RecordDeploymentRequest as _svc_RecordDeploymentRequest, RecordDeploymentRequest__Output as _svc_RecordDeploymentRequest__Output } from './svc/RecordDeploymentRequest';
 import type { RecordDeploymentResponse as _svc_RecordDeploymentResponse, RecordDeploymentResponse__Output as _svc_RecordDeploymentResponse__Output } from './svc/RecordDeploymentResponse';
+import type { RecordInteractionsResponse as _svc_RecordInteractionsResponse, RecordInteractionsResponse__Output as _svc_RecordInteractionsResponse__Output } from './svc/RecordInteractionsResponse';
 import type { RecordUndeploymentRequest as _svc_RecordUndeploymentRequest, RecordUndeploymentRequest__Output as _svc_RecordUndeploymentRequest__Output } from './svc/RecordUndeploymentRequest';
 import type { RecordUndeploymentResponse as _svc_RecordUndeploymentResponse, RecordUndeploymentResponse__Output as _svc_RecordUndeploymentResponse__Output } from './svc/RecordUndeploymentResponse';
+import type { RecordedInteraction as _svc_RecordedInteraction, RecordedInteraction__Output as _svc_RecordedInteraction__Output } from './svc/RecordedInteraction';
 import type { RegisterConsumerRequest as _svc_RegisterConsumerRequest, RegisterConsumerRequest__Output as _svc_RegisterConsumerRequest__Output } from './svc/RegisterConsumerRequest';
 import type { RegisterConsumerResponse as _svc_RegisterConsumerResponse, RegisterConsumerResponse__Output as _svc_RegisterConsumerResponse__Output } from './svc/RegisterConsumerResponse';
 import type { RegisterSchemaRequest as _svc_RegisterSchemaRequest, RegisterSchemaRequest__Output as _svc_RegisterSchemaRequest__Output } from './svc/RegisterSchemaRequest';
 import type { RegisterSchemaResponse as _svc_RegisterSchemaResponse, RegisterSchemaResponse__Output as _svc_RegisterSchemaResponse__Output } from './svc/RegisterSchemaResponse';
 import type { RegistrationWarning as _svc_RegistrationWarning, RegistrationWarning__Output as _svc_RegistrationWarning__Output } from './svc/RegistrationWarning';
+import type { ReplayEvidence as _svc_ReplayEvidence, ReplayEvidence__Output as _svc_ReplayEvidence__Output } from './svc/ReplayEvidence';
 import type { RequestData as _svc_RequestData, RequestData__Output as _svc_RequestData__Output } from './svc/RequestData';
 import type { ResponseData as _svc_ResponseData, ResponseData__Output as _svc_ResponseData__Output } from './svc/ResponseData';
 import type { SchemaMetadata as _svc_SchemaMetadata, SchemaMetadata__Output as _svc_SchemaMetadata__Output } from './svc/SchemaMetadata';
 import type { SchemaOwnership as _svc_SchemaOwnership, SchemaOwnership__Output as _svc_SchemaOwnership__Output } from './svc/SchemaOwnership';
+import type { StatusCoverage as _svc_StatusCoverage, StatusCoverage__Output as _svc_StatusCoverage__Output } from './svc/StatusCoverage';
 import type { ValidateProducerRequest as _svc_ValidateProducerRequest, ValidateProducerRequest__Output as _svc_ValidateProducerRequest__Output } from './svc/ValidateProducerRequest';
 import type { ValidationResult as _svc_ValidationResult, ValidationResult__Output as _svc_ValidationResult__Output } from './svc/ValidationResult';
 
@@ -69,6 +79,7 @@ export interface ProtoGrpcType {
     ConsumerImpact: MessageTypeDefinition<_svc_ConsumerImpact, _svc_ConsumerImpact__Output>
     ConsumerInfo: MessageTypeDefinition<_svc_ConsumerInfo, _svc_ConsumerInfo__Output>
     ContractValidator: SubtypeConstructor<typeof grpc.Client, _svc_ContractValidatorClient> & { service: _svc_ContractValidatorDefinition }
+    CoverageConsumer: MessageTypeDefinition<_svc_CoverageConsumer, _svc_CoverageConsumer__Output>
     CreateEnvironmentRequest: MessageTypeDefinition<_svc_CreateEnvironmentRequest, _svc_CreateEnvironmentRequest__Output>
     CreateEnvironmentResponse: MessageTypeDefinition<_svc_CreateEnvironmentResponse, _svc_CreateEnvironmentResponse__Output>
     DeleteEnvironmentRequest: MessageTypeDefinition<_svc_DeleteEnvironmentRequest, _svc_DeleteEnvironmentRequest__Output>
@@ -84,6 +95,8 @@ export interface ProtoGrpcType {
     GeneratedFixture: MessageTypeDefinition<_svc_GeneratedFixture, _svc_GeneratedFixture__Output>
     GeneratedRequest: MessageTypeDefinition<_svc_GeneratedRequest, _svc_GeneratedRequest__Output>
     GeneratedResponse: MessageTypeDefinition<_svc_GeneratedResponse, _svc_GeneratedResponse__Output>
+    GetCoverageRequest: MessageTypeDefinition<_svc_GetCoverageRequest, _svc_GetCoverageRequest__Output>
+    GetCoverageResponse: MessageTypeDefinition<_svc_GetCoverageResponse, _svc_GetCoverageResponse__Output>
     GetSchemaRequest: MessageTypeDefinition<_svc_GetSchemaRequest, _svc_GetSchemaRequest__Output>
     GetSchemaResponse: MessageTypeDefinition<_svc_GetSchemaResponse, _svc_GetSchemaResponse__Output>
     InteractionRequest: MessageTypeDefinition<_svc_InteractionRequest, _svc_InteractionRequest__Output>
@@ -97,20 +110,27 @@ export interface ProtoGrpcType {
     ListEnvironmentsResponse: MessageTypeDefinition<_svc_ListEnvironmentsResponse, _svc_ListEnvironmentsResponse__Output>
     ListSchemasRequest: MessageTypeDefinition<_svc_ListSchemasRequest, _svc_ListSchemasRequest__Output>
     ListSchemasResponse: MessageTypeDefinition<_svc_ListSchemasResponse, _svc_ListSchemasResponse__Output>
+    OperationCoverage: MessageTypeDefinition<_svc_OperationCoverage, _svc_OperationCoverage__Output>
     OutputType: EnumTypeDefinition
+    PurgeRecordingsRequest: MessageTypeDefinition<_svc_PurgeRecordingsRequest, _svc_PurgeRecordingsRequest__Output>
+    PurgeRecordingsResponse: MessageTypeDefinition<_svc_PurgeRecordingsResponse, _svc_PurgeRecordingsResponse__Output>
     RecordDeploymentRequest: MessageTypeDefinition<_svc_RecordDeploymentRequest, _svc_RecordDeploymentRequest__Output>
     RecordDeploymentResponse: MessageTypeDefinition<_svc_RecordDeploymentResponse, _svc_RecordDeploymentResponse__Output>
+    RecordInteractionsResponse: MessageTypeDefinition<_svc_RecordInteractionsResponse, _svc_RecordInteractionsResponse__Output>
     RecordUndeploymentRequest: MessageTypeDefinition<_svc_RecordUndeploymentRequest, _svc_RecordUndeploymentRequest__Output>
     RecordUndeploymentResponse: MessageTypeDefinition<_svc_RecordUndeploymentResponse, _svc_RecordUndeploymentResponse__Output>
+    RecordedInteraction: MessageTypeDefinition<_svc_RecordedInteraction, _svc_RecordedInteraction__Output>
     RegisterConsumerRequest: MessageTypeDefinition<_svc_RegisterConsumerRequest, _svc_RegisterConsumerRequest__Output>
     RegisterConsumerResponse: MessageTypeDefinition<_svc_RegisterConsumerResponse, _svc_RegisterConsumerResponse__Output>
     RegisterSchemaRequest: MessageTypeDefinition<_svc_RegisterSchemaRequest, _svc_RegisterSchemaRequest__Output>
     RegisterSchemaResponse: MessageTypeDefinition<_svc_RegisterSchemaResponse, _svc_RegisterSchemaResponse__Output>
     RegistrationWarning: MessageTypeDefinition<_svc_RegistrationWarning, _svc_RegistrationWarning__Output>
+    ReplayEvidence: MessageTypeDefinition<_svc_ReplayEvidence, _svc_ReplayEvidence__Output>
     RequestData: MessageTypeDefinition<_svc_RequestData, _svc_RequestData__Output>
     ResponseData: MessageTypeDefinition<_svc_ResponseData, _svc_ResponseData__Output>
     SchemaMetadata: MessageTypeDefinition<_svc_SchemaMetadata, _svc_SchemaMetadata__Output>
     SchemaOwnership: MessageTypeDefinition<_svc_SchemaOwnership, _svc_SchemaOwnership__Output>
+    StatusCoverage: MessageTypeDefinition<_svc_StatusCoverage, _svc_StatusCoverage__Output>
     ValidateProducerRequest: MessageTypeDefinition<_svc_ValidateProducerRequest, _svc_ValidateProducerRequest__Output>
     ValidationResult: MessageTypeDefinition<_svc_ValidationResult, _svc_ValidationResult__Output>
   }

@@ -89,6 +89,37 @@ export const MIGRATIONS: readonly string[] = [
      recorded_by    text NOT NULL
    );
    CREATE INDEX svc_deployments_by_target ON svc_deployments (schema_id, environment, consumer_id, id);`,
+  `CREATE TABLE svc_usage (
+     consumer_id     text COLLATE "C" NOT NULL,
+     schema_id       text COLLATE "C" NOT NULL,
+     environment     text COLLATE "C" NOT NULL,
+     method          text COLLATE "C" NOT NULL,
+     path            text COLLATE "C" NOT NULL,
+     status          integer NOT NULL,
+     schema_version  text NOT NULL,
+     call_count      bigint NOT NULL,
+     valid_count     bigint NOT NULL,
+     first_seen_at   bigint NOT NULL,
+     last_seen_at    bigint NOT NULL,
+     used_fields     text NOT NULL,
+     received_fields text NOT NULL,
+     PRIMARY KEY (consumer_id, schema_id, environment, method, path, status)
+   );
+   CREATE TABLE svc_usage_samples (
+     consumer_id      text COLLATE "C" NOT NULL,
+     schema_id        text COLLATE "C" NOT NULL,
+     environment      text COLLATE "C" NOT NULL,
+     method           text COLLATE "C" NOT NULL,
+     path             text COLLATE "C" NOT NULL,
+     status           integer NOT NULL,
+     shape            text COLLATE "C" NOT NULL,
+     schema_version   text NOT NULL,
+     valid            boolean NOT NULL,
+     recorded_at      bigint NOT NULL,
+     interaction_json text NOT NULL,
+     PRIMARY KEY (consumer_id, schema_id, environment, method, path, status, shape)
+   );
+   CREATE INDEX svc_usage_samples_by_schema ON svc_usage_samples (schema_id, environment);`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

@@ -10,8 +10,10 @@ import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
   ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
-  StorageChange, StorageChangeFeed,
+  StorageChange, StorageChangeFeed, InteractionSampleRecord, UsageFilter, UsageRecord,
 } from '../storage';
+import { sampleKeyString, usageKeyString } from '../usage-keys';
+import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
 import { READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
@@ -268,6 +270,53 @@ export class PostgresStorage implements Storage {
     return rows.map(rowToDeployment);
   }
 
+  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
+    // One row per key in a statement: ON CONFLICT cannot touch the same row twice.
+    const usageRows = [...new Map(usage.map((record) => [usageKeyString(record), usageToRow(record)])).values()];
+    const sampleRows = [...new Map(samples.map((sample) => [sampleKeyString(sample), sampleToRow(sample)])).values()];
+    if (usageRows.length > 0) {
+      const { text, values } = multiRowInsert('svc_usage', USAGE_COLUMNS, usageRows);
+      await this.#query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status) DO UPDATE SET
+          ${USAGE_COLUMNS.slice(6).map((column) => `${column} = excluded.${column}`).join(', ')}`, values);
+    }
+    if (sampleRows.length === 0) return;
+    const { text, values } = multiRowInsert('svc_usage_samples', SAMPLE_COLUMNS, sampleRows.map((row) => ({ ...row, valid: row.valid === 1 })));
+    await this.#query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status, shape) DO UPDATE SET
+        ${SAMPLE_COLUMNS.slice(7).map((column) => `${column} = excluded.${column}`).join(', ')}`, values);
+    const touched = new Map(sampleRows.map((row) => [usageKeyString(rowToSample(row)), row]));
+    for (const row of touched.values()) {
+      await this.#query(
+        `DELETE FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} AND shape NOT IN (
+            SELECT shape FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} ORDER BY recorded_at DESC, shape LIMIT $7)`,
+        [row.consumer_id, row.schema_id, row.environment, row.method, row.path, row.status, samplesPerKey],
+      );
+    }
+  }
+
+  async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
+    const { rows } = await this.#query<UsageRow>(
+      `SELECT * FROM svc_usage WHERE ${usageFilterSql('last_seen_at')} ORDER BY schema_id, environment, consumer_id, path, method, status`,
+      usageFilterValues(filter),
+    );
+    return rows.map(rowToUsage);
+  }
+
+  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
+    const { rows } = await this.#query<SampleRow>(
+      `SELECT * FROM svc_usage_samples WHERE ${usageFilterSql('recorded_at')}
+        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape`,
+      usageFilterValues(filter),
+    );
+    return rows.map(rowToSample);
+  }
+
+  async deleteUsage(filter: UsageFilter): Promise<number> {
+    const values = usageFilterValues(filter);
+    const usage = await this.#query(`DELETE FROM svc_usage WHERE ${usageFilterSql('last_seen_at')}`, values);
+    const samples = await this.#query(`DELETE FROM svc_usage_samples WHERE ${usageFilterSql('recorded_at')}`, values);
+    return (usage.rowCount ?? 0) + (samples.rowCount ?? 0);
+  }
+
   /** Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -375,4 +424,26 @@ function rowToConsumer(row: ConsumerRow): ConsumerRecord {
     lastValidatedAt: Number(row.last_validated_at),
     usedEndpoints: row.used_endpoints,
   };
+}
+
+const USAGE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'schema_version', 'call_count',
+  'valid_count', 'first_seen_at', 'last_seen_at', 'used_fields', 'received_fields'] as const;
+const SAMPLE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'shape', 'schema_version', 'valid',
+  'recorded_at', 'interaction_json'] as const;
+const SAMPLE_KEY_MATCH = 'consumer_id = $1 AND schema_id = $2 AND environment = $3 AND method = $4 AND path = $5 AND status = $6';
+
+function multiRowInsert<C extends string>(table: string, columns: readonly C[], rows: Array<Record<C, unknown>>): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => `(${columns.map((column) => `$${values.push(row[column])}`).join(', ')})`);
+  return { text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values };
+}
+
+/** Null parameters match every row; `seenColumn` is what a `before` filter compares. */
+function usageFilterSql(seenColumn: string): string {
+  return `($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR consumer_id = $2)
+    AND ($3::text IS NULL OR environment = $3) AND ($4::bigint IS NULL OR ${seenColumn} < $4)`;
+}
+
+function usageFilterValues(filter: UsageFilter): unknown[] {
+  return [filter.schemaId ?? null, filter.consumerId ?? null, filter.environment ?? null, filter.before ?? null];
 }

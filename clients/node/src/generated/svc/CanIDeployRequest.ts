@@ -8,6 +8,9 @@ export interface CanIDeployRequest {
   'environment'?: (string);
   'candidate_content'?: (string);
   'fail_if_no_consumers'?: (boolean);
+  'include_observed'?: (boolean);
+  'field_level_impact'?: (boolean);
+  'skip_replay'?: (boolean);
 }
 
 export interface CanIDeployRequest__Output {
@@ -16,4 +19,7 @@ export interface CanIDeployRequest__Output {
   'environment': (string);
   'candidate_content': (string);
   'fail_if_no_consumers': (boolean);
+  'include_observed': (boolean);
+  'field_level_impact': (boolean);
+  'skip_replay': (boolean);
 }

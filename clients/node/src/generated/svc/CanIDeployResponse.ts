@@ -12,6 +12,7 @@ export interface CanIDeployResponse {
   'compared_with_version'?: (string);
   'compared_with'?: (string);
   'checked_version'?: (string);
+  'replayed_interactions'?: (number);
 }
 
 export interface CanIDeployResponse__Output {
@@ -22,4 +23,5 @@ export interface CanIDeployResponse__Output {
   'compared_with_version': (string);
   'compared_with': (string);
   'checked_version': (string);
+  'replayed_interactions': (number);
 }

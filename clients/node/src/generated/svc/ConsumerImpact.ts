@@ -2,6 +2,7 @@
 // Original file: proto/svc.proto
 
 import type { BreakingChange as _svc_BreakingChange, BreakingChange__Output as _svc_BreakingChange__Output } from '../svc/BreakingChange';
+import type { ReplayEvidence as _svc_ReplayEvidence, ReplayEvidence__Output as _svc_ReplayEvidence__Output } from '../svc/ReplayEvidence';
 
 export interface ConsumerImpact {
   'consumer_id'?: (string);
@@ -10,6 +11,10 @@ export interface ConsumerImpact {
   'environment'?: (string);
   'will_break'?: (boolean);
   'relevant_changes'?: (_svc_BreakingChange)[];
+  'replay_failures'?: (_svc_ReplayEvidence)[];
+  'replayed_interactions'?: (number);
+  'observed'?: (boolean);
+  'unreached_changes'?: (_svc_BreakingChange)[];
 }
 
 export interface ConsumerImpact__Output {
@@ -19,4 +24,8 @@ export interface ConsumerImpact__Output {
   'environment': (string);
   'will_break': (boolean);
   'relevant_changes': (_svc_BreakingChange__Output)[];
+  'replay_failures': (_svc_ReplayEvidence__Output)[];
+  'replayed_interactions': (number);
+  'observed': (boolean);
+  'unreached_changes': (_svc_BreakingChange__Output)[];
 }

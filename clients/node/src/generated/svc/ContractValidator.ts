@@ -15,6 +15,8 @@ import type { DeregisterConsumerRequest as _svc_DeregisterConsumerRequest, Dereg
 import type { DeregisterConsumerResponse as _svc_DeregisterConsumerResponse, DeregisterConsumerResponse__Output as _svc_DeregisterConsumerResponse__Output } from '../svc/DeregisterConsumerResponse';
 import type { GenerateFixtureRequest as _svc_GenerateFixtureRequest, GenerateFixtureRequest__Output as _svc_GenerateFixtureRequest__Output } from '../svc/GenerateFixtureRequest';
 import type { GenerateFixtureResponse as _svc_GenerateFixtureResponse, GenerateFixtureResponse__Output as _svc_GenerateFixtureResponse__Output } from '../svc/GenerateFixtureResponse';
+import type { GetCoverageRequest as _svc_GetCoverageRequest, GetCoverageRequest__Output as _svc_GetCoverageRequest__Output } from '../svc/GetCoverageRequest';
+import type { GetCoverageResponse as _svc_GetCoverageResponse, GetCoverageResponse__Output as _svc_GetCoverageResponse__Output } from '../svc/GetCoverageResponse';
 import type { GetSchemaRequest as _svc_GetSchemaRequest, GetSchemaRequest__Output as _svc_GetSchemaRequest__Output } from '../svc/GetSchemaRequest';
 import type { GetSchemaResponse as _svc_GetSchemaResponse, GetSchemaResponse__Output as _svc_GetSchemaResponse__Output } from '../svc/GetSchemaResponse';
 import type { InteractionRequest as _svc_InteractionRequest, InteractionRequest__Output as _svc_InteractionRequest__Output } from '../svc/InteractionRequest';
@@ -28,10 +30,14 @@ import type { ListEnvironmentsRequest as _svc_ListEnvironmentsRequest, ListEnvir
 import type { ListEnvironmentsResponse as _svc_ListEnvironmentsResponse, ListEnvironmentsResponse__Output as _svc_ListEnvironmentsResponse__Output } from '../svc/ListEnvironmentsResponse';
 import type { ListSchemasRequest as _svc_ListSchemasRequest, ListSchemasRequest__Output as _svc_ListSchemasRequest__Output } from '../svc/ListSchemasRequest';
 import type { ListSchemasResponse as _svc_ListSchemasResponse, ListSchemasResponse__Output as _svc_ListSchemasResponse__Output } from '../svc/ListSchemasResponse';
+import type { PurgeRecordingsRequest as _svc_PurgeRecordingsRequest, PurgeRecordingsRequest__Output as _svc_PurgeRecordingsRequest__Output } from '../svc/PurgeRecordingsRequest';
+import type { PurgeRecordingsResponse as _svc_PurgeRecordingsResponse, PurgeRecordingsResponse__Output as _svc_PurgeRecordingsResponse__Output } from '../svc/PurgeRecordingsResponse';
 import type { RecordDeploymentRequest as _svc_RecordDeploymentRequest, RecordDeploymentRequest__Output as _svc_RecordDeploymentRequest__Output } from '../svc/RecordDeploymentRequest';
 import type { RecordDeploymentResponse as _svc_RecordDeploymentResponse, RecordDeploymentResponse__Output as _svc_RecordDeploymentResponse__Output } from '../svc/RecordDeploymentResponse';
+import type { RecordInteractionsResponse as _svc_RecordInteractionsResponse, RecordInteractionsResponse__Output as _svc_RecordInteractionsResponse__Output } from '../svc/RecordInteractionsResponse';
 import type { RecordUndeploymentRequest as _svc_RecordUndeploymentRequest, RecordUndeploymentRequest__Output as _svc_RecordUndeploymentRequest__Output } from '../svc/RecordUndeploymentRequest';
 import type { RecordUndeploymentResponse as _svc_RecordUndeploymentResponse, RecordUndeploymentResponse__Output as _svc_RecordUndeploymentResponse__Output } from '../svc/RecordUndeploymentResponse';
+import type { RecordedInteraction as _svc_RecordedInteraction, RecordedInteraction__Output as _svc_RecordedInteraction__Output } from '../svc/RecordedInteraction';
 import type { RegisterConsumerRequest as _svc_RegisterConsumerRequest, RegisterConsumerRequest__Output as _svc_RegisterConsumerRequest__Output } from '../svc/RegisterConsumerRequest';
 import type { RegisterConsumerResponse as _svc_RegisterConsumerResponse, RegisterConsumerResponse__Output as _svc_RegisterConsumerResponse__Output } from '../svc/RegisterConsumerResponse';
 import type { RegisterSchemaRequest as _svc_RegisterSchemaRequest, RegisterSchemaRequest__Output as _svc_RegisterSchemaRequest__Output } from '../svc/RegisterSchemaRequest';
@@ -94,6 +100,15 @@ export interface ContractValidatorClient extends grpc.Client {
   generateFixture(argument: _svc_GenerateFixtureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GenerateFixtureResponse__Output>): grpc.ClientUnaryCall;
   generateFixture(argument: _svc_GenerateFixtureRequest, callback: grpc.requestCallback<_svc_GenerateFixtureResponse__Output>): grpc.ClientUnaryCall;
   
+  GetCoverage(argument: _svc_GetCoverageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  GetCoverage(argument: _svc_GetCoverageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  GetCoverage(argument: _svc_GetCoverageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  GetCoverage(argument: _svc_GetCoverageRequest, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  getCoverage(argument: _svc_GetCoverageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  getCoverage(argument: _svc_GetCoverageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  getCoverage(argument: _svc_GetCoverageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  getCoverage(argument: _svc_GetCoverageRequest, callback: grpc.requestCallback<_svc_GetCoverageResponse__Output>): grpc.ClientUnaryCall;
+  
   GetSchema(argument: _svc_GetSchemaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetSchemaResponse__Output>): grpc.ClientUnaryCall;
   GetSchema(argument: _svc_GetSchemaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_GetSchemaResponse__Output>): grpc.ClientUnaryCall;
   GetSchema(argument: _svc_GetSchemaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_GetSchemaResponse__Output>): grpc.ClientUnaryCall;
@@ -148,6 +163,15 @@ export interface ContractValidatorClient extends grpc.Client {
   listSchemas(argument: _svc_ListSchemasRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   listSchemas(argument: _svc_ListSchemasRequest, callback: grpc.requestCallback<_svc_ListSchemasResponse__Output>): grpc.ClientUnaryCall;
   
+  PurgeRecordings(argument: _svc_PurgeRecordingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  PurgeRecordings(argument: _svc_PurgeRecordingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  PurgeRecordings(argument: _svc_PurgeRecordingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  PurgeRecordings(argument: _svc_PurgeRecordingsRequest, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  purgeRecordings(argument: _svc_PurgeRecordingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  purgeRecordings(argument: _svc_PurgeRecordingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  purgeRecordings(argument: _svc_PurgeRecordingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  purgeRecordings(argument: _svc_PurgeRecordingsRequest, callback: grpc.requestCallback<_svc_PurgeRecordingsResponse__Output>): grpc.ClientUnaryCall;
+  
   RecordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
   RecordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
   RecordDeployment(argument: _svc_RecordDeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
@@ -156,6 +180,15 @@ export interface ContractValidatorClient extends grpc.Client {
   recordDeployment(argument: _svc_RecordDeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
   recordDeployment(argument: _svc_RecordDeploymentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
   recordDeployment(argument: _svc_RecordDeploymentRequest, callback: grpc.requestCallback<_svc_RecordDeploymentResponse__Output>): grpc.ClientUnaryCall;
+  
+  RecordInteractions(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  RecordInteractions(metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  RecordInteractions(options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  RecordInteractions(callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  recordInteractions(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  recordInteractions(metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  recordInteractions(options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
+  recordInteractions(callback: grpc.requestCallback<_svc_RecordInteractionsResponse__Output>): grpc.ClientWritableStream<_svc_RecordedInteraction>;
   
   RecordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
   RecordUndeployment(argument: _svc_RecordUndeploymentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_RecordUndeploymentResponse__Output>): grpc.ClientUnaryCall;
@@ -222,6 +255,8 @@ export interface ContractValidatorHandlers extends grpc.UntypedServiceImplementa
   
   GenerateFixture: grpc.handleUnaryCall<_svc_GenerateFixtureRequest__Output, _svc_GenerateFixtureResponse>;
   
+  GetCoverage: grpc.handleUnaryCall<_svc_GetCoverageRequest__Output, _svc_GetCoverageResponse>;
+  
   GetSchema: grpc.handleUnaryCall<_svc_GetSchemaRequest__Output, _svc_GetSchemaResponse>;
   
   ListConsumers: grpc.handleUnaryCall<_svc_ListConsumersRequest__Output, _svc_ListConsumersResponse>;
@@ -234,7 +269,11 @@ export interface ContractValidatorHandlers extends grpc.UntypedServiceImplementa
   
   ListSchemas: grpc.handleUnaryCall<_svc_ListSchemasRequest__Output, _svc_ListSchemasResponse>;
   
+  PurgeRecordings: grpc.handleUnaryCall<_svc_PurgeRecordingsRequest__Output, _svc_PurgeRecordingsResponse>;
+  
   RecordDeployment: grpc.handleUnaryCall<_svc_RecordDeploymentRequest__Output, _svc_RecordDeploymentResponse>;
+  
+  RecordInteractions: grpc.handleClientStreamingCall<_svc_RecordedInteraction__Output, _svc_RecordInteractionsResponse>;
   
   RecordUndeployment: grpc.handleUnaryCall<_svc_RecordUndeploymentRequest__Output, _svc_RecordUndeploymentResponse>;
   
@@ -257,13 +296,16 @@ export interface ContractValidatorDefinition extends grpc.ServiceDefinition {
   DeleteEnvironment: MethodDefinition<_svc_DeleteEnvironmentRequest, _svc_DeleteEnvironmentResponse, _svc_DeleteEnvironmentRequest__Output, _svc_DeleteEnvironmentResponse__Output>
   DeregisterConsumer: MethodDefinition<_svc_DeregisterConsumerRequest, _svc_DeregisterConsumerResponse, _svc_DeregisterConsumerRequest__Output, _svc_DeregisterConsumerResponse__Output>
   GenerateFixture: MethodDefinition<_svc_GenerateFixtureRequest, _svc_GenerateFixtureResponse, _svc_GenerateFixtureRequest__Output, _svc_GenerateFixtureResponse__Output>
+  GetCoverage: MethodDefinition<_svc_GetCoverageRequest, _svc_GetCoverageResponse, _svc_GetCoverageRequest__Output, _svc_GetCoverageResponse__Output>
   GetSchema: MethodDefinition<_svc_GetSchemaRequest, _svc_GetSchemaResponse, _svc_GetSchemaRequest__Output, _svc_GetSchemaResponse__Output>
   ListConsumers: MethodDefinition<_svc_ListConsumersRequest, _svc_ListConsumersResponse, _svc_ListConsumersRequest__Output, _svc_ListConsumersResponse__Output>
   ListDeployments: MethodDefinition<_svc_ListDeploymentsRequest, _svc_ListDeploymentsResponse, _svc_ListDeploymentsRequest__Output, _svc_ListDeploymentsResponse__Output>
   ListEndpoints: MethodDefinition<_svc_ListEndpointsRequest, _svc_ListEndpointsResponse, _svc_ListEndpointsRequest__Output, _svc_ListEndpointsResponse__Output>
   ListEnvironments: MethodDefinition<_svc_ListEnvironmentsRequest, _svc_ListEnvironmentsResponse, _svc_ListEnvironmentsRequest__Output, _svc_ListEnvironmentsResponse__Output>
   ListSchemas: MethodDefinition<_svc_ListSchemasRequest, _svc_ListSchemasResponse, _svc_ListSchemasRequest__Output, _svc_ListSchemasResponse__Output>
+  PurgeRecordings: MethodDefinition<_svc_PurgeRecordingsRequest, _svc_PurgeRecordingsResponse, _svc_PurgeRecordingsRequest__Output, _svc_PurgeRecordingsResponse__Output>
   RecordDeployment: MethodDefinition<_svc_RecordDeploymentRequest, _svc_RecordDeploymentResponse, _svc_RecordDeploymentRequest__Output, _svc_RecordDeploymentResponse__Output>
+  RecordInteractions: MethodDefinition<_svc_RecordedInteraction, _svc_RecordInteractionsResponse, _svc_RecordedInteraction__Output, _svc_RecordInteractionsResponse__Output>
   RecordUndeployment: MethodDefinition<_svc_RecordUndeploymentRequest, _svc_RecordUndeploymentResponse, _svc_RecordUndeploymentRequest__Output, _svc_RecordUndeploymentResponse__Output>
   RegisterConsumer: MethodDefinition<_svc_RegisterConsumerRequest, _svc_RegisterConsumerResponse, _svc_RegisterConsumerRequest__Output, _svc_RegisterConsumerResponse__Output>
   RegisterSchema: MethodDefinition<_svc_RegisterSchemaRequest, _svc_RegisterSchemaResponse, _svc_RegisterSchemaRequest__Output, _svc_RegisterSchemaResponse__Output>

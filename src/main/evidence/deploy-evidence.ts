@@ -1,0 +1,86 @@
+/**
+ * What recorded traffic adds to a CanIDeploy: observed consumers (traffic, no registration), the
+ * fields each consumer was seen to use per endpoint, and the samples to replay (docs/evidence.md).
+ */
+import type { ConsumerImpact__Output } from '@svc/client/protocol';
+import { samePathTemplate, type BreakingChangeRecord } from '../../shared/compare';
+import type { ServiceContext } from '../service-context';
+import type { ConsumerRecord, InteractionSampleRecord, UsageRecord } from '../storage/storage';
+
+export interface DeployEvidence {
+  /** Consumers with recorded traffic and no registration (only with include_observed). */
+  observed: ConsumerRecord[];
+  isObserved(consumer: ConsumerRecord): boolean;
+  /** Used fields (declared and observed) on the change's endpoint; undefined when none are known. */
+  usedFieldsOf(consumer: ConsumerRecord, change: BreakingChangeRecord): readonly string[] | undefined;
+  /** The consumer's recorded samples, newest first. */
+  samplesOf(consumer: ConsumerRecord): InteractionSampleRecord[];
+}
+
+export async function gatherEvidence(
+  ctx: ServiceContext,
+  input: { schemaId: string; environment: string; registered: readonly ConsumerRecord[]; includeObserved: boolean },
+): Promise<DeployEvidence> {
+  const filter = { schemaId: input.schemaId, environment: input.environment };
+  const usage = ctx.usage.list(filter);
+  const samples = usage.length === 0 ? [] : await ctx.usage.samples(filter);
+  const usageByConsumer = groupBy(usage, (record) => record.consumerId);
+  const samplesByConsumer = groupBy(samples, (sample) => sample.consumerId);
+  const registeredIds = new Set(input.registered.map((consumer) => consumer.consumerId));
+  const observed = input.includeObserved
+    ? [...usageByConsumer].filter(([consumerId]) => !registeredIds.has(consumerId)).map(([, records]) => observedConsumer(records))
+    : [];
+  const observedIds = new Set(observed.map((consumer) => consumer.consumerId));
+  return {
+    observed,
+    isObserved: (consumer) => observedIds.has(consumer.consumerId),
+    samplesOf: (consumer) => samplesByConsumer.get(consumer.consumerId) ?? [],
+    usedFieldsOf: (consumer, change) => {
+      const onEndpoint = (method: string, path: string): boolean =>
+        (change.method === '' || change.method === method.toUpperCase()) && (change.path === '' || samePathTemplate(change.path, path));
+      const fields = new Set<string>();
+      for (const endpoint of consumer.usedEndpoints) if (onEndpoint(endpoint.method, endpoint.path)) endpoint.usedFields.forEach((f) => fields.add(f));
+      for (const record of usageByConsumer.get(consumer.consumerId) ?? []) {
+        if (onEndpoint(record.method, record.path)) record.usedFields.forEach((f) => fields.add(f));
+      }
+      return fields.size === 0 ? undefined : [...fields];
+    },
+  };
+}
+
+/** " 40 recorded interactions replayed (web 20, app 20)." or nothing when none were. */
+export function replaySummary(impacts: readonly ConsumerImpact__Output[], replayed: number): string {
+  if (replayed === 0) return '';
+  const perConsumer = impacts.filter((impact) => impact.replayed_interactions > 0).map((impact) => `${impact.consumer_id} ${impact.replayed_interactions}`);
+  const failing = impacts.reduce((sum, impact) => sum + impact.replay_failures.length, 0);
+  const failed = failing === 0 ? 'all still valid' : `${failing} no longer valid`;
+  return ` ${replayed} recorded interaction${replayed === 1 ? '' : 's'} replayed (${perConsumer.join(', ')}): ${failed}.`;
+}
+
+/** A consumer known from traffic alone: its endpoints and fields as recorded, judged from the newest version it was seen with. */
+function observedConsumer(records: UsageRecord[]): ConsumerRecord {
+  const newest = records.reduce((a, b) => (b.lastSeenAt > a.lastSeenAt ? b : a));
+  const endpoints = new Map<string, { method: string; path: string; usedFields: Set<string> }>();
+  for (const record of records) {
+    const key = `${record.method} ${record.path}`;
+    let endpoint = endpoints.get(key);
+    if (!endpoint) endpoints.set(key, (endpoint = { method: record.method, path: record.path, usedFields: new Set() }));
+    record.usedFields.forEach((field) => endpoint.usedFields.add(field));
+  }
+  return {
+    consumerId: newest.consumerId, consumerVersion: '', schemaId: newest.schemaId, schemaVersion: newest.schemaVersion,
+    environment: newest.environment, registeredAt: newest.firstSeenAt, lastValidatedAt: newest.lastSeenAt,
+    usedEndpoints: [...endpoints.values()].map((endpoint) => ({ method: endpoint.method, path: endpoint.path, usedFields: [...endpoint.usedFields].sort() })),
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,67 @@
+/**
+ * GetCoverage (docs/evidence.md): for each operation of a schema version and each documented status,
+ * which consumers exercised it in recorded traffic, how often and when last; undocumented statuses
+ * seen in traffic are listed too. Coverage is documented (operation, status) pairs exercised, of all.
+ */
+import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
+import { checkEnvironment } from '../../shared/identifiers';
+import type { OpenApiDocument } from '../../shared/openapi/document';
+import { OperationMatcher, documentedStatusKey } from '../evidence/operation-matcher';
+import type { ServiceContext } from '../service-context';
+import type { UsageRecord } from '../storage/storage';
+import { unary } from '../unary-handler';
+
+export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
+  return {
+    GetCoverage: unary(ctx, 'GetCoverage', (request: GetCoverageRequest__Output) => coverage(ctx, request)),
+  };
+}
+
+async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output): Promise<GetCoverageResponse> {
+  if (request.environment) checkEnvironment('environment', request.environment);
+  const resolved = await ctx.schemas.resolve(request.schema_id, request.schema_version);
+  const matcher = new OperationMatcher(resolved.document as OpenApiDocument);
+  const usage = ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
+  const byOperation = new Map<string, UsageRecord[]>();
+  for (const record of usage) {
+    const key = `${record.method} ${record.path}`;
+    byOperation.set(key, [...(byOperation.get(key) ?? []), record]);
+  }
+  let documented = 0;
+  let exercised = 0;
+  const operations: OperationCoverage[] = matcher.operations.map((operation) => {
+    const records = byOperation.get(`${operation.method} ${operation.path}`) ?? [];
+    const statuses = new Map<string, StatusCoverage & { consumers: NonNullable<StatusCoverage['consumers']> }>();
+    for (const key of operation.statuses) {
+      statuses.set(key, { status: key, documented: true, call_count: 0, last_seen: 0, consumers: [] });
+    }
+    for (const record of records) {
+      const key = documentedStatusKey(operation.statuses, record.status) ?? String(record.status);
+      let entry = statuses.get(key);
+      if (!entry) statuses.set(key, (entry = { status: key, documented: false, call_count: 0, last_seen: 0, consumers: [] }));
+      entry.call_count = Number(entry.call_count) + record.callCount;
+      entry.last_seen = Math.max(Number(entry.last_seen), record.lastSeenAt);
+      entry.consumers.push({ consumer_id: record.consumerId, call_count: record.callCount, last_seen: record.lastSeenAt, environment: record.environment });
+    }
+    for (const entry of statuses.values()) {
+      if (!entry.documented) continue;
+      documented++;
+      if (Number(entry.call_count) > 0) exercised++;
+    }
+    return {
+      method: operation.method, path: operation.path, operation_id: operation.operationId,
+      call_count: records.reduce((sum, record) => sum + record.callCount, 0),
+      statuses: [...statuses.values()],
+    };
+  });
+  return {
+    schema_id: resolved.schemaId,
+    schema_version: resolved.version,
+    environment: request.environment,
+    operations,
+    exercised_statuses: exercised,
+    documented_statuses: documented,
+    coverage_percent: documented === 0 ? 0 : Math.round((exercised / documented) * 1000) / 10,
+    consumers: [...new Set(usage.map((record) => record.consumerId))].sort(),
+  };
+}

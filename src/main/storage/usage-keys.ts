@@ -1,0 +1,31 @@
+/** Keys and order of recorded usage, shared by the storage backends so that they agree. */
+import type { InteractionSampleRecord, UsageFilter, UsageRecord } from './storage';
+
+type UsageKeyFields = Pick<UsageRecord, 'consumerId' | 'schemaId' | 'environment' | 'method' | 'path' | 'status'>;
+
+/** consumer × schema × environment × operation × status, as one string. */
+export function usageKeyString(record: UsageKeyFields): string {
+  return [record.consumerId, record.schemaId, record.environment, record.method, record.path, String(record.status)].join('\u0000');
+}
+
+export function sampleKeyString(sample: InteractionSampleRecord): string {
+  return `${usageKeyString(sample)}\u0000${sample.shape}`;
+}
+
+export function matchesUsage(record: UsageKeyFields & { lastSeenAt?: number; recordedAt?: number }, filter: UsageFilter): boolean {
+  const seen = record.lastSeenAt ?? record.recordedAt ?? 0;
+  return (filter.schemaId === undefined || record.schemaId === filter.schemaId)
+    && (filter.consumerId === undefined || record.consumerId === filter.consumerId)
+    && (filter.environment === undefined || record.environment === filter.environment)
+    && (filter.before === undefined || seen < filter.before);
+}
+
+/** The order every backend lists usage in: schema, environment, consumer, path, method, status. */
+export function compareUsage(a: UsageKeyFields, b: UsageKeyFields): number {
+  return codeUnits(a.schemaId, b.schemaId) || codeUnits(a.environment, b.environment) || codeUnits(a.consumerId, b.consumerId)
+    || codeUnits(a.path, b.path) || codeUnits(a.method, b.method) || a.status - b.status;
+}
+
+function codeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,69 @@
+/** Rows of recorded usage as the SQL backends (SQLite, PostgreSQL) store them: the same columns in both. */
+import type { InteractionSampleRecord, UsageRecord } from './storage';
+
+export interface UsageRow {
+  consumer_id: string;
+  schema_id: string;
+  environment: string;
+  method: string;
+  path: string;
+  status: number;
+  schema_version: string;
+  call_count: number | string;
+  valid_count: number | string;
+  first_seen_at: number | string;
+  last_seen_at: number | string;
+  used_fields: string;
+  received_fields: string;
+}
+
+export interface SampleRow {
+  consumer_id: string;
+  schema_id: string;
+  environment: string;
+  method: string;
+  path: string;
+  status: number;
+  shape: string;
+  schema_version: string;
+  valid: number | boolean;
+  recorded_at: number | string;
+  interaction_json: string;
+}
+
+export function usageToRow(record: UsageRecord): UsageRow {
+  return {
+    consumer_id: record.consumerId, schema_id: record.schemaId, environment: record.environment, method: record.method,
+    path: record.path, status: record.status, schema_version: record.schemaVersion, call_count: record.callCount,
+    valid_count: record.validCount, first_seen_at: record.firstSeenAt, last_seen_at: record.lastSeenAt,
+    used_fields: JSON.stringify(record.usedFields), received_fields: JSON.stringify(record.receivedFields),
+  };
+}
+
+export function rowToUsage(row: UsageRow): UsageRecord {
+  return {
+    consumerId: row.consumer_id, schemaId: row.schema_id, environment: row.environment, method: row.method, path: row.path,
+    status: Number(row.status), schemaVersion: row.schema_version, callCount: Number(row.call_count), validCount: Number(row.valid_count),
+    firstSeenAt: Number(row.first_seen_at), lastSeenAt: Number(row.last_seen_at),
+    usedFields: JSON.parse(row.used_fields), receivedFields: JSON.parse(row.received_fields),
+  };
+}
+
+export function sampleToRow(sample: InteractionSampleRecord): SampleRow {
+  return {
+    consumer_id: sample.consumerId, schema_id: sample.schemaId, environment: sample.environment, method: sample.method,
+    path: sample.path, status: sample.status, shape: sample.shape, schema_version: sample.schemaVersion,
+    valid: sample.valid ? 1 : 0, recorded_at: sample.recordedAt, interaction_json: sample.interactionJson,
+  };
+}
+
+export function rowToSample(row: SampleRow): InteractionSampleRecord {
+  return {
+    consumerId: row.consumer_id, schemaId: row.schema_id, environment: row.environment, method: row.method, path: row.path,
+    status: Number(row.status), shape: row.shape, schemaVersion: row.schema_version, valid: row.valid === 1 || row.valid === true,
+    recordedAt: Number(row.recorded_at), interactionJson: row.interaction_json,
+  };
+}
+
+/** The columns of a usage key, in key order. */
+export const USAGE_KEY_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status'] as const;
