@@ -30,6 +30,8 @@ export interface SuiteResult {
 export interface BenchSuite {
   name: string;
   description: string;
+  /** Runs only when named (`npm run bench -- <name>`): a diagnostic, not a figure of the default run. */
+  onDemand?: boolean;
   run(progress: Progress): Promise<SuiteResult>;
 }
 
@@ -98,27 +100,80 @@ export async function measureAsyncRate(
   return (completed * 1000) / (performance.now() - started);
 }
 
-/** Latency percentiles of calls started at a fixed rate (open loop), for `durationMs` at most. */
+export interface LatencyProfile {
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+  calls: number;
+  /** The sender's own lateness (how far behind its schedule calls left), p99: a loaded client shows here. */
+  sendLagP99Ms: number;
+}
+
+/**
+ * Latency percentiles of calls started on a fixed schedule (open loop) for `durationMs`: calls
+ * leave when they are due whatever the answers do, so a server that falls behind builds a queue
+ * and the queueing shows. Each latency is counted from the moment the call was due, not from when
+ * it left (a late sender would otherwise hide the wait: coordinated omission). A failed call fails
+ * the measurement.
+ */
 export async function measureLatencyAtRate(
   call: (i: number) => Promise<unknown>,
   ratePerSecond: number,
   durationMs: number,
-): Promise<{ p50Ms: number; p99Ms: number; calls: number }> {
-  const latencies: number[] = [];
+): Promise<LatencyProfile> {
   const total = Math.max(1, Math.floor((ratePerSecond * durationMs) / 1000));
   const intervalMs = 1000 / ratePerSecond;
+  const latencies = new Float64Array(total);
+  const lags = new Float64Array(total);
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + i * intervalMs;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const sent = performance.now();
-    pending.push(call(i).then(() => { latencies.push(performance.now() - sent); }));
+  let next = 0;
+  while (next < total) {
+    // Every call that is due leaves now; then sleep until the next one is due.
+    const now = performance.now();
+    while (next < total && started + next * intervalMs <= now) {
+      const index = next++;
+      const due = started + index * intervalMs;
+      lags[index] = now - due;
+      pending.push(call(index).then(() => { latencies[index] = performance.now() - due; }));
+    }
+    if (next < total) {
+      const wait = started + next * intervalMs - performance.now();
+      await new Promise((resolve) => (wait >= 1 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+    }
   }
   await Promise.all(pending);
-  latencies.sort((a, b) => a - b);
-  return { p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), calls: latencies.length };
+  const sorted = Array.from(latencies).sort((a, b) => a - b);
+  const sortedLags = Array.from(lags).sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    p999Ms: percentile(sorted, 0.999),
+    maxMs: sorted[sorted.length - 1]!,
+    calls: total,
+    sendLagP99Ms: percentile(sortedLags, 0.99),
+  };
+}
+
+/** The median of a few figures (rounds of one measurement). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** A row with a goal on its ratio to the baseline (at most `maxRatio`): for latencies, lower is better. */
+export function ratioCeilingRow(name: string, value: number, unit: string, baseline: { name: string; value: number }, maxRatio?: number): BenchRow {
+  const ratio = baseline.value > 0 ? value / baseline.value : Number.POSITIVE_INFINITY;
+  return {
+    name,
+    value,
+    unit,
+    baseline,
+    ratio,
+    ...(maxRatio === undefined ? {} : { goal: { text: `≤ ${maxRatio}×`, met: ratio <= maxRatio } }),
+  };
 }
 
 export function percentile(sorted: readonly number[], fraction: number): number {

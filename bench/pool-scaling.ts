@@ -67,10 +67,14 @@ export const poolScalingSuite: BenchSuite = {
   },
 };
 
-/** 1, 2, 4 … up to the core count, and the core count itself. */
+/**
+ * 1, 2, 4 … below the core count, then one less than the cores (a core left to the main thread,
+ * which batches and copies) and the core count itself: 1, 2, 4, 8, 15, 16 on 16 cores.
+ */
 function workerCounts(cores: number): number[] {
   const counts: number[] = [];
   for (let n = 1; n < cores; n *= 2) counts.push(n);
+  if (cores - 1 > counts[counts.length - 1]!) counts.push(cores - 1);
   counts.push(cores);
   return counts;
 }

@@ -9,13 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { coldStartSuite } from './cold-start';
 import { compareSuite } from './compare';
+import { corpusSuite } from './corpus-intake';
 import { e2eSuite } from './e2e';
 import { engineSuite } from './engine';
 import { fixturesSuite } from './fixtures';
+import { latencyTailSuite } from './latency-tail';
 import { middlewareSuite } from './middleware';
+import { noisyNeighbourSuite } from './noisy-neighbour';
 import { REPO_ROOT, createProgress, type BenchSuite, type SuiteResult } from './harness';
 import { poolScalingSuite } from './pool-scaling';
 import { postgresSuite } from './postgres';
+import { schemaMixSuite } from './schema-mix';
 import { streamSuite } from './stream';
 import { formatTable } from './table';
 
@@ -24,19 +28,23 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   engineSuite,
   e2eSuite,
   streamSuite,
+  latencyTailSuite,
+  schemaMixSuite,
+  noisyNeighbourSuite,
   coldStartSuite,
   poolScalingSuite,
   compareSuite,
   fixturesSuite,
   middlewareSuite,
   postgresSuite,
+  corpusSuite,
 ];
 
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`usage: npm run bench [-- suite ...]\n\nsuites:\n${BENCH_SUITES.map((s) => `  ${s.name.padEnd(14)} ${s.description}`).join('\n')}\n`);
+    process.stdout.write(`usage: npm run bench [-- suite ...]\n\nsuites:\n${BENCH_SUITES.map((s) => `  ${s.name.padEnd(16)} ${s.onDemand ? '(when named) ' : ''}${s.description}`).join('\n')}\n`);
     return 0;
   }
   const unknown = argv.filter((name) => !BENCH_SUITES.some((suite) => suite.name === name));
@@ -44,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`unknown suite ${unknown.join(', ')}; suites: ${BENCH_SUITES.map((s) => s.name).join(', ')}\n`);
     return 2;
   }
-  const selected = argv.length === 0 ? BENCH_SUITES : BENCH_SUITES.filter((suite) => argv.includes(suite.name));
+  const selected = argv.length === 0 ? BENCH_SUITES.filter((suite) => !suite.onDemand) : BENCH_SUITES.filter((suite) => argv.includes(suite.name));
   const results: SuiteResult[] = [];
   const failures: Array<{ suite: string; error: string }> = [];
   for (const suite of selected) {

@@ -9,32 +9,66 @@ import { LIMITS } from '../src/shared/limits';
 import { loadSvcProto } from '@svc/client/protocol';
 import type { ContractValidatorClient } from '@svc/client/protocol';
 import type { BenchInteraction } from './interactions';
+import type { ServerDiagnostics } from './server-diagnostics';
 
 export type ServerMode = 'svc' | 'noop';
 
 export interface BenchServer {
   mode: ServerMode;
   client: ContractValidatorClient;
+  /** Whether the server records diagnostics. */
+  diagnosing: boolean;
+  /** What the server recorded since the previous call (servers started with `diagnostics` only). */
+  diagnostics(): Promise<ServerDiagnostics>;
   stop(): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 30_000;
+export interface BenchServerOptions {
+  /** Worker threads of the svc server (its default when left out). */
+  workerThreads?: number;
+  /** Node.js/V8 flags for the server process (`--max-semi-space-size=32`), to compare runtime settings. */
+  nodeOptions?: readonly string[];
+  /** Record where the server's time goes (bench/server-diagnostics.ts); default: BENCH_DIAGNOSTICS=1 in the environment. */
+  diagnostics?: boolean;
+}
 
-export async function startBenchServer(mode: ServerMode, workerThreads?: number): Promise<BenchServer> {
+/** `BENCH_DIAGNOSTICS=1 npm run bench -- <suite>`: every bench server records diagnostics, and suites that read them print them. */
+export const DIAGNOSTICS_BY_DEFAULT = process.env.BENCH_DIAGNOSTICS === '1';
+
+const START_TIMEOUT_MS = 30_000;
+const DIAGNOSTICS_TIMEOUT_MS = 10_000;
+
+export async function startBenchServer(
+  mode: ServerMode,
+  { workerThreads, nodeOptions = [], diagnostics = DIAGNOSTICS_BY_DEFAULT }: BenchServerOptions = {},
+): Promise<BenchServer> {
   const script = path.join(__dirname, 'server-process.js');
-  const child = spawn(process.execPath, [script, mode, ...(workerThreads ? [String(workerThreads)] : [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const args = [...nodeOptions, script, mode, ...(workerThreads ? [String(workerThreads)] : []), ...(diagnostics ? ['--diagnostics'] : [])];
+  // stdin stays open while this process lives: the server exits when it closes (a bench that crashed leaves no server behind).
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitingForDiagnostics: Array<(snapshot: ServerDiagnostics) => void> = [];
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${mode} bench server did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     let buffered = '';
+    // One JSON object per line: the port first, then diagnostics snapshots when asked for.
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
-      const newline = buffered.indexOf('\n');
-      if (newline < 0) return;
-      clearTimeout(timer);
-      resolve((JSON.parse(buffered.slice(0, newline)) as { port: number }).port);
+      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
+        const text = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        const line = parseLine(text);
+        if (line === undefined) {
+          process.stderr.write(`[${mode} server stdout] ${text}\n`); // not ours: shown, not parsed
+          continue;
+        }
+        if (line.port !== undefined) {
+          clearTimeout(timer);
+          resolve(line.port);
+        } else if (line.diagnostics) {
+          waitingForDiagnostics.shift()?.(line.diagnostics);
+        }
+      }
     });
     void exited.then(() => {
       clearTimeout(timer);
@@ -49,12 +83,54 @@ export async function startBenchServer(mode: ServerMode, workerThreads?: number)
   return {
     mode,
     client,
+    diagnosing: diagnostics,
+    diagnostics() {
+      if (!diagnostics) return Promise.reject(new Error(`the ${mode} bench server was started without diagnostics`));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the ${mode} bench server sent no diagnostics within ${DIAGNOSTICS_TIMEOUT_MS} ms`)), DIAGNOSTICS_TIMEOUT_MS);
+        waitingForDiagnostics.push((snapshot) => {
+          clearTimeout(timer);
+          resolve(snapshot);
+        });
+        child.kill('SIGUSR2');
+      });
+    },
     async stop() {
       client.close();
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/** A one-line digest of a diagnostics snapshot, for suite notes. */
+export function describeDiagnostics(d: ServerDiagnostics): string {
+  const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(1));
+  const parts = [
+    `cpu ${d.cpuCores.toFixed(2)} cores`,
+    `main loop delay p99 ${fixed(d.mainEventLoopDelayMs.p99)} max ${fixed(d.mainEventLoopDelayMs.max)} ms, busy ${(d.mainEventLoopUtilization * 100).toFixed(0)} %`,
+    `main GC ${d.mainGc.count}× ${fixed(d.mainGc.totalMs)} ms (max ${fixed(d.mainGc.maxMs)})`,
+  ];
+  if (d.pool) {
+    const pool = d.pool;
+    parts.push(
+      `pool p50/p99 ${fixed(pool.callMs.p50)}/${fixed(pool.callMs.p99)} ms`,
+      `${pool.batchItems.count} batches (${pool.compileBatches} compile), size p50 ${pool.batchItems.p50}`,
+      `in worker p99 ${fixed(pool.inWorkerMs.p99)} ms, busy ${fixed(pool.inWorkerMs.sum)} ms`,
+      `hops p99 ${fixed(pool.toWorkerMs.p99)}/${fixed(pool.fromWorkerMs.p99)} ms`,
+      `worker GC ${pool.workerGc.count}× ${fixed(pool.workerGc.totalMs)} ms`,
+    );
+  }
+  return parts.join('; ');
+}
+
+function parseLine(text: string): { port?: number; diagnostics?: ServerDiagnostics } | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text) as { port?: number; diagnostics?: ServerDiagnostics };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Calls a unary operation; resolves with the response, rejects with the gRPC error. */

@@ -12,7 +12,8 @@
  *   never happens in a shared batch: workers answer `cold` for calls that would compile and `missing`
  *   for contracts they lack, and those calls go again in a batch of their contract alone, on a lane
  *   with nothing else in flight. A lane whose batch has been out longer than `laneStallMs` takes no
- *   more work, so the other lanes serve every other schema meanwhile.
+ *   more work, and slow work (a compile, a call over `maxBatchBytes`) never takes the last lane free
+ *   of it, so the other lanes serve every other schema meanwhile.
  *
  * A worker that dies is replaced by Piscina; the calls it held fail with UNAVAILABLE.
  */
@@ -27,6 +28,7 @@ import type {
 } from '../shared/pool-protocol/batches';
 import type { VersionDocument, VersionRef } from '../shared/schema-records';
 import type { Logger } from './logger';
+import { LruCache } from './registry/lru-cache';
 import type { Metrics } from './metrics';
 
 export interface ValidationTask {
@@ -105,6 +107,10 @@ interface Lane {
   inFlight: number[];
   /** A compile batch is out: nothing else is sent to this lane until it answers. */
   compiling: boolean;
+  /** That compile is of a contract not compiled before, or one whose compiles were slow: it counts as slow work. */
+  compilingSlow: boolean;
+  /** Heavy batches out (a single call over maxBatchBytes): nothing else is sent to this lane until they answer. */
+  heavy: number;
   /** Content hashes of the contracts this lane's worker holds, as far as the main thread knows. */
   known: Set<string>;
 }
@@ -121,6 +127,8 @@ export class ValidationPool {
   #compileGroups: CompileGroup[] = [];
   /** Hashes with a compile batch out, and the lane it is on. */
   readonly #compilingOn = new Map<string, Lane>();
+  /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
+  readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   #flushScheduled = false;
   readonly #loading = new Map<string, Promise<VersionDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
@@ -192,7 +200,7 @@ export class ValidationPool {
         idleTimeout: Number.POSITIVE_INFINITY,
         recordTiming: false,
       });
-      const lane: Lane = { index, piscina, inFlight: [], compiling: false, known: new Set() };
+      const lane: Lane = { index, piscina, inFlight: [], compiling: false, compilingSlow: false, heavy: 0, known: new Set() };
       // Without a listener an 'error' event (a worker failing while idle) would end the process.
       piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: index, err: error }, 'validation worker failed'));
       piscina.on('workerDestroy', () => {
@@ -230,7 +238,7 @@ export class ValidationPool {
 
   /** Whether `lane` can take a batch now: free, or pipelining behind a young shared batch. */
   #canTake(lane: Lane, now: number): boolean {
-    if (lane.compiling) return false;
+    if (lane.compiling || lane.heavy > 0) return false;
     if (lane.inFlight.length === 0) return true;
     return lane.inFlight.length < this.#options.concurrentTasksPerWorker && now - lane.inFlight[0]! < this.#options.laneStallMs;
   }
@@ -267,8 +275,19 @@ export class ValidationPool {
     }
   }
 
+  /**
+   * Whether one more lane may take slow work (a compile, or a call over maxBatchBytes): never the
+   * last lane that has none, so calls of other contracts always find a lane (one thread: always).
+   */
+  #mayTakeSlowWork(): boolean {
+    let slow = 0;
+    for (const lane of this.#lanes) if (lane.compilingSlow || lane.heavy > 0) slow++;
+    return this.#lanes.length < 2 || slow < this.#lanes.length - 1;
+  }
+
   /** A lane with nothing in flight for a compile: the one that holds the contract if it is free, else the least busy. */
   #compileLaneFor(group: CompileGroup): Lane | undefined {
+    if (this.#isSlowCompile(group.hash) && !this.#mayTakeSlowWork()) return undefined;
     const idle = this.#lanes.filter((lane) => lane.inFlight.length === 0);
     if (idle.length === 0) return undefined;
     if (group.preferredLane && idle.includes(group.preferredLane)) return group.preferredLane;
@@ -289,6 +308,11 @@ export class ValidationPool {
     for (let i = 0; i < this.#queue.length; i++) {
       const call = this.#queue[i]!;
       const hash = call.contract.hash;
+      // A call over maxBatchBytes travels alone, on an idle lane, while another lane stays free of slow work.
+      if (call.message.byteLength > maxBatchBytes && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
+        this.#queue[kept++] = call;
+        continue;
+      }
       if (taken.length < target && lane.known.has(hash) && (taken.length === 0 || bytes + call.message.byteLength <= maxBatchBytes)) {
         taken.push(call);
         bytes += call.message.byteLength;
@@ -306,6 +330,7 @@ export class ValidationPool {
       for (const index of others) {
         if (taken.length >= target) break;
         const call = this.#queue[index]!;
+        if (call.message.byteLength > maxBatchBytes) continue;
         if (taken.length > 0 && bytes + call.message.byteLength > maxBatchBytes) break;
         taken.push(call);
         bytes += call.message.byteLength;
@@ -325,11 +350,24 @@ export class ValidationPool {
     });
   }
 
+  /**
+   * Whether compiling `hash` may take long: a contract never compiled here, or one whose compile took
+   * longer than laneStallMs. Spreading a contract that compiled quickly to another lane does not count.
+   */
+  #isSlowCompile(hash: string): boolean {
+    const ms = this.#compileMs.get(hash);
+    return ms === undefined || ms > this.#options.laneStallMs;
+  }
+
   #runCompile(lane: Lane, group: CompileGroup): void {
     lane.compiling = true;
+    lane.compilingSlow = this.#isSlowCompile(group.hash);
     this.#compilingOn.set(group.hash, lane);
+    const started = performance.now();
     this.#run(lane, group.calls, { [group.hash]: group.documentJson! }, true).then((result) => {
       lane.compiling = false;
+      lane.compilingSlow = false;
+      this.#compileMs.set(group.hash, Math.max(performance.now() - started, this.#compileMs.get(group.hash) ?? 0));
       this.#compilingOn.delete(group.hash);
       // Calls that arrived during the compile go back to the shared queue: a lane holds the contract now.
       const arrived = this.#compileGroups.findIndex((waiting) => waiting.hash === group.hash);
@@ -359,7 +397,10 @@ export class ValidationPool {
     const buffer = messages.buffer as ArrayBuffer;
     const startedAt = performance.now();
     lane.inFlight.push(startedAt);
+    const heavy = !compile && totalBytes > this.#options.maxBatchBytes;
+    if (heavy) lane.heavy++;
     const done = () => {
+      if (heavy) lane.heavy--;
       lane.inFlight.splice(lane.inFlight.indexOf(startedAt), 1);
       this.#scheduleFlush();
     };

@@ -761,8 +761,17 @@ type ConsumerImpact struct {
 	Environment          string                 `protobuf:"bytes,4,opt,name=environment,proto3" json:"environment,omitempty"`
 	WillBreak            bool                   `protobuf:"varint,5,opt,name=will_break,json=willBreak,proto3" json:"will_break,omitempty"`
 	RelevantChanges      []*BreakingChange      `protobuf:"bytes,6,rep,name=relevant_changes,json=relevantChanges,proto3" json:"relevant_changes,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// svc addition: recorded interactions of this consumer that were valid against its version and fail
+	// against the checked version (docs/evidence.md).
+	ReplayFailures []*ReplayEvidence `protobuf:"bytes,40,rep,name=replay_failures,json=replayFailures,proto3" json:"replay_failures,omitempty"`
+	// svc addition: how many recorded interactions of this consumer were replayed.
+	ReplayedInteractions int32 `protobuf:"varint,41,opt,name=replayed_interactions,json=replayedInteractions,proto3" json:"replayed_interactions,omitempty"`
+	// svc addition: true for a consumer known only from recorded traffic (no registration).
+	Observed bool `protobuf:"varint,42,opt,name=observed,proto3" json:"observed,omitempty"`
+	// svc addition: with field_level_impact, breaking changes set aside because no used field reaches them.
+	UnreachedChanges []*BreakingChange `protobuf:"bytes,43,rep,name=unreached_changes,json=unreachedChanges,proto3" json:"unreached_changes,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ConsumerImpact) Reset() {
@@ -837,6 +846,112 @@ func (x *ConsumerImpact) GetRelevantChanges() []*BreakingChange {
 	return nil
 }
 
+func (x *ConsumerImpact) GetReplayFailures() []*ReplayEvidence {
+	if x != nil {
+		return x.ReplayFailures
+	}
+	return nil
+}
+
+func (x *ConsumerImpact) GetReplayedInteractions() int32 {
+	if x != nil {
+		return x.ReplayedInteractions
+	}
+	return 0
+}
+
+func (x *ConsumerImpact) GetObserved() bool {
+	if x != nil {
+		return x.Observed
+	}
+	return false
+}
+
+func (x *ConsumerImpact) GetUnreachedChanges() []*BreakingChange {
+	if x != nil {
+		return x.UnreachedChanges
+	}
+	return nil
+}
+
+// svc addition: one recorded interaction that a candidate version no longer accepts.
+type ReplayEvidence struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Method     string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Path       string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	StatusCode int32                  `protobuf:"varint,3,opt,name=status_code,json=statusCode,proto3" json:"status_code,omitempty"`
+	Errors     []string               `protobuf:"bytes,4,rep,name=errors,proto3" json:"errors,omitempty"`
+	// Unix seconds when the interaction was last recorded.
+	RecordedAt    int64 `protobuf:"varint,5,opt,name=recorded_at,json=recordedAt,proto3" json:"recorded_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplayEvidence) Reset() {
+	*x = ReplayEvidence{}
+	mi := &file_svc_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplayEvidence) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplayEvidence) ProtoMessage() {}
+
+func (x *ReplayEvidence) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplayEvidence.ProtoReflect.Descriptor instead.
+func (*ReplayEvidence) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ReplayEvidence) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *ReplayEvidence) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReplayEvidence) GetStatusCode() int32 {
+	if x != nil {
+		return x.StatusCode
+	}
+	return 0
+}
+
+func (x *ReplayEvidence) GetErrors() []string {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+func (x *ReplayEvidence) GetRecordedAt() int64 {
+	if x != nil {
+		return x.RecordedAt
+	}
+	return 0
+}
+
 type GeneratedRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
@@ -849,7 +964,7 @@ type GeneratedRequest struct {
 
 func (x *GeneratedRequest) Reset() {
 	*x = GeneratedRequest{}
-	mi := &file_svc_proto_msgTypes[9]
+	mi := &file_svc_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -861,7 +976,7 @@ func (x *GeneratedRequest) String() string {
 func (*GeneratedRequest) ProtoMessage() {}
 
 func (x *GeneratedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[9]
+	mi := &file_svc_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -874,7 +989,7 @@ func (x *GeneratedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GeneratedRequest.ProtoReflect.Descriptor instead.
 func (*GeneratedRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{9}
+	return file_svc_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GeneratedRequest) GetMethod() string {
@@ -916,7 +1031,7 @@ type GeneratedResponse struct {
 
 func (x *GeneratedResponse) Reset() {
 	*x = GeneratedResponse{}
-	mi := &file_svc_proto_msgTypes[10]
+	mi := &file_svc_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +1043,7 @@ func (x *GeneratedResponse) String() string {
 func (*GeneratedResponse) ProtoMessage() {}
 
 func (x *GeneratedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[10]
+	mi := &file_svc_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -941,7 +1056,7 @@ func (x *GeneratedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GeneratedResponse.ProtoReflect.Descriptor instead.
 func (*GeneratedResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{10}
+	return file_svc_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GeneratedResponse) GetStatusCode() int32 {
@@ -975,7 +1090,7 @@ type GeneratedFixture struct {
 
 func (x *GeneratedFixture) Reset() {
 	*x = GeneratedFixture{}
-	mi := &file_svc_proto_msgTypes[11]
+	mi := &file_svc_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -987,7 +1102,7 @@ func (x *GeneratedFixture) String() string {
 func (*GeneratedFixture) ProtoMessage() {}
 
 func (x *GeneratedFixture) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[11]
+	mi := &file_svc_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1000,7 +1115,7 @@ func (x *GeneratedFixture) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GeneratedFixture.ProtoReflect.Descriptor instead.
 func (*GeneratedFixture) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{11}
+	return file_svc_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GeneratedFixture) GetRequest() *GeneratedRequest {
@@ -1029,7 +1144,7 @@ type EndpointInfo struct {
 
 func (x *EndpointInfo) Reset() {
 	*x = EndpointInfo{}
-	mi := &file_svc_proto_msgTypes[12]
+	mi := &file_svc_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1041,7 +1156,7 @@ func (x *EndpointInfo) String() string {
 func (*EndpointInfo) ProtoMessage() {}
 
 func (x *EndpointInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[12]
+	mi := &file_svc_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1054,7 +1169,7 @@ func (x *EndpointInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndpointInfo.ProtoReflect.Descriptor instead.
 func (*EndpointInfo) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{12}
+	return file_svc_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *EndpointInfo) GetMethod() string {
@@ -1103,7 +1218,7 @@ type RegisterSchemaRequest struct {
 
 func (x *RegisterSchemaRequest) Reset() {
 	*x = RegisterSchemaRequest{}
-	mi := &file_svc_proto_msgTypes[13]
+	mi := &file_svc_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1115,7 +1230,7 @@ func (x *RegisterSchemaRequest) String() string {
 func (*RegisterSchemaRequest) ProtoMessage() {}
 
 func (x *RegisterSchemaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[13]
+	mi := &file_svc_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1128,7 +1243,7 @@ func (x *RegisterSchemaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterSchemaRequest.ProtoReflect.Descriptor instead.
 func (*RegisterSchemaRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{13}
+	return file_svc_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RegisterSchemaRequest) GetSchemaId() string {
@@ -1194,7 +1309,7 @@ type RegisterSchemaResponse struct {
 
 func (x *RegisterSchemaResponse) Reset() {
 	*x = RegisterSchemaResponse{}
-	mi := &file_svc_proto_msgTypes[14]
+	mi := &file_svc_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1206,7 +1321,7 @@ func (x *RegisterSchemaResponse) String() string {
 func (*RegisterSchemaResponse) ProtoMessage() {}
 
 func (x *RegisterSchemaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[14]
+	mi := &file_svc_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1334,7 @@ func (x *RegisterSchemaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterSchemaResponse.ProtoReflect.Descriptor instead.
 func (*RegisterSchemaResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{14}
+	return file_svc_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *RegisterSchemaResponse) GetSuccess() bool {
@@ -1271,7 +1386,7 @@ type RegistrationWarning struct {
 
 func (x *RegistrationWarning) Reset() {
 	*x = RegistrationWarning{}
-	mi := &file_svc_proto_msgTypes[15]
+	mi := &file_svc_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1283,7 +1398,7 @@ func (x *RegistrationWarning) String() string {
 func (*RegistrationWarning) ProtoMessage() {}
 
 func (x *RegistrationWarning) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[15]
+	mi := &file_svc_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1296,7 +1411,7 @@ func (x *RegistrationWarning) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegistrationWarning.ProtoReflect.Descriptor instead.
 func (*RegistrationWarning) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{15}
+	return file_svc_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RegistrationWarning) GetCode() string {
@@ -1330,7 +1445,7 @@ type GetSchemaRequest struct {
 
 func (x *GetSchemaRequest) Reset() {
 	*x = GetSchemaRequest{}
-	mi := &file_svc_proto_msgTypes[16]
+	mi := &file_svc_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1342,7 +1457,7 @@ func (x *GetSchemaRequest) String() string {
 func (*GetSchemaRequest) ProtoMessage() {}
 
 func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[16]
+	mi := &file_svc_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1355,7 +1470,7 @@ func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaRequest.ProtoReflect.Descriptor instead.
 func (*GetSchemaRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{16}
+	return file_svc_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetSchemaRequest) GetSchemaId() string {
@@ -1383,7 +1498,7 @@ type GetSchemaResponse struct {
 
 func (x *GetSchemaResponse) Reset() {
 	*x = GetSchemaResponse{}
-	mi := &file_svc_proto_msgTypes[17]
+	mi := &file_svc_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1395,7 +1510,7 @@ func (x *GetSchemaResponse) String() string {
 func (*GetSchemaResponse) ProtoMessage() {}
 
 func (x *GetSchemaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[17]
+	mi := &file_svc_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1408,7 +1523,7 @@ func (x *GetSchemaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaResponse.ProtoReflect.Descriptor instead.
 func (*GetSchemaResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{17}
+	return file_svc_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetSchemaResponse) GetFound() bool {
@@ -1444,7 +1559,7 @@ type ListSchemasRequest struct {
 
 func (x *ListSchemasRequest) Reset() {
 	*x = ListSchemasRequest{}
-	mi := &file_svc_proto_msgTypes[18]
+	mi := &file_svc_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1456,7 +1571,7 @@ func (x *ListSchemasRequest) String() string {
 func (*ListSchemasRequest) ProtoMessage() {}
 
 func (x *ListSchemasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[18]
+	mi := &file_svc_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1469,7 +1584,7 @@ func (x *ListSchemasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSchemasRequest.ProtoReflect.Descriptor instead.
 func (*ListSchemasRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{18}
+	return file_svc_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListSchemasRequest) GetPageSize() int32 {
@@ -1511,7 +1626,7 @@ type ListSchemasResponse struct {
 
 func (x *ListSchemasResponse) Reset() {
 	*x = ListSchemasResponse{}
-	mi := &file_svc_proto_msgTypes[19]
+	mi := &file_svc_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +1638,7 @@ func (x *ListSchemasResponse) String() string {
 func (*ListSchemasResponse) ProtoMessage() {}
 
 func (x *ListSchemasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[19]
+	mi := &file_svc_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +1651,7 @@ func (x *ListSchemasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSchemasResponse.ProtoReflect.Descriptor instead.
 func (*ListSchemasResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{19}
+	return file_svc_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListSchemasResponse) GetSchemas() []*SchemaMetadata {
@@ -1571,7 +1686,7 @@ type ListEndpointsRequest struct {
 
 func (x *ListEndpointsRequest) Reset() {
 	*x = ListEndpointsRequest{}
-	mi := &file_svc_proto_msgTypes[20]
+	mi := &file_svc_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1583,7 +1698,7 @@ func (x *ListEndpointsRequest) String() string {
 func (*ListEndpointsRequest) ProtoMessage() {}
 
 func (x *ListEndpointsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[20]
+	mi := &file_svc_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1596,7 +1711,7 @@ func (x *ListEndpointsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEndpointsRequest.ProtoReflect.Descriptor instead.
 func (*ListEndpointsRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{20}
+	return file_svc_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListEndpointsRequest) GetSchemaId() string {
@@ -1622,7 +1737,7 @@ type ListEndpointsResponse struct {
 
 func (x *ListEndpointsResponse) Reset() {
 	*x = ListEndpointsResponse{}
-	mi := &file_svc_proto_msgTypes[21]
+	mi := &file_svc_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1634,7 +1749,7 @@ func (x *ListEndpointsResponse) String() string {
 func (*ListEndpointsResponse) ProtoMessage() {}
 
 func (x *ListEndpointsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[21]
+	mi := &file_svc_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1647,7 +1762,7 @@ func (x *ListEndpointsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEndpointsResponse.ProtoReflect.Descriptor instead.
 func (*ListEndpointsResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{21}
+	return file_svc_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListEndpointsResponse) GetEndpoints() []*EndpointInfo {
@@ -1671,7 +1786,7 @@ type InteractionRequest struct {
 
 func (x *InteractionRequest) Reset() {
 	*x = InteractionRequest{}
-	mi := &file_svc_proto_msgTypes[22]
+	mi := &file_svc_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1683,7 +1798,7 @@ func (x *InteractionRequest) String() string {
 func (*InteractionRequest) ProtoMessage() {}
 
 func (x *InteractionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[22]
+	mi := &file_svc_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1696,7 +1811,7 @@ func (x *InteractionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InteractionRequest.ProtoReflect.Descriptor instead.
 func (*InteractionRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{22}
+	return file_svc_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *InteractionRequest) GetSchemaId() string {
@@ -1748,7 +1863,7 @@ type ValidateProducerRequest struct {
 
 func (x *ValidateProducerRequest) Reset() {
 	*x = ValidateProducerRequest{}
-	mi := &file_svc_proto_msgTypes[23]
+	mi := &file_svc_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1760,7 +1875,7 @@ func (x *ValidateProducerRequest) String() string {
 func (*ValidateProducerRequest) ProtoMessage() {}
 
 func (x *ValidateProducerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[23]
+	mi := &file_svc_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1773,7 +1888,7 @@ func (x *ValidateProducerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProducerRequest.ProtoReflect.Descriptor instead.
 func (*ValidateProducerRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{23}
+	return file_svc_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ValidateProducerRequest) GetSchemaId() string {
@@ -1833,7 +1948,7 @@ type CompareSchemasRequest struct {
 
 func (x *CompareSchemasRequest) Reset() {
 	*x = CompareSchemasRequest{}
-	mi := &file_svc_proto_msgTypes[24]
+	mi := &file_svc_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +1960,7 @@ func (x *CompareSchemasRequest) String() string {
 func (*CompareSchemasRequest) ProtoMessage() {}
 
 func (x *CompareSchemasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[24]
+	mi := &file_svc_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +1973,7 @@ func (x *CompareSchemasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareSchemasRequest.ProtoReflect.Descriptor instead.
 func (*CompareSchemasRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{24}
+	return file_svc_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CompareSchemasRequest) GetSchemaId() string {
@@ -1903,7 +2018,7 @@ type CompareSchemasResponse struct {
 
 func (x *CompareSchemasResponse) Reset() {
 	*x = CompareSchemasResponse{}
-	mi := &file_svc_proto_msgTypes[25]
+	mi := &file_svc_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1915,7 +2030,7 @@ func (x *CompareSchemasResponse) String() string {
 func (*CompareSchemasResponse) ProtoMessage() {}
 
 func (x *CompareSchemasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[25]
+	mi := &file_svc_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1928,7 +2043,7 @@ func (x *CompareSchemasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareSchemasResponse.ProtoReflect.Descriptor instead.
 func (*CompareSchemasResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{25}
+	return file_svc_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CompareSchemasResponse) GetCompatible() bool {
@@ -1983,7 +2098,7 @@ type GenerateFixtureRequest struct {
 
 func (x *GenerateFixtureRequest) Reset() {
 	*x = GenerateFixtureRequest{}
-	mi := &file_svc_proto_msgTypes[26]
+	mi := &file_svc_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1995,7 +2110,7 @@ func (x *GenerateFixtureRequest) String() string {
 func (*GenerateFixtureRequest) ProtoMessage() {}
 
 func (x *GenerateFixtureRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[26]
+	mi := &file_svc_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2008,7 +2123,7 @@ func (x *GenerateFixtureRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateFixtureRequest.ProtoReflect.Descriptor instead.
 func (*GenerateFixtureRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{26}
+	return file_svc_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GenerateFixtureRequest) GetSchemaId() string {
@@ -2080,7 +2195,7 @@ type GenerateFixtureResponse struct {
 
 func (x *GenerateFixtureResponse) Reset() {
 	*x = GenerateFixtureResponse{}
-	mi := &file_svc_proto_msgTypes[27]
+	mi := &file_svc_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2092,7 +2207,7 @@ func (x *GenerateFixtureResponse) String() string {
 func (*GenerateFixtureResponse) ProtoMessage() {}
 
 func (x *GenerateFixtureResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[27]
+	mi := &file_svc_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2105,7 +2220,7 @@ func (x *GenerateFixtureResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateFixtureResponse.ProtoReflect.Descriptor instead.
 func (*GenerateFixtureResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{27}
+	return file_svc_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GenerateFixtureResponse) GetSuccess() bool {
@@ -2157,7 +2272,7 @@ type RegisterConsumerRequest struct {
 
 func (x *RegisterConsumerRequest) Reset() {
 	*x = RegisterConsumerRequest{}
-	mi := &file_svc_proto_msgTypes[28]
+	mi := &file_svc_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2169,7 +2284,7 @@ func (x *RegisterConsumerRequest) String() string {
 func (*RegisterConsumerRequest) ProtoMessage() {}
 
 func (x *RegisterConsumerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[28]
+	mi := &file_svc_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2182,7 +2297,7 @@ func (x *RegisterConsumerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterConsumerRequest.ProtoReflect.Descriptor instead.
 func (*RegisterConsumerRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{28}
+	return file_svc_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RegisterConsumerRequest) GetConsumerId() string {
@@ -2238,7 +2353,7 @@ type RegisterConsumerResponse struct {
 
 func (x *RegisterConsumerResponse) Reset() {
 	*x = RegisterConsumerResponse{}
-	mi := &file_svc_proto_msgTypes[29]
+	mi := &file_svc_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2250,7 +2365,7 @@ func (x *RegisterConsumerResponse) String() string {
 func (*RegisterConsumerResponse) ProtoMessage() {}
 
 func (x *RegisterConsumerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[29]
+	mi := &file_svc_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2263,7 +2378,7 @@ func (x *RegisterConsumerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegisterConsumerResponse.ProtoReflect.Descriptor instead.
 func (*RegisterConsumerResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{29}
+	return file_svc_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *RegisterConsumerResponse) GetSuccess() bool {
@@ -2297,7 +2412,7 @@ type ListConsumersRequest struct {
 
 func (x *ListConsumersRequest) Reset() {
 	*x = ListConsumersRequest{}
-	mi := &file_svc_proto_msgTypes[30]
+	mi := &file_svc_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2309,7 +2424,7 @@ func (x *ListConsumersRequest) String() string {
 func (*ListConsumersRequest) ProtoMessage() {}
 
 func (x *ListConsumersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[30]
+	mi := &file_svc_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2322,7 +2437,7 @@ func (x *ListConsumersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListConsumersRequest.ProtoReflect.Descriptor instead.
 func (*ListConsumersRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{30}
+	return file_svc_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListConsumersRequest) GetSchemaId() string {
@@ -2348,7 +2463,7 @@ type ListConsumersResponse struct {
 
 func (x *ListConsumersResponse) Reset() {
 	*x = ListConsumersResponse{}
-	mi := &file_svc_proto_msgTypes[31]
+	mi := &file_svc_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2360,7 +2475,7 @@ func (x *ListConsumersResponse) String() string {
 func (*ListConsumersResponse) ProtoMessage() {}
 
 func (x *ListConsumersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[31]
+	mi := &file_svc_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2373,7 +2488,7 @@ func (x *ListConsumersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListConsumersResponse.ProtoReflect.Descriptor instead.
 func (*ListConsumersResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{31}
+	return file_svc_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListConsumersResponse) GetConsumers() []*ConsumerInfo {
@@ -2394,7 +2509,7 @@ type DeregisterConsumerRequest struct {
 
 func (x *DeregisterConsumerRequest) Reset() {
 	*x = DeregisterConsumerRequest{}
-	mi := &file_svc_proto_msgTypes[32]
+	mi := &file_svc_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2406,7 +2521,7 @@ func (x *DeregisterConsumerRequest) String() string {
 func (*DeregisterConsumerRequest) ProtoMessage() {}
 
 func (x *DeregisterConsumerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[32]
+	mi := &file_svc_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2419,7 +2534,7 @@ func (x *DeregisterConsumerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeregisterConsumerRequest.ProtoReflect.Descriptor instead.
 func (*DeregisterConsumerRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{32}
+	return file_svc_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DeregisterConsumerRequest) GetConsumerId() string {
@@ -2453,7 +2568,7 @@ type DeregisterConsumerResponse struct {
 
 func (x *DeregisterConsumerResponse) Reset() {
 	*x = DeregisterConsumerResponse{}
-	mi := &file_svc_proto_msgTypes[33]
+	mi := &file_svc_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2465,7 +2580,7 @@ func (x *DeregisterConsumerResponse) String() string {
 func (*DeregisterConsumerResponse) ProtoMessage() {}
 
 func (x *DeregisterConsumerResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[33]
+	mi := &file_svc_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2478,7 +2593,7 @@ func (x *DeregisterConsumerResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeregisterConsumerResponse.ProtoReflect.Descriptor instead.
 func (*DeregisterConsumerResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{33}
+	return file_svc_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DeregisterConsumerResponse) GetSuccess() bool {
@@ -2505,13 +2620,19 @@ type CanIDeployRequest struct {
 	CandidateContent string `protobuf:"bytes,20,opt,name=candidate_content,json=candidateContent,proto3" json:"candidate_content,omitempty"`
 	// svc addition: "no consumers registered in the environment" is a negative answer instead of safe.
 	FailIfNoConsumers bool `protobuf:"varint,21,opt,name=fail_if_no_consumers,json=failIfNoConsumers,proto3" json:"fail_if_no_consumers,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// svc addition: consumers seen in recorded traffic without a registration take part too.
+	IncludeObserved bool `protobuf:"varint,40,opt,name=include_observed,json=includeObserved,proto3" json:"include_observed,omitempty"`
+	// svc addition: a response change no used field (declared or observed) reaches is not relevant to a consumer.
+	FieldLevelImpact bool `protobuf:"varint,41,opt,name=field_level_impact,json=fieldLevelImpact,proto3" json:"field_level_impact,omitempty"`
+	// svc addition: do not replay recorded interactions against the checked version.
+	SkipReplay    bool `protobuf:"varint,42,opt,name=skip_replay,json=skipReplay,proto3" json:"skip_replay,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CanIDeployRequest) Reset() {
 	*x = CanIDeployRequest{}
-	mi := &file_svc_proto_msgTypes[34]
+	mi := &file_svc_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2523,7 +2644,7 @@ func (x *CanIDeployRequest) String() string {
 func (*CanIDeployRequest) ProtoMessage() {}
 
 func (x *CanIDeployRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[34]
+	mi := &file_svc_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2536,7 +2657,7 @@ func (x *CanIDeployRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanIDeployRequest.ProtoReflect.Descriptor instead.
 func (*CanIDeployRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{34}
+	return file_svc_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CanIDeployRequest) GetSchemaId() string {
@@ -2574,6 +2695,27 @@ func (x *CanIDeployRequest) GetFailIfNoConsumers() bool {
 	return false
 }
 
+func (x *CanIDeployRequest) GetIncludeObserved() bool {
+	if x != nil {
+		return x.IncludeObserved
+	}
+	return false
+}
+
+func (x *CanIDeployRequest) GetFieldLevelImpact() bool {
+	if x != nil {
+		return x.FieldLevelImpact
+	}
+	return false
+}
+
+func (x *CanIDeployRequest) GetSkipReplay() bool {
+	if x != nil {
+		return x.SkipReplay
+	}
+	return false
+}
+
 type CanIDeployResponse struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	SafeToDeploy      bool                   `protobuf:"varint,1,opt,name=safe_to_deploy,json=safeToDeploy,proto3" json:"safe_to_deploy,omitempty"`
@@ -2587,13 +2729,15 @@ type CanIDeployResponse struct {
 	ComparedWith string `protobuf:"bytes,21,opt,name=compared_with,json=comparedWith,proto3" json:"compared_with,omitempty"`
 	// svc addition: the version checked (new_version, or the version a candidate would get).
 	CheckedVersion string `protobuf:"bytes,22,opt,name=checked_version,json=checkedVersion,proto3" json:"checked_version,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// svc addition: recorded interactions replayed against the checked version, over all consumers.
+	ReplayedInteractions int32 `protobuf:"varint,40,opt,name=replayed_interactions,json=replayedInteractions,proto3" json:"replayed_interactions,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *CanIDeployResponse) Reset() {
 	*x = CanIDeployResponse{}
-	mi := &file_svc_proto_msgTypes[35]
+	mi := &file_svc_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2605,7 +2749,7 @@ func (x *CanIDeployResponse) String() string {
 func (*CanIDeployResponse) ProtoMessage() {}
 
 func (x *CanIDeployResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[35]
+	mi := &file_svc_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2618,7 +2762,7 @@ func (x *CanIDeployResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanIDeployResponse.ProtoReflect.Descriptor instead.
 func (*CanIDeployResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{35}
+	return file_svc_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CanIDeployResponse) GetSafeToDeploy() bool {
@@ -2670,6 +2814,13 @@ func (x *CanIDeployResponse) GetCheckedVersion() string {
 	return ""
 }
 
+func (x *CanIDeployResponse) GetReplayedInteractions() int32 {
+	if x != nil {
+		return x.ReplayedInteractions
+	}
+	return 0
+}
+
 type EnvironmentInfo struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2686,7 +2837,7 @@ type EnvironmentInfo struct {
 
 func (x *EnvironmentInfo) Reset() {
 	*x = EnvironmentInfo{}
-	mi := &file_svc_proto_msgTypes[36]
+	mi := &file_svc_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2698,7 +2849,7 @@ func (x *EnvironmentInfo) String() string {
 func (*EnvironmentInfo) ProtoMessage() {}
 
 func (x *EnvironmentInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[36]
+	mi := &file_svc_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2711,7 +2862,7 @@ func (x *EnvironmentInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvironmentInfo.ProtoReflect.Descriptor instead.
 func (*EnvironmentInfo) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{36}
+	return file_svc_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *EnvironmentInfo) GetName() string {
@@ -2759,7 +2910,7 @@ type CreateEnvironmentRequest struct {
 
 func (x *CreateEnvironmentRequest) Reset() {
 	*x = CreateEnvironmentRequest{}
-	mi := &file_svc_proto_msgTypes[37]
+	mi := &file_svc_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2771,7 +2922,7 @@ func (x *CreateEnvironmentRequest) String() string {
 func (*CreateEnvironmentRequest) ProtoMessage() {}
 
 func (x *CreateEnvironmentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[37]
+	mi := &file_svc_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2784,7 +2935,7 @@ func (x *CreateEnvironmentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateEnvironmentRequest.ProtoReflect.Descriptor instead.
 func (*CreateEnvironmentRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{37}
+	return file_svc_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CreateEnvironmentRequest) GetName() string {
@@ -2812,7 +2963,7 @@ type CreateEnvironmentResponse struct {
 
 func (x *CreateEnvironmentResponse) Reset() {
 	*x = CreateEnvironmentResponse{}
-	mi := &file_svc_proto_msgTypes[38]
+	mi := &file_svc_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2824,7 +2975,7 @@ func (x *CreateEnvironmentResponse) String() string {
 func (*CreateEnvironmentResponse) ProtoMessage() {}
 
 func (x *CreateEnvironmentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[38]
+	mi := &file_svc_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2837,7 +2988,7 @@ func (x *CreateEnvironmentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateEnvironmentResponse.ProtoReflect.Descriptor instead.
 func (*CreateEnvironmentResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{38}
+	return file_svc_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CreateEnvironmentResponse) GetSuccess() bool {
@@ -2869,7 +3020,7 @@ type ListEnvironmentsRequest struct {
 
 func (x *ListEnvironmentsRequest) Reset() {
 	*x = ListEnvironmentsRequest{}
-	mi := &file_svc_proto_msgTypes[39]
+	mi := &file_svc_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2881,7 +3032,7 @@ func (x *ListEnvironmentsRequest) String() string {
 func (*ListEnvironmentsRequest) ProtoMessage() {}
 
 func (x *ListEnvironmentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[39]
+	mi := &file_svc_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2894,7 +3045,7 @@ func (x *ListEnvironmentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEnvironmentsRequest.ProtoReflect.Descriptor instead.
 func (*ListEnvironmentsRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{39}
+	return file_svc_proto_rawDescGZIP(), []int{40}
 }
 
 type ListEnvironmentsResponse struct {
@@ -2906,7 +3057,7 @@ type ListEnvironmentsResponse struct {
 
 func (x *ListEnvironmentsResponse) Reset() {
 	*x = ListEnvironmentsResponse{}
-	mi := &file_svc_proto_msgTypes[40]
+	mi := &file_svc_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2918,7 +3069,7 @@ func (x *ListEnvironmentsResponse) String() string {
 func (*ListEnvironmentsResponse) ProtoMessage() {}
 
 func (x *ListEnvironmentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[40]
+	mi := &file_svc_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2931,7 +3082,7 @@ func (x *ListEnvironmentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEnvironmentsResponse.ProtoReflect.Descriptor instead.
 func (*ListEnvironmentsResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{40}
+	return file_svc_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ListEnvironmentsResponse) GetEnvironments() []*EnvironmentInfo {
@@ -2950,7 +3101,7 @@ type DeleteEnvironmentRequest struct {
 
 func (x *DeleteEnvironmentRequest) Reset() {
 	*x = DeleteEnvironmentRequest{}
-	mi := &file_svc_proto_msgTypes[41]
+	mi := &file_svc_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2962,7 +3113,7 @@ func (x *DeleteEnvironmentRequest) String() string {
 func (*DeleteEnvironmentRequest) ProtoMessage() {}
 
 func (x *DeleteEnvironmentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[41]
+	mi := &file_svc_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2975,7 +3126,7 @@ func (x *DeleteEnvironmentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteEnvironmentRequest.ProtoReflect.Descriptor instead.
 func (*DeleteEnvironmentRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{41}
+	return file_svc_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *DeleteEnvironmentRequest) GetName() string {
@@ -2995,7 +3146,7 @@ type DeleteEnvironmentResponse struct {
 
 func (x *DeleteEnvironmentResponse) Reset() {
 	*x = DeleteEnvironmentResponse{}
-	mi := &file_svc_proto_msgTypes[42]
+	mi := &file_svc_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3007,7 +3158,7 @@ func (x *DeleteEnvironmentResponse) String() string {
 func (*DeleteEnvironmentResponse) ProtoMessage() {}
 
 func (x *DeleteEnvironmentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[42]
+	mi := &file_svc_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3020,7 +3171,7 @@ func (x *DeleteEnvironmentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteEnvironmentResponse.ProtoReflect.Descriptor instead.
 func (*DeleteEnvironmentResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{42}
+	return file_svc_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *DeleteEnvironmentResponse) GetSuccess() bool {
@@ -3060,7 +3211,7 @@ type DeploymentInfo struct {
 
 func (x *DeploymentInfo) Reset() {
 	*x = DeploymentInfo{}
-	mi := &file_svc_proto_msgTypes[43]
+	mi := &file_svc_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3072,7 +3223,7 @@ func (x *DeploymentInfo) String() string {
 func (*DeploymentInfo) ProtoMessage() {}
 
 func (x *DeploymentInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[43]
+	mi := &file_svc_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3085,7 +3236,7 @@ func (x *DeploymentInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeploymentInfo.ProtoReflect.Descriptor instead.
 func (*DeploymentInfo) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{43}
+	return file_svc_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *DeploymentInfo) GetSchemaId() string {
@@ -3159,7 +3310,7 @@ type RecordDeploymentRequest struct {
 
 func (x *RecordDeploymentRequest) Reset() {
 	*x = RecordDeploymentRequest{}
-	mi := &file_svc_proto_msgTypes[44]
+	mi := &file_svc_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3171,7 +3322,7 @@ func (x *RecordDeploymentRequest) String() string {
 func (*RecordDeploymentRequest) ProtoMessage() {}
 
 func (x *RecordDeploymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[44]
+	mi := &file_svc_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3184,7 +3335,7 @@ func (x *RecordDeploymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordDeploymentRequest.ProtoReflect.Descriptor instead.
 func (*RecordDeploymentRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{44}
+	return file_svc_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *RecordDeploymentRequest) GetSchemaId() string {
@@ -3228,7 +3379,7 @@ type RecordDeploymentResponse struct {
 
 func (x *RecordDeploymentResponse) Reset() {
 	*x = RecordDeploymentResponse{}
-	mi := &file_svc_proto_msgTypes[45]
+	mi := &file_svc_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3240,7 +3391,7 @@ func (x *RecordDeploymentResponse) String() string {
 func (*RecordDeploymentResponse) ProtoMessage() {}
 
 func (x *RecordDeploymentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[45]
+	mi := &file_svc_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3253,7 +3404,7 @@ func (x *RecordDeploymentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordDeploymentResponse.ProtoReflect.Descriptor instead.
 func (*RecordDeploymentResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{45}
+	return file_svc_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *RecordDeploymentResponse) GetSuccess() bool {
@@ -3296,7 +3447,7 @@ type RecordUndeploymentRequest struct {
 
 func (x *RecordUndeploymentRequest) Reset() {
 	*x = RecordUndeploymentRequest{}
-	mi := &file_svc_proto_msgTypes[46]
+	mi := &file_svc_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3308,7 +3459,7 @@ func (x *RecordUndeploymentRequest) String() string {
 func (*RecordUndeploymentRequest) ProtoMessage() {}
 
 func (x *RecordUndeploymentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[46]
+	mi := &file_svc_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3321,7 +3472,7 @@ func (x *RecordUndeploymentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordUndeploymentRequest.ProtoReflect.Descriptor instead.
 func (*RecordUndeploymentRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{46}
+	return file_svc_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RecordUndeploymentRequest) GetSchemaId() string {
@@ -3356,7 +3507,7 @@ type RecordUndeploymentResponse struct {
 
 func (x *RecordUndeploymentResponse) Reset() {
 	*x = RecordUndeploymentResponse{}
-	mi := &file_svc_proto_msgTypes[47]
+	mi := &file_svc_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3368,7 +3519,7 @@ func (x *RecordUndeploymentResponse) String() string {
 func (*RecordUndeploymentResponse) ProtoMessage() {}
 
 func (x *RecordUndeploymentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[47]
+	mi := &file_svc_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3381,7 +3532,7 @@ func (x *RecordUndeploymentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecordUndeploymentResponse.ProtoReflect.Descriptor instead.
 func (*RecordUndeploymentResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{47}
+	return file_svc_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *RecordUndeploymentResponse) GetSuccess() bool {
@@ -3418,7 +3569,7 @@ type ListDeploymentsRequest struct {
 
 func (x *ListDeploymentsRequest) Reset() {
 	*x = ListDeploymentsRequest{}
-	mi := &file_svc_proto_msgTypes[48]
+	mi := &file_svc_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3430,7 +3581,7 @@ func (x *ListDeploymentsRequest) String() string {
 func (*ListDeploymentsRequest) ProtoMessage() {}
 
 func (x *ListDeploymentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[48]
+	mi := &file_svc_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3443,7 +3594,7 @@ func (x *ListDeploymentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeploymentsRequest.ProtoReflect.Descriptor instead.
 func (*ListDeploymentsRequest) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{48}
+	return file_svc_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ListDeploymentsRequest) GetSchemaId() string {
@@ -3479,7 +3630,7 @@ type ListDeploymentsResponse struct {
 
 func (x *ListDeploymentsResponse) Reset() {
 	*x = ListDeploymentsResponse{}
-	mi := &file_svc_proto_msgTypes[49]
+	mi := &file_svc_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3491,7 +3642,7 @@ func (x *ListDeploymentsResponse) String() string {
 func (*ListDeploymentsResponse) ProtoMessage() {}
 
 func (x *ListDeploymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_svc_proto_msgTypes[49]
+	mi := &file_svc_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3504,7 +3655,7 @@ func (x *ListDeploymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeploymentsResponse.ProtoReflect.Descriptor instead.
 func (*ListDeploymentsResponse) Descriptor() ([]byte, []int) {
-	return file_svc_proto_rawDescGZIP(), []int{49}
+	return file_svc_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ListDeploymentsResponse) GetCurrent() []*DeploymentInfo {
@@ -3519,6 +3670,686 @@ func (x *ListDeploymentsResponse) GetHistory() []*DeploymentInfo {
 		return x.History
 	}
 	return nil
+}
+
+type RecordedInteraction struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	SchemaId string                 `protobuf:"bytes,1,opt,name=schema_id,json=schemaId,proto3" json:"schema_id,omitempty"`
+	// The version the interaction was validated against (empty: the latest).
+	SchemaVersion string `protobuf:"bytes,2,opt,name=schema_version,json=schemaVersion,proto3" json:"schema_version,omitempty"`
+	Environment   string `protobuf:"bytes,3,opt,name=environment,proto3" json:"environment,omitempty"`
+	// Empty: `unknown`.
+	ConsumerId string `protobuf:"bytes,4,opt,name=consumer_id,json=consumerId,proto3" json:"consumer_id,omitempty"`
+	// The real path (the server finds the template); bodies already redacted by the sender.
+	Request  *RequestData  `protobuf:"bytes,5,opt,name=request,proto3" json:"request,omitempty"`
+	Response *ResponseData `protobuf:"bytes,6,opt,name=response,proto3" json:"response,omitempty"`
+	Valid    bool          `protobuf:"varint,7,opt,name=valid,proto3" json:"valid,omitempty"`
+	// Response field paths the consumer's code read (dot paths with []); empty when not tracked.
+	ReadFields []string `protobuf:"bytes,8,rep,name=read_fields,json=readFields,proto3" json:"read_fields,omitempty"`
+	// True when read_fields was tracked (an empty list then means nothing was read).
+	ReadFieldsTracked bool `protobuf:"varint,9,opt,name=read_fields_tracked,json=readFieldsTracked,proto3" json:"read_fields_tracked,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *RecordedInteraction) Reset() {
+	*x = RecordedInteraction{}
+	mi := &file_svc_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecordedInteraction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecordedInteraction) ProtoMessage() {}
+
+func (x *RecordedInteraction) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecordedInteraction.ProtoReflect.Descriptor instead.
+func (*RecordedInteraction) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *RecordedInteraction) GetSchemaId() string {
+	if x != nil {
+		return x.SchemaId
+	}
+	return ""
+}
+
+func (x *RecordedInteraction) GetSchemaVersion() string {
+	if x != nil {
+		return x.SchemaVersion
+	}
+	return ""
+}
+
+func (x *RecordedInteraction) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+func (x *RecordedInteraction) GetConsumerId() string {
+	if x != nil {
+		return x.ConsumerId
+	}
+	return ""
+}
+
+func (x *RecordedInteraction) GetRequest() *RequestData {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *RecordedInteraction) GetResponse() *ResponseData {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *RecordedInteraction) GetValid() bool {
+	if x != nil {
+		return x.Valid
+	}
+	return false
+}
+
+func (x *RecordedInteraction) GetReadFields() []string {
+	if x != nil {
+		return x.ReadFields
+	}
+	return nil
+}
+
+func (x *RecordedInteraction) GetReadFieldsTracked() bool {
+	if x != nil {
+		return x.ReadFieldsTracked
+	}
+	return false
+}
+
+type RecordInteractionsResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Accepted int64                  `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	// Interactions not kept, by reason: unknown schema or route, a limit reached.
+	Dropped       int64  `protobuf:"varint,2,opt,name=dropped,proto3" json:"dropped,omitempty"`
+	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecordInteractionsResponse) Reset() {
+	*x = RecordInteractionsResponse{}
+	mi := &file_svc_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecordInteractionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecordInteractionsResponse) ProtoMessage() {}
+
+func (x *RecordInteractionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecordInteractionsResponse.ProtoReflect.Descriptor instead.
+func (*RecordInteractionsResponse) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *RecordInteractionsResponse) GetAccepted() int64 {
+	if x != nil {
+		return x.Accepted
+	}
+	return 0
+}
+
+func (x *RecordInteractionsResponse) GetDropped() int64 {
+	if x != nil {
+		return x.Dropped
+	}
+	return 0
+}
+
+func (x *RecordInteractionsResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+type GetCoverageRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	SchemaId string                 `protobuf:"bytes,1,opt,name=schema_id,json=schemaId,proto3" json:"schema_id,omitempty"`
+	// Empty: the latest version.
+	SchemaVersion string `protobuf:"bytes,2,opt,name=schema_version,json=schemaVersion,proto3" json:"schema_version,omitempty"`
+	// Empty: every environment.
+	Environment   string `protobuf:"bytes,3,opt,name=environment,proto3" json:"environment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCoverageRequest) Reset() {
+	*x = GetCoverageRequest{}
+	mi := &file_svc_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCoverageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCoverageRequest) ProtoMessage() {}
+
+func (x *GetCoverageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCoverageRequest.ProtoReflect.Descriptor instead.
+func (*GetCoverageRequest) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *GetCoverageRequest) GetSchemaId() string {
+	if x != nil {
+		return x.SchemaId
+	}
+	return ""
+}
+
+func (x *GetCoverageRequest) GetSchemaVersion() string {
+	if x != nil {
+		return x.SchemaVersion
+	}
+	return ""
+}
+
+func (x *GetCoverageRequest) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+type CoverageConsumer struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	ConsumerId string                 `protobuf:"bytes,1,opt,name=consumer_id,json=consumerId,proto3" json:"consumer_id,omitempty"`
+	CallCount  int64                  `protobuf:"varint,2,opt,name=call_count,json=callCount,proto3" json:"call_count,omitempty"`
+	// Unix seconds.
+	LastSeen      int64  `protobuf:"varint,3,opt,name=last_seen,json=lastSeen,proto3" json:"last_seen,omitempty"`
+	Environment   string `protobuf:"bytes,4,opt,name=environment,proto3" json:"environment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CoverageConsumer) Reset() {
+	*x = CoverageConsumer{}
+	mi := &file_svc_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CoverageConsumer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CoverageConsumer) ProtoMessage() {}
+
+func (x *CoverageConsumer) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CoverageConsumer.ProtoReflect.Descriptor instead.
+func (*CoverageConsumer) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *CoverageConsumer) GetConsumerId() string {
+	if x != nil {
+		return x.ConsumerId
+	}
+	return ""
+}
+
+func (x *CoverageConsumer) GetCallCount() int64 {
+	if x != nil {
+		return x.CallCount
+	}
+	return 0
+}
+
+func (x *CoverageConsumer) GetLastSeen() int64 {
+	if x != nil {
+		return x.LastSeen
+	}
+	return 0
+}
+
+func (x *CoverageConsumer) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+type StatusCoverage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A documented status (`200`, `4XX`, `default`) or an undocumented one seen in traffic.
+	Status        string              `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Documented    bool                `protobuf:"varint,2,opt,name=documented,proto3" json:"documented,omitempty"`
+	CallCount     int64               `protobuf:"varint,3,opt,name=call_count,json=callCount,proto3" json:"call_count,omitempty"`
+	LastSeen      int64               `protobuf:"varint,4,opt,name=last_seen,json=lastSeen,proto3" json:"last_seen,omitempty"`
+	Consumers     []*CoverageConsumer `protobuf:"bytes,5,rep,name=consumers,proto3" json:"consumers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StatusCoverage) Reset() {
+	*x = StatusCoverage{}
+	mi := &file_svc_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StatusCoverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatusCoverage) ProtoMessage() {}
+
+func (x *StatusCoverage) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatusCoverage.ProtoReflect.Descriptor instead.
+func (*StatusCoverage) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *StatusCoverage) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *StatusCoverage) GetDocumented() bool {
+	if x != nil {
+		return x.Documented
+	}
+	return false
+}
+
+func (x *StatusCoverage) GetCallCount() int64 {
+	if x != nil {
+		return x.CallCount
+	}
+	return 0
+}
+
+func (x *StatusCoverage) GetLastSeen() int64 {
+	if x != nil {
+		return x.LastSeen
+	}
+	return 0
+}
+
+func (x *StatusCoverage) GetConsumers() []*CoverageConsumer {
+	if x != nil {
+		return x.Consumers
+	}
+	return nil
+}
+
+type OperationCoverage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	OperationId   string                 `protobuf:"bytes,3,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
+	CallCount     int64                  `protobuf:"varint,4,opt,name=call_count,json=callCount,proto3" json:"call_count,omitempty"`
+	Statuses      []*StatusCoverage      `protobuf:"bytes,5,rep,name=statuses,proto3" json:"statuses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OperationCoverage) Reset() {
+	*x = OperationCoverage{}
+	mi := &file_svc_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OperationCoverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OperationCoverage) ProtoMessage() {}
+
+func (x *OperationCoverage) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OperationCoverage.ProtoReflect.Descriptor instead.
+func (*OperationCoverage) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *OperationCoverage) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *OperationCoverage) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *OperationCoverage) GetOperationId() string {
+	if x != nil {
+		return x.OperationId
+	}
+	return ""
+}
+
+func (x *OperationCoverage) GetCallCount() int64 {
+	if x != nil {
+		return x.CallCount
+	}
+	return 0
+}
+
+func (x *OperationCoverage) GetStatuses() []*StatusCoverage {
+	if x != nil {
+		return x.Statuses
+	}
+	return nil
+}
+
+type GetCoverageResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SchemaId      string                 `protobuf:"bytes,1,opt,name=schema_id,json=schemaId,proto3" json:"schema_id,omitempty"`
+	SchemaVersion string                 `protobuf:"bytes,2,opt,name=schema_version,json=schemaVersion,proto3" json:"schema_version,omitempty"`
+	Environment   string                 `protobuf:"bytes,3,opt,name=environment,proto3" json:"environment,omitempty"`
+	Operations    []*OperationCoverage   `protobuf:"bytes,4,rep,name=operations,proto3" json:"operations,omitempty"`
+	// Documented (operation, status) pairs exercised, of all documented pairs.
+	ExercisedStatuses  int32    `protobuf:"varint,5,opt,name=exercised_statuses,json=exercisedStatuses,proto3" json:"exercised_statuses,omitempty"`
+	DocumentedStatuses int32    `protobuf:"varint,6,opt,name=documented_statuses,json=documentedStatuses,proto3" json:"documented_statuses,omitempty"`
+	CoveragePercent    float64  `protobuf:"fixed64,7,opt,name=coverage_percent,json=coveragePercent,proto3" json:"coverage_percent,omitempty"`
+	Consumers          []string `protobuf:"bytes,8,rep,name=consumers,proto3" json:"consumers,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *GetCoverageResponse) Reset() {
+	*x = GetCoverageResponse{}
+	mi := &file_svc_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCoverageResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCoverageResponse) ProtoMessage() {}
+
+func (x *GetCoverageResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCoverageResponse.ProtoReflect.Descriptor instead.
+func (*GetCoverageResponse) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *GetCoverageResponse) GetSchemaId() string {
+	if x != nil {
+		return x.SchemaId
+	}
+	return ""
+}
+
+func (x *GetCoverageResponse) GetSchemaVersion() string {
+	if x != nil {
+		return x.SchemaVersion
+	}
+	return ""
+}
+
+func (x *GetCoverageResponse) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+func (x *GetCoverageResponse) GetOperations() []*OperationCoverage {
+	if x != nil {
+		return x.Operations
+	}
+	return nil
+}
+
+func (x *GetCoverageResponse) GetExercisedStatuses() int32 {
+	if x != nil {
+		return x.ExercisedStatuses
+	}
+	return 0
+}
+
+func (x *GetCoverageResponse) GetDocumentedStatuses() int32 {
+	if x != nil {
+		return x.DocumentedStatuses
+	}
+	return 0
+}
+
+func (x *GetCoverageResponse) GetCoveragePercent() float64 {
+	if x != nil {
+		return x.CoveragePercent
+	}
+	return 0
+}
+
+func (x *GetCoverageResponse) GetConsumers() []string {
+	if x != nil {
+		return x.Consumers
+	}
+	return nil
+}
+
+type PurgeRecordingsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Empty fields match everything; all empty purges every recording.
+	SchemaId      string `protobuf:"bytes,1,opt,name=schema_id,json=schemaId,proto3" json:"schema_id,omitempty"`
+	ConsumerId    string `protobuf:"bytes,2,opt,name=consumer_id,json=consumerId,proto3" json:"consumer_id,omitempty"`
+	Environment   string `protobuf:"bytes,3,opt,name=environment,proto3" json:"environment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PurgeRecordingsRequest) Reset() {
+	*x = PurgeRecordingsRequest{}
+	mi := &file_svc_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PurgeRecordingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PurgeRecordingsRequest) ProtoMessage() {}
+
+func (x *PurgeRecordingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PurgeRecordingsRequest.ProtoReflect.Descriptor instead.
+func (*PurgeRecordingsRequest) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *PurgeRecordingsRequest) GetSchemaId() string {
+	if x != nil {
+		return x.SchemaId
+	}
+	return ""
+}
+
+func (x *PurgeRecordingsRequest) GetConsumerId() string {
+	if x != nil {
+		return x.ConsumerId
+	}
+	return ""
+}
+
+func (x *PurgeRecordingsRequest) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+type PurgeRecordingsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Success       bool                   `protobuf:"varint,1,opt,name=success,proto3" json:"success,omitempty"`
+	Removed       int64                  `protobuf:"varint,2,opt,name=removed,proto3" json:"removed,omitempty"`
+	Message       string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PurgeRecordingsResponse) Reset() {
+	*x = PurgeRecordingsResponse{}
+	mi := &file_svc_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PurgeRecordingsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PurgeRecordingsResponse) ProtoMessage() {}
+
+func (x *PurgeRecordingsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_svc_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PurgeRecordingsResponse.ProtoReflect.Descriptor instead.
+func (*PurgeRecordingsResponse) Descriptor() ([]byte, []int) {
+	return file_svc_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *PurgeRecordingsResponse) GetSuccess() bool {
+	if x != nil {
+		return x.Success
+	}
+	return false
+}
+
+func (x *PurgeRecordingsResponse) GetRemoved() int64 {
+	if x != nil {
+		return x.Removed
+	}
+	return 0
+}
+
+func (x *PurgeRecordingsResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
 }
 
 var File_svc_proto protoreflect.FileDescriptor
@@ -3585,7 +4416,7 @@ const file_svc_proto_rawDesc = "" +
 	"\venvironment\x18\x05 \x01(\tR\venvironment\x12#\n" +
 	"\rregistered_at\x18\x06 \x01(\x03R\fregisteredAt\x12*\n" +
 	"\x11last_validated_at\x18\a \x01(\x03R\x0flastValidatedAt\x129\n" +
-	"\x0eused_endpoints\x18\b \x03(\v2\x12.svc.EndpointUsageR\rusedEndpoints\"\x93\x02\n" +
+	"\x0eused_endpoints\x18\b \x03(\v2\x12.svc.EndpointUsageR\rusedEndpoints\"\xe4\x03\n" +
 	"\x0eConsumerImpact\x12\x1f\n" +
 	"\vconsumer_id\x18\x01 \x01(\tR\n" +
 	"consumerId\x12)\n" +
@@ -3594,7 +4425,19 @@ const file_svc_proto_rawDesc = "" +
 	"\venvironment\x18\x04 \x01(\tR\venvironment\x12\x1d\n" +
 	"\n" +
 	"will_break\x18\x05 \x01(\bR\twillBreak\x12>\n" +
-	"\x10relevant_changes\x18\x06 \x03(\v2\x13.svc.BreakingChangeR\x0frelevantChanges\"\xcc\x01\n" +
+	"\x10relevant_changes\x18\x06 \x03(\v2\x13.svc.BreakingChangeR\x0frelevantChanges\x12<\n" +
+	"\x0freplay_failures\x18( \x03(\v2\x13.svc.ReplayEvidenceR\x0ereplayFailures\x123\n" +
+	"\x15replayed_interactions\x18) \x01(\x05R\x14replayedInteractions\x12\x1a\n" +
+	"\bobserved\x18* \x01(\bR\bobserved\x12@\n" +
+	"\x11unreached_changes\x18+ \x03(\v2\x13.svc.BreakingChangeR\x10unreachedChanges\"\x96\x01\n" +
+	"\x0eReplayEvidence\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x1f\n" +
+	"\vstatus_code\x18\x03 \x01(\x05R\n" +
+	"statusCode\x12\x16\n" +
+	"\x06errors\x18\x04 \x03(\tR\x06errors\x12\x1f\n" +
+	"\vrecorded_at\x18\x05 \x01(\x03R\n" +
+	"recordedAt\"\xcc\x01\n" +
 	"\x10GeneratedRequest\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12<\n" +
@@ -3732,14 +4575,18 @@ const file_svc_proto_rawDesc = "" +
 	"\venvironment\x18\x03 \x01(\tR\venvironment\"P\n" +
 	"\x1aDeregisterConsumerResponse\x12\x18\n" +
 	"\asuccess\x18\x01 \x01(\bR\asuccess\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\xd1\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xcb\x02\n" +
 	"\x11CanIDeployRequest\x12\x1b\n" +
 	"\tschema_id\x18\x01 \x01(\tR\bschemaId\x12\x1f\n" +
 	"\vnew_version\x18\x02 \x01(\tR\n" +
 	"newVersion\x12 \n" +
 	"\venvironment\x18\x03 \x01(\tR\venvironment\x12+\n" +
 	"\x11candidate_content\x18\x14 \x01(\tR\x10candidateContent\x12/\n" +
-	"\x14fail_if_no_consumers\x18\x15 \x01(\bR\x11failIfNoConsumers\"\xda\x02\n" +
+	"\x14fail_if_no_consumers\x18\x15 \x01(\bR\x11failIfNoConsumers\x12)\n" +
+	"\x10include_observed\x18( \x01(\bR\x0fincludeObserved\x12,\n" +
+	"\x12field_level_impact\x18) \x01(\bR\x10fieldLevelImpact\x12\x1f\n" +
+	"\vskip_replay\x18* \x01(\bR\n" +
+	"skipReplay\"\x8f\x03\n" +
 	"\x12CanIDeployResponse\x12$\n" +
 	"\x0esafe_to_deploy\x18\x01 \x01(\bR\fsafeToDeploy\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12>\n" +
@@ -3747,7 +4594,8 @@ const file_svc_proto_rawDesc = "" +
 	"\x12affected_consumers\x18\x04 \x03(\v2\x13.svc.ConsumerImpactR\x11affectedConsumers\x122\n" +
 	"\x15compared_with_version\x18\x14 \x01(\tR\x13comparedWithVersion\x12#\n" +
 	"\rcompared_with\x18\x15 \x01(\tR\fcomparedWith\x12'\n" +
-	"\x0fchecked_version\x18\x16 \x01(\tR\x0echeckedVersion\"\x99\x01\n" +
+	"\x0fchecked_version\x18\x16 \x01(\tR\x0echeckedVersion\x123\n" +
+	"\x15replayed_interactions\x18( \x01(\x05R\x14replayedInteractions\"\x99\x01\n" +
 	"\x0fEnvironmentInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x19\n" +
@@ -3812,7 +4660,70 @@ const file_svc_proto_rawDesc = "" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\"w\n" +
 	"\x17ListDeploymentsResponse\x12-\n" +
 	"\acurrent\x18\x01 \x03(\v2\x13.svc.DeploymentInfoR\acurrent\x12-\n" +
-	"\ahistory\x18\x02 \x03(\v2\x13.svc.DeploymentInfoR\ahistory*\xca\x01\n" +
+	"\ahistory\x18\x02 \x03(\v2\x13.svc.DeploymentInfoR\ahistory\"\xde\x02\n" +
+	"\x13RecordedInteraction\x12\x1b\n" +
+	"\tschema_id\x18\x01 \x01(\tR\bschemaId\x12%\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12 \n" +
+	"\venvironment\x18\x03 \x01(\tR\venvironment\x12\x1f\n" +
+	"\vconsumer_id\x18\x04 \x01(\tR\n" +
+	"consumerId\x12*\n" +
+	"\arequest\x18\x05 \x01(\v2\x10.svc.RequestDataR\arequest\x12-\n" +
+	"\bresponse\x18\x06 \x01(\v2\x11.svc.ResponseDataR\bresponse\x12\x14\n" +
+	"\x05valid\x18\a \x01(\bR\x05valid\x12\x1f\n" +
+	"\vread_fields\x18\b \x03(\tR\n" +
+	"readFields\x12.\n" +
+	"\x13read_fields_tracked\x18\t \x01(\bR\x11readFieldsTracked\"l\n" +
+	"\x1aRecordInteractionsResponse\x12\x1a\n" +
+	"\baccepted\x18\x01 \x01(\x03R\baccepted\x12\x18\n" +
+	"\adropped\x18\x02 \x01(\x03R\adropped\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"z\n" +
+	"\x12GetCoverageRequest\x12\x1b\n" +
+	"\tschema_id\x18\x01 \x01(\tR\bschemaId\x12%\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12 \n" +
+	"\venvironment\x18\x03 \x01(\tR\venvironment\"\x91\x01\n" +
+	"\x10CoverageConsumer\x12\x1f\n" +
+	"\vconsumer_id\x18\x01 \x01(\tR\n" +
+	"consumerId\x12\x1d\n" +
+	"\n" +
+	"call_count\x18\x02 \x01(\x03R\tcallCount\x12\x1b\n" +
+	"\tlast_seen\x18\x03 \x01(\x03R\blastSeen\x12 \n" +
+	"\venvironment\x18\x04 \x01(\tR\venvironment\"\xb9\x01\n" +
+	"\x0eStatusCoverage\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"documented\x18\x02 \x01(\bR\n" +
+	"documented\x12\x1d\n" +
+	"\n" +
+	"call_count\x18\x03 \x01(\x03R\tcallCount\x12\x1b\n" +
+	"\tlast_seen\x18\x04 \x01(\x03R\blastSeen\x123\n" +
+	"\tconsumers\x18\x05 \x03(\v2\x15.svc.CoverageConsumerR\tconsumers\"\xb2\x01\n" +
+	"\x11OperationCoverage\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12!\n" +
+	"\foperation_id\x18\x03 \x01(\tR\voperationId\x12\x1d\n" +
+	"\n" +
+	"call_count\x18\x04 \x01(\x03R\tcallCount\x12/\n" +
+	"\bstatuses\x18\x05 \x03(\v2\x13.svc.StatusCoverageR\bstatuses\"\xdc\x02\n" +
+	"\x13GetCoverageResponse\x12\x1b\n" +
+	"\tschema_id\x18\x01 \x01(\tR\bschemaId\x12%\n" +
+	"\x0eschema_version\x18\x02 \x01(\tR\rschemaVersion\x12 \n" +
+	"\venvironment\x18\x03 \x01(\tR\venvironment\x126\n" +
+	"\n" +
+	"operations\x18\x04 \x03(\v2\x16.svc.OperationCoverageR\n" +
+	"operations\x12-\n" +
+	"\x12exercised_statuses\x18\x05 \x01(\x05R\x11exercisedStatuses\x12/\n" +
+	"\x13documented_statuses\x18\x06 \x01(\x05R\x12documentedStatuses\x12)\n" +
+	"\x10coverage_percent\x18\a \x01(\x01R\x0fcoveragePercent\x12\x1c\n" +
+	"\tconsumers\x18\b \x03(\tR\tconsumers\"x\n" +
+	"\x16PurgeRecordingsRequest\x12\x1b\n" +
+	"\tschema_id\x18\x01 \x01(\tR\bschemaId\x12\x1f\n" +
+	"\vconsumer_id\x18\x02 \x01(\tR\n" +
+	"consumerId\x12 \n" +
+	"\venvironment\x18\x03 \x01(\tR\venvironment\"g\n" +
+	"\x17PurgeRecordingsResponse\x12\x18\n" +
+	"\asuccess\x18\x01 \x01(\bR\asuccess\x12\x18\n" +
+	"\aremoved\x18\x02 \x01(\x03R\aremoved\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage*\xca\x01\n" +
 	"\x12BreakingChangeType\x12\x1f\n" +
 	"\x1bBREAKING_CHANGE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10ENDPOINT_REMOVED\x10\x01\x12\x18\n" +
@@ -3825,7 +4736,7 @@ const file_svc_proto_rawDesc = "" +
 	"OutputType\x12\x12\n" +
 	"\x0eOUTPUT_FIXTURE\x10\x00\x12\x12\n" +
 	"\x0eOUTPUT_REQUEST\x10\x01\x12\x13\n" +
-	"\x0fOUTPUT_RESPONSE\x10\x022\xc4\v\n" +
+	"\x0fOUTPUT_RESPONSE\x10\x022\xa7\r\n" +
 	"\x11ContractValidator\x12I\n" +
 	"\x0eRegisterSchema\x12\x1a.svc.RegisterSchemaRequest\x1a\x1b.svc.RegisterSchemaResponse\x12:\n" +
 	"\tGetSchema\x12\x15.svc.GetSchemaRequest\x1a\x16.svc.GetSchemaResponse\x12@\n" +
@@ -3846,7 +4757,10 @@ const file_svc_proto_rawDesc = "" +
 	"\x11DeleteEnvironment\x12\x1d.svc.DeleteEnvironmentRequest\x1a\x1e.svc.DeleteEnvironmentResponse\x12O\n" +
 	"\x10RecordDeployment\x12\x1c.svc.RecordDeploymentRequest\x1a\x1d.svc.RecordDeploymentResponse\x12U\n" +
 	"\x12RecordUndeployment\x12\x1e.svc.RecordUndeploymentRequest\x1a\x1f.svc.RecordUndeploymentResponse\x12L\n" +
-	"\x0fListDeployments\x12\x1b.svc.ListDeploymentsRequest\x1a\x1c.svc.ListDeploymentsResponseb\x06proto3"
+	"\x0fListDeployments\x12\x1b.svc.ListDeploymentsRequest\x1a\x1c.svc.ListDeploymentsResponse\x12Q\n" +
+	"\x12RecordInteractions\x12\x18.svc.RecordedInteraction\x1a\x1f.svc.RecordInteractionsResponse(\x01\x12@\n" +
+	"\vGetCoverage\x12\x17.svc.GetCoverageRequest\x1a\x18.svc.GetCoverageResponse\x12L\n" +
+	"\x0fPurgeRecordings\x12\x1b.svc.PurgeRecordingsRequest\x1a\x1c.svc.PurgeRecordingsResponseb\x06proto3"
 
 var (
 	file_svc_proto_rawDescOnce sync.Once
@@ -3861,7 +4775,7 @@ func file_svc_proto_rawDescGZIP() []byte {
 }
 
 var file_svc_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_svc_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_svc_proto_msgTypes = make([]protoimpl.MessageInfo, 64)
 var file_svc_proto_goTypes = []any{
 	(BreakingChangeType)(0),            // 0: svc.BreakingChangeType
 	(OutputType)(0),                    // 1: svc.OutputType
@@ -3874,134 +4788,157 @@ var file_svc_proto_goTypes = []any{
 	(*EndpointUsage)(nil),              // 8: svc.EndpointUsage
 	(*ConsumerInfo)(nil),               // 9: svc.ConsumerInfo
 	(*ConsumerImpact)(nil),             // 10: svc.ConsumerImpact
-	(*GeneratedRequest)(nil),           // 11: svc.GeneratedRequest
-	(*GeneratedResponse)(nil),          // 12: svc.GeneratedResponse
-	(*GeneratedFixture)(nil),           // 13: svc.GeneratedFixture
-	(*EndpointInfo)(nil),               // 14: svc.EndpointInfo
-	(*RegisterSchemaRequest)(nil),      // 15: svc.RegisterSchemaRequest
-	(*RegisterSchemaResponse)(nil),     // 16: svc.RegisterSchemaResponse
-	(*RegistrationWarning)(nil),        // 17: svc.RegistrationWarning
-	(*GetSchemaRequest)(nil),           // 18: svc.GetSchemaRequest
-	(*GetSchemaResponse)(nil),          // 19: svc.GetSchemaResponse
-	(*ListSchemasRequest)(nil),         // 20: svc.ListSchemasRequest
-	(*ListSchemasResponse)(nil),        // 21: svc.ListSchemasResponse
-	(*ListEndpointsRequest)(nil),       // 22: svc.ListEndpointsRequest
-	(*ListEndpointsResponse)(nil),      // 23: svc.ListEndpointsResponse
-	(*InteractionRequest)(nil),         // 24: svc.InteractionRequest
-	(*ValidateProducerRequest)(nil),    // 25: svc.ValidateProducerRequest
-	(*CompareSchemasRequest)(nil),      // 26: svc.CompareSchemasRequest
-	(*CompareSchemasResponse)(nil),     // 27: svc.CompareSchemasResponse
-	(*GenerateFixtureRequest)(nil),     // 28: svc.GenerateFixtureRequest
-	(*GenerateFixtureResponse)(nil),    // 29: svc.GenerateFixtureResponse
-	(*RegisterConsumerRequest)(nil),    // 30: svc.RegisterConsumerRequest
-	(*RegisterConsumerResponse)(nil),   // 31: svc.RegisterConsumerResponse
-	(*ListConsumersRequest)(nil),       // 32: svc.ListConsumersRequest
-	(*ListConsumersResponse)(nil),      // 33: svc.ListConsumersResponse
-	(*DeregisterConsumerRequest)(nil),  // 34: svc.DeregisterConsumerRequest
-	(*DeregisterConsumerResponse)(nil), // 35: svc.DeregisterConsumerResponse
-	(*CanIDeployRequest)(nil),          // 36: svc.CanIDeployRequest
-	(*CanIDeployResponse)(nil),         // 37: svc.CanIDeployResponse
-	(*EnvironmentInfo)(nil),            // 38: svc.EnvironmentInfo
-	(*CreateEnvironmentRequest)(nil),   // 39: svc.CreateEnvironmentRequest
-	(*CreateEnvironmentResponse)(nil),  // 40: svc.CreateEnvironmentResponse
-	(*ListEnvironmentsRequest)(nil),    // 41: svc.ListEnvironmentsRequest
-	(*ListEnvironmentsResponse)(nil),   // 42: svc.ListEnvironmentsResponse
-	(*DeleteEnvironmentRequest)(nil),   // 43: svc.DeleteEnvironmentRequest
-	(*DeleteEnvironmentResponse)(nil),  // 44: svc.DeleteEnvironmentResponse
-	(*DeploymentInfo)(nil),             // 45: svc.DeploymentInfo
-	(*RecordDeploymentRequest)(nil),    // 46: svc.RecordDeploymentRequest
-	(*RecordDeploymentResponse)(nil),   // 47: svc.RecordDeploymentResponse
-	(*RecordUndeploymentRequest)(nil),  // 48: svc.RecordUndeploymentRequest
-	(*RecordUndeploymentResponse)(nil), // 49: svc.RecordUndeploymentResponse
-	(*ListDeploymentsRequest)(nil),     // 50: svc.ListDeploymentsRequest
-	(*ListDeploymentsResponse)(nil),    // 51: svc.ListDeploymentsResponse
-	nil,                                // 52: svc.RequestData.HeadersEntry
-	nil,                                // 53: svc.ResponseData.HeadersEntry
-	nil,                                // 54: svc.GeneratedRequest.HeadersEntry
-	nil,                                // 55: svc.GeneratedResponse.HeadersEntry
+	(*ReplayEvidence)(nil),             // 11: svc.ReplayEvidence
+	(*GeneratedRequest)(nil),           // 12: svc.GeneratedRequest
+	(*GeneratedResponse)(nil),          // 13: svc.GeneratedResponse
+	(*GeneratedFixture)(nil),           // 14: svc.GeneratedFixture
+	(*EndpointInfo)(nil),               // 15: svc.EndpointInfo
+	(*RegisterSchemaRequest)(nil),      // 16: svc.RegisterSchemaRequest
+	(*RegisterSchemaResponse)(nil),     // 17: svc.RegisterSchemaResponse
+	(*RegistrationWarning)(nil),        // 18: svc.RegistrationWarning
+	(*GetSchemaRequest)(nil),           // 19: svc.GetSchemaRequest
+	(*GetSchemaResponse)(nil),          // 20: svc.GetSchemaResponse
+	(*ListSchemasRequest)(nil),         // 21: svc.ListSchemasRequest
+	(*ListSchemasResponse)(nil),        // 22: svc.ListSchemasResponse
+	(*ListEndpointsRequest)(nil),       // 23: svc.ListEndpointsRequest
+	(*ListEndpointsResponse)(nil),      // 24: svc.ListEndpointsResponse
+	(*InteractionRequest)(nil),         // 25: svc.InteractionRequest
+	(*ValidateProducerRequest)(nil),    // 26: svc.ValidateProducerRequest
+	(*CompareSchemasRequest)(nil),      // 27: svc.CompareSchemasRequest
+	(*CompareSchemasResponse)(nil),     // 28: svc.CompareSchemasResponse
+	(*GenerateFixtureRequest)(nil),     // 29: svc.GenerateFixtureRequest
+	(*GenerateFixtureResponse)(nil),    // 30: svc.GenerateFixtureResponse
+	(*RegisterConsumerRequest)(nil),    // 31: svc.RegisterConsumerRequest
+	(*RegisterConsumerResponse)(nil),   // 32: svc.RegisterConsumerResponse
+	(*ListConsumersRequest)(nil),       // 33: svc.ListConsumersRequest
+	(*ListConsumersResponse)(nil),      // 34: svc.ListConsumersResponse
+	(*DeregisterConsumerRequest)(nil),  // 35: svc.DeregisterConsumerRequest
+	(*DeregisterConsumerResponse)(nil), // 36: svc.DeregisterConsumerResponse
+	(*CanIDeployRequest)(nil),          // 37: svc.CanIDeployRequest
+	(*CanIDeployResponse)(nil),         // 38: svc.CanIDeployResponse
+	(*EnvironmentInfo)(nil),            // 39: svc.EnvironmentInfo
+	(*CreateEnvironmentRequest)(nil),   // 40: svc.CreateEnvironmentRequest
+	(*CreateEnvironmentResponse)(nil),  // 41: svc.CreateEnvironmentResponse
+	(*ListEnvironmentsRequest)(nil),    // 42: svc.ListEnvironmentsRequest
+	(*ListEnvironmentsResponse)(nil),   // 43: svc.ListEnvironmentsResponse
+	(*DeleteEnvironmentRequest)(nil),   // 44: svc.DeleteEnvironmentRequest
+	(*DeleteEnvironmentResponse)(nil),  // 45: svc.DeleteEnvironmentResponse
+	(*DeploymentInfo)(nil),             // 46: svc.DeploymentInfo
+	(*RecordDeploymentRequest)(nil),    // 47: svc.RecordDeploymentRequest
+	(*RecordDeploymentResponse)(nil),   // 48: svc.RecordDeploymentResponse
+	(*RecordUndeploymentRequest)(nil),  // 49: svc.RecordUndeploymentRequest
+	(*RecordUndeploymentResponse)(nil), // 50: svc.RecordUndeploymentResponse
+	(*ListDeploymentsRequest)(nil),     // 51: svc.ListDeploymentsRequest
+	(*ListDeploymentsResponse)(nil),    // 52: svc.ListDeploymentsResponse
+	(*RecordedInteraction)(nil),        // 53: svc.RecordedInteraction
+	(*RecordInteractionsResponse)(nil), // 54: svc.RecordInteractionsResponse
+	(*GetCoverageRequest)(nil),         // 55: svc.GetCoverageRequest
+	(*CoverageConsumer)(nil),           // 56: svc.CoverageConsumer
+	(*StatusCoverage)(nil),             // 57: svc.StatusCoverage
+	(*OperationCoverage)(nil),          // 58: svc.OperationCoverage
+	(*GetCoverageResponse)(nil),        // 59: svc.GetCoverageResponse
+	(*PurgeRecordingsRequest)(nil),     // 60: svc.PurgeRecordingsRequest
+	(*PurgeRecordingsResponse)(nil),    // 61: svc.PurgeRecordingsResponse
+	nil,                                // 62: svc.RequestData.HeadersEntry
+	nil,                                // 63: svc.ResponseData.HeadersEntry
+	nil,                                // 64: svc.GeneratedRequest.HeadersEntry
+	nil,                                // 65: svc.GeneratedResponse.HeadersEntry
 }
 var file_svc_proto_depIdxs = []int32{
 	2,  // 0: svc.SchemaMetadata.ownership:type_name -> svc.SchemaOwnership
 	0,  // 1: svc.BreakingChange.type:type_name -> svc.BreakingChangeType
-	52, // 2: svc.RequestData.headers:type_name -> svc.RequestData.HeadersEntry
-	53, // 3: svc.ResponseData.headers:type_name -> svc.ResponseData.HeadersEntry
+	62, // 2: svc.RequestData.headers:type_name -> svc.RequestData.HeadersEntry
+	63, // 3: svc.ResponseData.headers:type_name -> svc.ResponseData.HeadersEntry
 	8,  // 4: svc.ConsumerInfo.used_endpoints:type_name -> svc.EndpointUsage
 	4,  // 5: svc.ConsumerImpact.relevant_changes:type_name -> svc.BreakingChange
-	54, // 6: svc.GeneratedRequest.headers:type_name -> svc.GeneratedRequest.HeadersEntry
-	55, // 7: svc.GeneratedResponse.headers:type_name -> svc.GeneratedResponse.HeadersEntry
-	11, // 8: svc.GeneratedFixture.request:type_name -> svc.GeneratedRequest
-	12, // 9: svc.GeneratedFixture.response:type_name -> svc.GeneratedResponse
-	2,  // 10: svc.RegisterSchemaRequest.ownership:type_name -> svc.SchemaOwnership
-	3,  // 11: svc.RegisterSchemaResponse.metadata:type_name -> svc.SchemaMetadata
-	4,  // 12: svc.RegisterSchemaResponse.breaking_changes:type_name -> svc.BreakingChange
-	17, // 13: svc.RegisterSchemaResponse.warnings:type_name -> svc.RegistrationWarning
-	3,  // 14: svc.GetSchemaResponse.metadata:type_name -> svc.SchemaMetadata
-	3,  // 15: svc.ListSchemasResponse.schemas:type_name -> svc.SchemaMetadata
-	14, // 16: svc.ListEndpointsResponse.endpoints:type_name -> svc.EndpointInfo
-	5,  // 17: svc.InteractionRequest.request:type_name -> svc.RequestData
-	6,  // 18: svc.InteractionRequest.response:type_name -> svc.ResponseData
-	6,  // 19: svc.ValidateProducerRequest.response:type_name -> svc.ResponseData
-	5,  // 20: svc.ValidateProducerRequest.request:type_name -> svc.RequestData
-	4,  // 21: svc.CompareSchemasResponse.breaking_changes:type_name -> svc.BreakingChange
-	3,  // 22: svc.CompareSchemasResponse.old_schema:type_name -> svc.SchemaMetadata
-	3,  // 23: svc.CompareSchemasResponse.new_schema:type_name -> svc.SchemaMetadata
-	1,  // 24: svc.GenerateFixtureRequest.output_type:type_name -> svc.OutputType
-	13, // 25: svc.GenerateFixtureResponse.fixture:type_name -> svc.GeneratedFixture
-	12, // 26: svc.GenerateFixtureResponse.response:type_name -> svc.GeneratedResponse
-	8,  // 27: svc.RegisterConsumerRequest.used_endpoints:type_name -> svc.EndpointUsage
-	9,  // 28: svc.RegisterConsumerResponse.consumer:type_name -> svc.ConsumerInfo
-	9,  // 29: svc.ListConsumersResponse.consumers:type_name -> svc.ConsumerInfo
-	4,  // 30: svc.CanIDeployResponse.breaking_changes:type_name -> svc.BreakingChange
-	10, // 31: svc.CanIDeployResponse.affected_consumers:type_name -> svc.ConsumerImpact
-	38, // 32: svc.CreateEnvironmentResponse.environment:type_name -> svc.EnvironmentInfo
-	38, // 33: svc.ListEnvironmentsResponse.environments:type_name -> svc.EnvironmentInfo
-	45, // 34: svc.RecordDeploymentResponse.deployment:type_name -> svc.DeploymentInfo
-	45, // 35: svc.RecordUndeploymentResponse.deployment:type_name -> svc.DeploymentInfo
-	45, // 36: svc.ListDeploymentsResponse.current:type_name -> svc.DeploymentInfo
-	45, // 37: svc.ListDeploymentsResponse.history:type_name -> svc.DeploymentInfo
-	15, // 38: svc.ContractValidator.RegisterSchema:input_type -> svc.RegisterSchemaRequest
-	18, // 39: svc.ContractValidator.GetSchema:input_type -> svc.GetSchemaRequest
-	20, // 40: svc.ContractValidator.ListSchemas:input_type -> svc.ListSchemasRequest
-	22, // 41: svc.ContractValidator.ListEndpoints:input_type -> svc.ListEndpointsRequest
-	26, // 42: svc.ContractValidator.CompareSchemas:input_type -> svc.CompareSchemasRequest
-	28, // 43: svc.ContractValidator.GenerateFixture:input_type -> svc.GenerateFixtureRequest
-	24, // 44: svc.ContractValidator.ValidateInteraction:input_type -> svc.InteractionRequest
-	25, // 45: svc.ContractValidator.ValidateProducerResponse:input_type -> svc.ValidateProducerRequest
-	30, // 46: svc.ContractValidator.RegisterConsumer:input_type -> svc.RegisterConsumerRequest
-	32, // 47: svc.ContractValidator.ListConsumers:input_type -> svc.ListConsumersRequest
-	34, // 48: svc.ContractValidator.DeregisterConsumer:input_type -> svc.DeregisterConsumerRequest
-	36, // 49: svc.ContractValidator.CanIDeploy:input_type -> svc.CanIDeployRequest
-	24, // 50: svc.ContractValidator.ValidateInteractionStream:input_type -> svc.InteractionRequest
-	39, // 51: svc.ContractValidator.CreateEnvironment:input_type -> svc.CreateEnvironmentRequest
-	41, // 52: svc.ContractValidator.ListEnvironments:input_type -> svc.ListEnvironmentsRequest
-	43, // 53: svc.ContractValidator.DeleteEnvironment:input_type -> svc.DeleteEnvironmentRequest
-	46, // 54: svc.ContractValidator.RecordDeployment:input_type -> svc.RecordDeploymentRequest
-	48, // 55: svc.ContractValidator.RecordUndeployment:input_type -> svc.RecordUndeploymentRequest
-	50, // 56: svc.ContractValidator.ListDeployments:input_type -> svc.ListDeploymentsRequest
-	16, // 57: svc.ContractValidator.RegisterSchema:output_type -> svc.RegisterSchemaResponse
-	19, // 58: svc.ContractValidator.GetSchema:output_type -> svc.GetSchemaResponse
-	21, // 59: svc.ContractValidator.ListSchemas:output_type -> svc.ListSchemasResponse
-	23, // 60: svc.ContractValidator.ListEndpoints:output_type -> svc.ListEndpointsResponse
-	27, // 61: svc.ContractValidator.CompareSchemas:output_type -> svc.CompareSchemasResponse
-	29, // 62: svc.ContractValidator.GenerateFixture:output_type -> svc.GenerateFixtureResponse
-	7,  // 63: svc.ContractValidator.ValidateInteraction:output_type -> svc.ValidationResult
-	7,  // 64: svc.ContractValidator.ValidateProducerResponse:output_type -> svc.ValidationResult
-	31, // 65: svc.ContractValidator.RegisterConsumer:output_type -> svc.RegisterConsumerResponse
-	33, // 66: svc.ContractValidator.ListConsumers:output_type -> svc.ListConsumersResponse
-	35, // 67: svc.ContractValidator.DeregisterConsumer:output_type -> svc.DeregisterConsumerResponse
-	37, // 68: svc.ContractValidator.CanIDeploy:output_type -> svc.CanIDeployResponse
-	7,  // 69: svc.ContractValidator.ValidateInteractionStream:output_type -> svc.ValidationResult
-	40, // 70: svc.ContractValidator.CreateEnvironment:output_type -> svc.CreateEnvironmentResponse
-	42, // 71: svc.ContractValidator.ListEnvironments:output_type -> svc.ListEnvironmentsResponse
-	44, // 72: svc.ContractValidator.DeleteEnvironment:output_type -> svc.DeleteEnvironmentResponse
-	47, // 73: svc.ContractValidator.RecordDeployment:output_type -> svc.RecordDeploymentResponse
-	49, // 74: svc.ContractValidator.RecordUndeployment:output_type -> svc.RecordUndeploymentResponse
-	51, // 75: svc.ContractValidator.ListDeployments:output_type -> svc.ListDeploymentsResponse
-	57, // [57:76] is the sub-list for method output_type
-	38, // [38:57] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	11, // 6: svc.ConsumerImpact.replay_failures:type_name -> svc.ReplayEvidence
+	4,  // 7: svc.ConsumerImpact.unreached_changes:type_name -> svc.BreakingChange
+	64, // 8: svc.GeneratedRequest.headers:type_name -> svc.GeneratedRequest.HeadersEntry
+	65, // 9: svc.GeneratedResponse.headers:type_name -> svc.GeneratedResponse.HeadersEntry
+	12, // 10: svc.GeneratedFixture.request:type_name -> svc.GeneratedRequest
+	13, // 11: svc.GeneratedFixture.response:type_name -> svc.GeneratedResponse
+	2,  // 12: svc.RegisterSchemaRequest.ownership:type_name -> svc.SchemaOwnership
+	3,  // 13: svc.RegisterSchemaResponse.metadata:type_name -> svc.SchemaMetadata
+	4,  // 14: svc.RegisterSchemaResponse.breaking_changes:type_name -> svc.BreakingChange
+	18, // 15: svc.RegisterSchemaResponse.warnings:type_name -> svc.RegistrationWarning
+	3,  // 16: svc.GetSchemaResponse.metadata:type_name -> svc.SchemaMetadata
+	3,  // 17: svc.ListSchemasResponse.schemas:type_name -> svc.SchemaMetadata
+	15, // 18: svc.ListEndpointsResponse.endpoints:type_name -> svc.EndpointInfo
+	5,  // 19: svc.InteractionRequest.request:type_name -> svc.RequestData
+	6,  // 20: svc.InteractionRequest.response:type_name -> svc.ResponseData
+	6,  // 21: svc.ValidateProducerRequest.response:type_name -> svc.ResponseData
+	5,  // 22: svc.ValidateProducerRequest.request:type_name -> svc.RequestData
+	4,  // 23: svc.CompareSchemasResponse.breaking_changes:type_name -> svc.BreakingChange
+	3,  // 24: svc.CompareSchemasResponse.old_schema:type_name -> svc.SchemaMetadata
+	3,  // 25: svc.CompareSchemasResponse.new_schema:type_name -> svc.SchemaMetadata
+	1,  // 26: svc.GenerateFixtureRequest.output_type:type_name -> svc.OutputType
+	14, // 27: svc.GenerateFixtureResponse.fixture:type_name -> svc.GeneratedFixture
+	13, // 28: svc.GenerateFixtureResponse.response:type_name -> svc.GeneratedResponse
+	8,  // 29: svc.RegisterConsumerRequest.used_endpoints:type_name -> svc.EndpointUsage
+	9,  // 30: svc.RegisterConsumerResponse.consumer:type_name -> svc.ConsumerInfo
+	9,  // 31: svc.ListConsumersResponse.consumers:type_name -> svc.ConsumerInfo
+	4,  // 32: svc.CanIDeployResponse.breaking_changes:type_name -> svc.BreakingChange
+	10, // 33: svc.CanIDeployResponse.affected_consumers:type_name -> svc.ConsumerImpact
+	39, // 34: svc.CreateEnvironmentResponse.environment:type_name -> svc.EnvironmentInfo
+	39, // 35: svc.ListEnvironmentsResponse.environments:type_name -> svc.EnvironmentInfo
+	46, // 36: svc.RecordDeploymentResponse.deployment:type_name -> svc.DeploymentInfo
+	46, // 37: svc.RecordUndeploymentResponse.deployment:type_name -> svc.DeploymentInfo
+	46, // 38: svc.ListDeploymentsResponse.current:type_name -> svc.DeploymentInfo
+	46, // 39: svc.ListDeploymentsResponse.history:type_name -> svc.DeploymentInfo
+	5,  // 40: svc.RecordedInteraction.request:type_name -> svc.RequestData
+	6,  // 41: svc.RecordedInteraction.response:type_name -> svc.ResponseData
+	56, // 42: svc.StatusCoverage.consumers:type_name -> svc.CoverageConsumer
+	57, // 43: svc.OperationCoverage.statuses:type_name -> svc.StatusCoverage
+	58, // 44: svc.GetCoverageResponse.operations:type_name -> svc.OperationCoverage
+	16, // 45: svc.ContractValidator.RegisterSchema:input_type -> svc.RegisterSchemaRequest
+	19, // 46: svc.ContractValidator.GetSchema:input_type -> svc.GetSchemaRequest
+	21, // 47: svc.ContractValidator.ListSchemas:input_type -> svc.ListSchemasRequest
+	23, // 48: svc.ContractValidator.ListEndpoints:input_type -> svc.ListEndpointsRequest
+	27, // 49: svc.ContractValidator.CompareSchemas:input_type -> svc.CompareSchemasRequest
+	29, // 50: svc.ContractValidator.GenerateFixture:input_type -> svc.GenerateFixtureRequest
+	25, // 51: svc.ContractValidator.ValidateInteraction:input_type -> svc.InteractionRequest
+	26, // 52: svc.ContractValidator.ValidateProducerResponse:input_type -> svc.ValidateProducerRequest
+	31, // 53: svc.ContractValidator.RegisterConsumer:input_type -> svc.RegisterConsumerRequest
+	33, // 54: svc.ContractValidator.ListConsumers:input_type -> svc.ListConsumersRequest
+	35, // 55: svc.ContractValidator.DeregisterConsumer:input_type -> svc.DeregisterConsumerRequest
+	37, // 56: svc.ContractValidator.CanIDeploy:input_type -> svc.CanIDeployRequest
+	25, // 57: svc.ContractValidator.ValidateInteractionStream:input_type -> svc.InteractionRequest
+	40, // 58: svc.ContractValidator.CreateEnvironment:input_type -> svc.CreateEnvironmentRequest
+	42, // 59: svc.ContractValidator.ListEnvironments:input_type -> svc.ListEnvironmentsRequest
+	44, // 60: svc.ContractValidator.DeleteEnvironment:input_type -> svc.DeleteEnvironmentRequest
+	47, // 61: svc.ContractValidator.RecordDeployment:input_type -> svc.RecordDeploymentRequest
+	49, // 62: svc.ContractValidator.RecordUndeployment:input_type -> svc.RecordUndeploymentRequest
+	51, // 63: svc.ContractValidator.ListDeployments:input_type -> svc.ListDeploymentsRequest
+	53, // 64: svc.ContractValidator.RecordInteractions:input_type -> svc.RecordedInteraction
+	55, // 65: svc.ContractValidator.GetCoverage:input_type -> svc.GetCoverageRequest
+	60, // 66: svc.ContractValidator.PurgeRecordings:input_type -> svc.PurgeRecordingsRequest
+	17, // 67: svc.ContractValidator.RegisterSchema:output_type -> svc.RegisterSchemaResponse
+	20, // 68: svc.ContractValidator.GetSchema:output_type -> svc.GetSchemaResponse
+	22, // 69: svc.ContractValidator.ListSchemas:output_type -> svc.ListSchemasResponse
+	24, // 70: svc.ContractValidator.ListEndpoints:output_type -> svc.ListEndpointsResponse
+	28, // 71: svc.ContractValidator.CompareSchemas:output_type -> svc.CompareSchemasResponse
+	30, // 72: svc.ContractValidator.GenerateFixture:output_type -> svc.GenerateFixtureResponse
+	7,  // 73: svc.ContractValidator.ValidateInteraction:output_type -> svc.ValidationResult
+	7,  // 74: svc.ContractValidator.ValidateProducerResponse:output_type -> svc.ValidationResult
+	32, // 75: svc.ContractValidator.RegisterConsumer:output_type -> svc.RegisterConsumerResponse
+	34, // 76: svc.ContractValidator.ListConsumers:output_type -> svc.ListConsumersResponse
+	36, // 77: svc.ContractValidator.DeregisterConsumer:output_type -> svc.DeregisterConsumerResponse
+	38, // 78: svc.ContractValidator.CanIDeploy:output_type -> svc.CanIDeployResponse
+	7,  // 79: svc.ContractValidator.ValidateInteractionStream:output_type -> svc.ValidationResult
+	41, // 80: svc.ContractValidator.CreateEnvironment:output_type -> svc.CreateEnvironmentResponse
+	43, // 81: svc.ContractValidator.ListEnvironments:output_type -> svc.ListEnvironmentsResponse
+	45, // 82: svc.ContractValidator.DeleteEnvironment:output_type -> svc.DeleteEnvironmentResponse
+	48, // 83: svc.ContractValidator.RecordDeployment:output_type -> svc.RecordDeploymentResponse
+	50, // 84: svc.ContractValidator.RecordUndeployment:output_type -> svc.RecordUndeploymentResponse
+	52, // 85: svc.ContractValidator.ListDeployments:output_type -> svc.ListDeploymentsResponse
+	54, // 86: svc.ContractValidator.RecordInteractions:output_type -> svc.RecordInteractionsResponse
+	59, // 87: svc.ContractValidator.GetCoverage:output_type -> svc.GetCoverageResponse
+	61, // 88: svc.ContractValidator.PurgeRecordings:output_type -> svc.PurgeRecordingsResponse
+	67, // [67:89] is the sub-list for method output_type
+	45, // [45:67] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_svc_proto_init() }
@@ -4015,7 +4952,7 @@ func file_svc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_svc_proto_rawDesc), len(file_svc_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   54,
+			NumMessages:   64,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

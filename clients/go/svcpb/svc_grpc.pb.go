@@ -43,6 +43,9 @@ const (
 	ContractValidator_RecordDeployment_FullMethodName          = "/svc.ContractValidator/RecordDeployment"
 	ContractValidator_RecordUndeployment_FullMethodName        = "/svc.ContractValidator/RecordUndeployment"
 	ContractValidator_ListDeployments_FullMethodName           = "/svc.ContractValidator/ListDeployments"
+	ContractValidator_RecordInteractions_FullMethodName        = "/svc.ContractValidator/RecordInteractions"
+	ContractValidator_GetCoverage_FullMethodName               = "/svc.ContractValidator/GetCoverage"
+	ContractValidator_PurgeRecordings_FullMethodName           = "/svc.ContractValidator/PurgeRecordings"
 )
 
 // ContractValidatorClient is the client API for ContractValidator service.
@@ -74,6 +77,13 @@ type ContractValidatorClient interface {
 	RecordDeployment(ctx context.Context, in *RecordDeploymentRequest, opts ...grpc.CallOption) (*RecordDeploymentResponse, error)
 	RecordUndeployment(ctx context.Context, in *RecordUndeploymentRequest, opts ...grpc.CallOption) (*RecordUndeploymentResponse, error)
 	ListDeployments(ctx context.Context, in *ListDeploymentsRequest, opts ...grpc.CallOption) (*ListDeploymentsResponse, error)
+	// svc addition: evidence from real traffic (docs/evidence.md). Middleware and capture adapters stream
+	// the interactions they saw (redacted); the server keeps bounded aggregates and samples per consumer.
+	RecordInteractions(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[RecordedInteraction, RecordInteractionsResponse], error)
+	// svc addition: which operations and documented status codes real traffic exercised, by whom.
+	GetCoverage(ctx context.Context, in *GetCoverageRequest, opts ...grpc.CallOption) (*GetCoverageResponse, error)
+	// svc addition: removes recorded usage (aggregates and samples) matching the filter.
+	PurgeRecordings(ctx context.Context, in *PurgeRecordingsRequest, opts ...grpc.CallOption) (*PurgeRecordingsResponse, error)
 }
 
 type contractValidatorClient struct {
@@ -277,6 +287,39 @@ func (c *contractValidatorClient) ListDeployments(ctx context.Context, in *ListD
 	return out, nil
 }
 
+func (c *contractValidatorClient) RecordInteractions(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[RecordedInteraction, RecordInteractionsResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &ContractValidator_ServiceDesc.Streams[1], ContractValidator_RecordInteractions_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[RecordedInteraction, RecordInteractionsResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ContractValidator_RecordInteractionsClient = grpc.ClientStreamingClient[RecordedInteraction, RecordInteractionsResponse]
+
+func (c *contractValidatorClient) GetCoverage(ctx context.Context, in *GetCoverageRequest, opts ...grpc.CallOption) (*GetCoverageResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetCoverageResponse)
+	err := c.cc.Invoke(ctx, ContractValidator_GetCoverage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *contractValidatorClient) PurgeRecordings(ctx context.Context, in *PurgeRecordingsRequest, opts ...grpc.CallOption) (*PurgeRecordingsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PurgeRecordingsResponse)
+	err := c.cc.Invoke(ctx, ContractValidator_PurgeRecordings_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ContractValidatorServer is the server API for ContractValidator service.
 // All implementations must embed UnimplementedContractValidatorServer
 // for forward compatibility.
@@ -306,6 +349,13 @@ type ContractValidatorServer interface {
 	RecordDeployment(context.Context, *RecordDeploymentRequest) (*RecordDeploymentResponse, error)
 	RecordUndeployment(context.Context, *RecordUndeploymentRequest) (*RecordUndeploymentResponse, error)
 	ListDeployments(context.Context, *ListDeploymentsRequest) (*ListDeploymentsResponse, error)
+	// svc addition: evidence from real traffic (docs/evidence.md). Middleware and capture adapters stream
+	// the interactions they saw (redacted); the server keeps bounded aggregates and samples per consumer.
+	RecordInteractions(grpc.ClientStreamingServer[RecordedInteraction, RecordInteractionsResponse]) error
+	// svc addition: which operations and documented status codes real traffic exercised, by whom.
+	GetCoverage(context.Context, *GetCoverageRequest) (*GetCoverageResponse, error)
+	// svc addition: removes recorded usage (aggregates and samples) matching the filter.
+	PurgeRecordings(context.Context, *PurgeRecordingsRequest) (*PurgeRecordingsResponse, error)
 	mustEmbedUnimplementedContractValidatorServer()
 }
 
@@ -372,6 +422,15 @@ func (UnimplementedContractValidatorServer) RecordUndeployment(context.Context, 
 }
 func (UnimplementedContractValidatorServer) ListDeployments(context.Context, *ListDeploymentsRequest) (*ListDeploymentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListDeployments not implemented")
+}
+func (UnimplementedContractValidatorServer) RecordInteractions(grpc.ClientStreamingServer[RecordedInteraction, RecordInteractionsResponse]) error {
+	return status.Error(codes.Unimplemented, "method RecordInteractions not implemented")
+}
+func (UnimplementedContractValidatorServer) GetCoverage(context.Context, *GetCoverageRequest) (*GetCoverageResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCoverage not implemented")
+}
+func (UnimplementedContractValidatorServer) PurgeRecordings(context.Context, *PurgeRecordingsRequest) (*PurgeRecordingsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method PurgeRecordings not implemented")
 }
 func (UnimplementedContractValidatorServer) mustEmbedUnimplementedContractValidatorServer() {}
 func (UnimplementedContractValidatorServer) testEmbeddedByValue()                           {}
@@ -725,6 +784,49 @@ func _ContractValidator_ListDeployments_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ContractValidator_RecordInteractions_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(ContractValidatorServer).RecordInteractions(&grpc.GenericServerStream[RecordedInteraction, RecordInteractionsResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ContractValidator_RecordInteractionsServer = grpc.ClientStreamingServer[RecordedInteraction, RecordInteractionsResponse]
+
+func _ContractValidator_GetCoverage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCoverageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ContractValidatorServer).GetCoverage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ContractValidator_GetCoverage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ContractValidatorServer).GetCoverage(ctx, req.(*GetCoverageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ContractValidator_PurgeRecordings_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PurgeRecordingsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ContractValidatorServer).PurgeRecordings(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ContractValidator_PurgeRecordings_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ContractValidatorServer).PurgeRecordings(ctx, req.(*PurgeRecordingsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ContractValidator_ServiceDesc is the grpc.ServiceDesc for ContractValidator service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -804,12 +906,25 @@ var ContractValidator_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "ListDeployments",
 			Handler:    _ContractValidator_ListDeployments_Handler,
 		},
+		{
+			MethodName: "GetCoverage",
+			Handler:    _ContractValidator_GetCoverage_Handler,
+		},
+		{
+			MethodName: "PurgeRecordings",
+			Handler:    _ContractValidator_PurgeRecordings_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "ValidateInteractionStream",
 			Handler:       _ContractValidator_ValidateInteractionStream_Handler,
 			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "RecordInteractions",
+			Handler:       _ContractValidator_RecordInteractions_Handler,
 			ClientStreams: true,
 		},
 	},

@@ -7,8 +7,9 @@ import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemas
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
-import type { RegisterResult } from '../registry/schema-registry';
-import { checkAgainstPreviousVersion } from '../compatibility/compatibility-service';
+import type { RegisterResult, SchemaCandidate } from '../registry/schema-registry';
+import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } from '../compatibility/compatibility-service';
+import { requireSchemaWriteAccess } from '../auth/schema-write-access';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
@@ -45,6 +46,16 @@ async function registerSchema(
   call: ServerUnaryCall<RegisterSchemaRequest__Output, RegisterSchemaResponse>,
 ): Promise<RegisterSchemaResponse> {
   const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
+  requireSchemaWriteAccess(ctx, call, request.schema_id, request.ownership ? request.ownership.team : undefined);
+  // refuse_breaking_changes checks before anything is stored (docs/deploy-gate.md); so does a dry run asked to check.
+  const refuseBreaking = request.refuse_breaking_changes;
+  let check: (CompatibilityCheck & { complete: boolean }) | undefined;
+  const gate = refuseBreaking || request.check_compatibility
+    ? async (candidate: SchemaCandidate) => {
+      check = await checkCandidate(ctx, candidate);
+      return !refuseBreaking || (check.complete && check.breakingChanges.length === 0);
+    }
+    : undefined;
   let result: RegisterResult;
   try {
     result = await ctx.schemas.register({
@@ -52,7 +63,7 @@ async function registerSchema(
       content: request.schema_content,
       version: request.schema_version,
       ownership: toOwnershipRecord(request.ownership),
-    });
+    }, { gate, dryRun: request.dry_run });
   } catch (error) {
     // An unreachable store is a status (UNAVAILABLE), not a refused registration.
     if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
@@ -65,6 +76,9 @@ async function registerSchema(
     log.warn({ code: error.code }, `registration refused: ${errorMessage(error)}`);
     return { success: false, message: error.message, breaking_changes: [] };
   }
+
+  const versionWarnings = result.versionAssignment ? [result.versionAssignment] : [];
+  if (result.outcome === 'not-stored') return notStoredResponse(ctx, request, result, check, versionWarnings);
 
   ctx.metrics.schemasRegistered.labels('success').inc();
   refreshSchemaGauges(ctx, request.schema_id);
@@ -81,15 +95,48 @@ async function registerSchema(
   if (warnings.length > 0) log.info({ warnings: warningCounts }, 'schema registered with warnings');
   const verb = { created: 'registered', updated: 'updated', unchanged: 'already registered with identical content' }[outcome];
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
-  const check = request.check_compatibility
-    ? await checkAgainstPreviousVersion(ctx, metadata, result.previousVersion)
+  // Checked by the gate before storing, unless nothing was stored (identical content already registered).
+  check ??= request.check_compatibility || refuseBreaking
+    ? { ...await checkAgainstPreviousVersion(ctx, metadata, result.previousVersion), complete: true }
     : undefined;
   return {
     success: true,
     message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}${check ? `; ${check.summary}` : ''}`,
     metadata,
     breaking_changes: check?.breakingChanges ?? [],
-    warnings: warnings.map(({ code, pointer, message }) => ({ code, pointer, message })),
+    warnings: [...versionWarnings, ...warnings].map(({ code, pointer, message }) => ({ code, pointer, message })),
+  };
+}
+
+/** A dry run, or a registration refused before storing for its breaking changes: nothing was stored. */
+function notStoredResponse(
+  ctx: ServiceContext,
+  request: RegisterSchemaRequest__Output,
+  result: RegisterResult,
+  check: (CompatibilityCheck & { complete: boolean }) | undefined,
+  versionWarnings: RegisterResult['versionAssignment'][],
+): RegisterSchemaResponse {
+  const { metadata } = result;
+  const label = `Schema ${metadata.schema_id} version ${metadata.schema_version}`;
+  const warnings = [...versionWarnings, ...result.loaded.warnings].map((warning) => ({ code: warning!.code, pointer: warning!.pointer, message: warning!.message }));
+  const refused = request.refuse_breaking_changes && check !== undefined && (!check.complete || check.breakingChanges.length > 0);
+  if (refused) {
+    ctx.metrics.schemasRegistered.labels('failure').inc();
+    ctx.metrics.schemaRegistrationErrors.labels('breaking_changes').inc();
+    return {
+      success: false,
+      message: `${label} not registered: ${check!.summary} (refuse_breaking_changes); nothing was stored`,
+      metadata,
+      breaking_changes: check!.breakingChanges,
+      warnings,
+    };
+  }
+  return {
+    success: true,
+    message: `Dry run: ${label} would be ${result.previousVersion === undefined && !ctx.schemas.hasSchema(metadata.schema_id) ? 'registered as the first version' : 'registered'}${check ? `; ${check.summary}` : ''}; nothing was stored`,
+    metadata,
+    breaking_changes: check?.breakingChanges ?? [],
+    warnings,
   };
 }
 

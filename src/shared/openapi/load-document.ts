@@ -7,11 +7,13 @@ import converter from 'swagger2openapi';
 import { LIMITS } from '../limits';
 import { invalidSchema, limitExceeded, errorMessage } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
-import { unsafePatternReason } from '../regex';
-import type { OpenApiDocument, SourceFormat } from './document';
+import { planPattern } from '../regex';
+import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
-import { assertOnlyLocalRefs } from './refs';
+import { splitQuerySelector } from './query-selector-paths';
+import { assertOnlyLocalRefs, derefObject } from './refs';
 import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
 
 export interface LoadedSchema {
@@ -23,6 +25,10 @@ export interface LoadedSchema {
   endpointCount: number;
   /** `info.version` of the text, when it is a string. */
   infoVersion: string | undefined;
+  /** What was read leniently (ignored, relaxed, not enforced), each with a JSON pointer into `document`. */
+  warnings: IntakeWarning[];
+  /** Every warning by code, including those left out of `warnings` (MAX_LISTED_WARNINGS). */
+  warningCounts: Partial<Record<IntakeWarningCode, number>>;
 }
 
 export interface IntakeLimits extends ParseLimits {
@@ -40,7 +46,11 @@ const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
 
 const MAX_DETAIL_CHARS = 2000;
 
-export async function loadSchema(text: string, limits: IntakeLimits = DEFAULT_INTAKE_LIMITS): Promise<LoadedSchema> {
+/**
+ * `text` is the document as decoded text; given as bytes (a file), it must be valid UTF-8. A
+ * U+FFFD in text is an ordinary character: validity is decided on bytes where there are bytes.
+ */
+export async function loadSchema(text: string | Uint8Array, limits: IntakeLimits = DEFAULT_INTAKE_LIMITS): Promise<LoadedSchema> {
   const parsed = parseSchemaText(text, limits);
   if (!isJsonObject(parsed)) throw invalidSchema('content is not an OpenAPI document (expected an object at the top level)');
   assertOnlyLocalRefs(parsed);
@@ -56,10 +66,13 @@ export async function loadSchema(text: string, limits: IntakeLimits = DEFAULT_IN
       `Invalid schema: ${endpointCount} operations, over the limit of ${limits.maxOperations} (maxOperations)`,
     );
   }
-  assertSchemaKeywordsSafe(document, limits);
+  const warnings = new IntakeWarnings();
+  reviewSchemaKeywords(document, limits, warnings);
   assertLocalRefsResolve(document);
-  assertValidOpenApiStructure(document);
-  return { document, openapiVersion, sourceFormat, endpointCount, infoVersion };
+  acceptParametersWithoutSchema(document, warnings);
+  assertValidOpenApiStructure(document, warnings);
+  reportQuerySelectorPaths(document, warnings);
+  return { document, openapiVersion, sourceFormat, endpointCount, infoVersion, warnings: warnings.toList(), warningCounts: warnings.counts() };
 }
 
 function detectFormat(value: JsonObject): { sourceFormat: SourceFormat; declaredVersion: string } {
@@ -92,19 +105,23 @@ async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
 }
 
 /**
- * Before anything is compiled: every `pattern` and `patternProperties` key must compile in RE2 (see
- * src/shared/regex.ts), and no `properties`/`patternProperties` object may exceed the member limit.
+ * Before anything is compiled: no `properties`/`patternProperties` object may exceed the member
+ * limit; every `pattern` and `patternProperties` key gets its engine (src/shared/regex.ts), and a
+ * pattern not run by RE2 is reported. A `pattern` that is not a string is left to the structure
+ * check, which ignores it with a warning.
  */
-function assertSchemaKeywordsSafe(document: OpenApiDocument, limits: IntakeLimits): void {
+function reviewSchemaKeywords(document: OpenApiDocument, limits: IntakeLimits, warnings: IntakeWarnings): void {
   const stack: Array<[node: unknown, pointer: string, isNameMap: boolean]> = [[document, '', false]];
   while (stack.length > 0) {
     const [node, pointer, isNameMap] = stack.pop()!;
     if (Array.isArray(node)) {
-      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`, false]));
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${pointer}/${i}`, false]);
       continue;
     }
     if (!isJsonObject(node)) continue;
-    for (const [key, child] of Object.entries(node)) {
+    const entries = Object.entries(node);
+    for (let e = entries.length - 1; e >= 0; e--) {
+      const [key, child] = entries[e]!;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       if (isNameMap) {
         // A property, response or component that happens to be called `default`, `enum`, `x-…`:
@@ -115,9 +132,9 @@ function assertSchemaKeywordsSafe(document: OpenApiDocument, limits: IntakeLimit
       if ((key === 'properties' || key === 'patternProperties') && isJsonObject(child)) {
         checkPropertyCount(Object.keys(child).length, childPointer, limits.maxSchemaObjectProperties);
       }
-      if (key === 'pattern' && typeof child === 'string') checkPattern(child, childPointer);
+      if (key === 'pattern' && typeof child === 'string') reviewPattern(child, childPointer, warnings);
       else if (key === 'patternProperties' && isJsonObject(child)) {
-        for (const regex of Object.keys(child)) checkPattern(regex, `${childPointer}/${escapePointerToken(regex)}`);
+        for (const regex of Object.keys(child)) reviewPattern(regex, `${childPointer}/${escapePointerToken(regex)}`, warnings);
       }
       if (!LITERAL_KEYS.has(key) && !key.startsWith('x-')) stack.push([child, childPointer, NAME_MAP_KEYS.has(key)]);
     }
@@ -141,11 +158,62 @@ function checkPropertyCount(count: number, pointer: string, max: number): void {
   }
 }
 
-function checkPattern(pattern: string, pointer: string): void {
-  const reason = unsafePatternReason(pattern);
-  if (reason !== undefined) {
-    throw invalidSchema(
-      `pattern "${clip(pattern, 200)}" at ${pointer} is not supported (patterns must be RE2-compatible: no look-around or back-references): ${reason}`,
+function reviewPattern(pattern: string, pointer: string, warnings: IntakeWarnings): void {
+  const plan = planPattern(pattern);
+  if (plan.engine === 'ecma') {
+    warnings.add(
+      IntakeWarningCode.PATTERN_ECMA_ENGINE, pointer,
+      `pattern "${clip(pattern, 200)}" is run by the JavaScript engine: RE2 cannot run it, and the ReDoS analyser proved its matching time linear`,
+    );
+  } else if (plan.engine === 'none') {
+    warnings.add(IntakeWarningCode.PATTERN_NOT_ENFORCED, pointer, `pattern "${clip(pattern, 200)}" is not enforced: ${plan.reason}`);
+  }
+}
+
+/**
+ * OpenAPI requires `schema` or `content` on a parameter; real documents leave both out and mean
+ * "any value". The engine document gets an empty schema there, so every engine reads it alike.
+ */
+function acceptParametersWithoutSchema(document: OpenApiDocument, warnings: IntakeWarnings): void {
+  const visit = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((parameter, index) => {
+      if (isJsonObject(parameter) && typeof parameter.$ref !== 'string') fillSchema(parameter, `${pointer}/${index}`);
+    });
+  };
+  const fillSchema = (parameter: JsonObject, pointer: string) => {
+    if (parameter.schema !== undefined || parameter.content !== undefined || typeof parameter.in !== 'string') return;
+    parameter.schema = {};
+    warnings.add(IntakeWarningCode.PARAMETER_WITHOUT_SCHEMA, pointer, `parameter "${String(parameter.name)}" in ${parameter.in} has neither schema nor content: any value is accepted`);
+  };
+  const components = isJsonObject(document.components) ? document.components : {};
+  if (isJsonObject(components.parameters)) {
+    for (const [name, parameter] of Object.entries(components.parameters)) {
+      if (isJsonObject(parameter)) fillSchema(parameter, `/components/parameters/${escapePointerToken(name)}`);
+    }
+  }
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const [template, item] of Object.entries(paths)) {
+    if (!isJsonObject(item)) continue;
+    const itemPointer = `/paths/${escapePointerToken(template)}`;
+    visit(item.parameters, `${itemPointer}/parameters`);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isJsonObject(operation)) visit(operation.parameters, `${itemPointer}/${method}/parameters`);
+    }
+  }
+}
+
+/** `/#Action=DescribeStacks`: routed by its query selector (validation/route-table.ts), reported once per path. */
+function reportQuerySelectorPaths(document: OpenApiDocument, warnings: IntakeWarnings): void {
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const template of Object.keys(paths)) {
+    const split = splitQuerySelector(template);
+    if (split.selector.length === 0 || derefObject(document, paths[template]) === undefined) continue;
+    const names = split.selector.map(({ name, value }) => (value === undefined ? name : `${name}=${value}`)).join(', ');
+    warnings.add(
+      IntakeWarningCode.QUERY_SELECTOR_PATH, `/paths/${escapePointerToken(template)}`,
+      `path key "${clip(template, 200)}" is read as ${split.path} selected by the parameters ${names}`,
     );
   }
 }

@@ -19,20 +19,31 @@ const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxYamlAliases: LIMITS.maxYamlAliases,
 };
 
-/** protobuf decoding replaces invalid UTF-8 with U+FFFD, so its presence marks undecodable input. */
-const REPLACEMENT_CHARACTER = '\uFFFD';
+/** Bytes must be UTF-8; `fatal` refuses malformed sequences instead of replacing them with U+FFFD. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-export function parseSchemaText(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): unknown {
-  const bytes = Buffer.byteLength(text, 'utf8');
+/**
+ * The schema as text. Validity is decided on bytes where there are bytes (a file): U+FFFD is a
+ * legal character, so its presence in decoded text proves nothing about the bytes it came from.
+ */
+export function decodeSchemaBytes(content: string | Uint8Array): string {
+  if (typeof content === 'string') return content;
+  try {
+    return STRICT_UTF8.decode(content);
+  } catch {
+    throw invalidSchema('content is not valid UTF-8 text');
+  }
+}
+
+export function parseSchemaText(content: string | Uint8Array, limits: ParseLimits = DEFAULT_PARSE_LIMITS): unknown {
+  const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
   if (bytes > limits.maxSchemaBytes) {
     throw limitExceeded(
       `Invalid schema: content is ${formatBytes(bytes)}, over the limit of ${formatBytes(limits.maxSchemaBytes)} (maxSchemaBytes)`,
     );
   }
+  const text = decodeSchemaBytes(content);
   if (text.trim() === '') throw invalidSchema('content is empty');
-  if (text.includes(REPLACEMENT_CHARACTER)) {
-    throw invalidSchema('content is not valid UTF-8 text');
-  }
 
   const value = looksLikeJson(text) ? parseJson(text) : parseYaml(text, limits);
   if (nestingDepthExceeds(value, limits.maxSchemaDepth)) {

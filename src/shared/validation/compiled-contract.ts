@@ -153,7 +153,8 @@ export class CompiledContract {
     const sameMethod = elsewhere.filter((route) => route.method === upper);
     if (sameMethod.length > 0) {
       // The path matches, but only keys whose query selector the request does not satisfy.
-      const keys = this.routes.routes.filter((route) => route.method === upper && route.selector.length > 0 && sameMethod.some((m) => m.pathItemPointer === route.pathItemPointer || splitPath(m.template) === splitPath(route.template)));
+      const keyPath = splitPath(sameMethod[0]!.template);
+      const keys = this.routes.routes.filter((route) => route.method === upper && route.selector.length > 0 && splitPath(route.template) === keyPath);
       return { category: 'route_not_found', message: validationMessages.selectorNotMatched(upper, path, keys.slice(0, MAX_LISTED_KEYS).map((route) => route.template), maxChars) };
     }
     if (elsewhere.length > 0) {

@@ -19,6 +19,7 @@ export const where = Object.freeze({
   body: (part: MessagePart) => `${part} body`,
   parameter: (name: string, location: ParameterLocation) => `parameter "${name}" in ${location}`,
   responseHeader: (name: string) => `response header "${name}"`,
+  formField: (part: MessagePart, name: string) => `${part} body field "${name}"`,
 });
 
 /** `<where>[ <pointer>]: <text>`, the one shape of every located violation. */
@@ -41,6 +42,8 @@ export const validationMessages = Object.freeze({
     catalog.pathNotFound(path.length > maxChars ? `${path.slice(0, maxChars)}…` : path),
   methodNotDefined: (method: string, template: string, defined: readonly string[]) =>
     `method ${method} is not defined for ${template} (defined: ${defined.join(', ')})`,
+  selectorNotMatched: (method: string, path: string, keys: readonly string[], maxChars: number) =>
+    `no operation of ${method} ${quote(path, maxChars)} is selected by the request's query or headers (path keys: ${keys.join(', ')})`,
   schemaNotCompiled: (subject: string, operation: string, reason: string) =>
     `${subject} schema of ${operation} could not be compiled: ${reason}`,
 
@@ -58,6 +61,7 @@ export const validationMessages = Object.freeze({
   bodyTooDeep: (part: MessagePart, limit: number) =>
     `${part} body nests arrays/objects deeper than the limit of ${limit} levels (maxBodyDepth)`,
   bodyNotJson: (part: MessagePart, reason: string) => `${part} body is not valid JSON: ${reason}`,
+  bodyNotForm: (part: MessagePart, mediaType: string, reason: string) => `${part} body is not valid ${mediaType}: ${reason}`,
   contentTypeMissing: (part: MessagePart, expected: string) =>
     `${part} content type is missing (expected ${expected})`,
   contentTypeNotAllowed: (part: MessagePart, contentType: string, expected: string, maxChars: number) =>

@@ -6,6 +6,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { childPointer, followRefs, locate, type LocatedObject } from './document-pointer';
+import { isFormMediaType } from './form-body';
 import { buildMediaTypeTable, essence, isJsonMediaType, type MediaTypeTable } from './media-type';
 import { where, type ParameterLocation } from './messages';
 import { createSlot, type SchemaSlot } from './schema-slot';
@@ -34,6 +35,8 @@ export interface ParameterPlan {
 /** One declared media type; an object even without schema, so a match is told apart from none. */
 export interface MediaTypePlan {
   readonly schema: SchemaSlot | undefined;
+  /** Form media types: what each field's text becomes before the schema sees it. */
+  readonly fields: ValueShape | undefined;
 }
 
 export interface BodyPlan {
@@ -99,7 +102,7 @@ export function buildOperationPlan(document: JsonValue, route: OperationSite): O
     queryParameters: byLocation('query'),
     headerParameters: byLocation('header'),
     cookieParameters: byLocation('cookie'),
-    requestBody: requestBody && bodyPlan(requestBody, 'request', 'request body', requestBody.node.required === true),
+    requestBody: requestBody && bodyPlan(document, requestBody, 'request', 'request body', requestBody.node.required === true),
     responses: responsesPlan(document, operation),
   };
 }
@@ -172,7 +175,7 @@ function valueDescription(
   };
 }
 
-function bodyPlan({ node, pointer }: LocatedObject, direction: Direction, subject: string, required: boolean): BodyPlan {
+function bodyPlan(document: JsonValue, { node, pointer }: LocatedObject, direction: Direction, subject: string, required: boolean): BodyPlan {
   const content = isJsonObject(node.content) ? node.content : {};
   const contentPointer = childPointer(pointer, 'content');
   const entries = Object.keys(content).map((key): [string, MediaTypePlan] => {
@@ -180,7 +183,8 @@ function bodyPlan({ node, pointer }: LocatedObject, direction: Direction, subjec
     const schema = isJsonObject(media) && media.schema !== undefined
       ? createSlot(childPointer(childPointer(contentPointer, key), 'schema'), direction, subject)
       : undefined;
-    return [key, { schema }];
+    const fields = isFormMediaType(essence(key)) && isJsonObject(media) ? shapeOf(document, media.schema) : undefined;
+    return [key, { schema, fields }];
   });
   return { required, content: buildMediaTypeTable(entries), declared: entries.length > 0 };
 }
@@ -222,6 +226,6 @@ function responsePlan(document: JsonValue, response: LocatedObject, code: string
       });
     }
   }
-  const body = response.node.content === undefined ? undefined : bodyPlan(response, 'response', `response ${code} body`, false);
+  const body = response.node.content === undefined ? undefined : bodyPlan(document, response, 'response', `response ${code} body`, false);
   return { headers, body };
 }

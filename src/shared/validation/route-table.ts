@@ -2,18 +2,40 @@
  * The operations of a document, found by method and real path: a find-my-way router for the
  * templates it reads as written, an RE2 matcher list for the others. Building never throws on
  * document content: a template no router accepts is left out (and then reported as not found).
+ *
+ * Which template wins when several match (docs/real-world-documents.md, "Routing"):
+ * - the most literal one, segment by segment from the left, whatever the order in the document:
+ *   `/v1/things:verb` is a `{name}:verb` route before it is a `{name}` route;
+ * - among keys of one path with query selectors (`/#Action=DescribeStacks`), the one whose
+ *   selector the request satisfies (query parameters, or headers the operation declares), the
+ *   longest selector first; the plain key of the same path when no selector is satisfied.
  */
 import FindMyWay from 'find-my-way';
-import { isJsonObject, type JsonValue } from '../json';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS } from '../openapi/document';
+import { splitQuerySelector } from '../openapi/query-selector-paths';
 import type { SafeRegExp } from '../regex';
-import { childPointer, followRefs } from './document-pointer';
+import { childPointer, followRefs, locate } from './document-pointer';
+import { headerValue } from './headers';
 import type { OperationPlan, OperationSite } from './operation-plan';
-import { parameterNames, parseTemplate, toRouterPattern, toTemplateMatcher } from './path-template';
+import {
+  compareSpecificity, escapeRegExp, parameterNames, parseTemplate, templateSpecificity, toRouterPattern, toTemplateMatcher,
+  type Specificity, type TemplatePart,
+} from './path-template';
+import { parseQueryString, type QueryValues } from './query-string';
+
+/** One item of a path key's query selector, with where the operation reads it. */
+export interface RouteSelectorItem {
+  readonly name: string;
+  readonly value: string | undefined;
+  readonly location: 'query' | 'header';
+}
 
 export interface RouteEntry extends OperationSite {
   /** Built on first use. */
   plan: OperationPlan | undefined;
+  /** Empty for an ordinary path key. */
+  readonly selector: readonly RouteSelectorItem[];
 }
 
 /** Parameter values by position key (`p0`...), percent-decoded. */
@@ -24,17 +46,34 @@ export interface RouteMatch {
   params: RouteParams;
 }
 
+/** What, besides the path, can select an operation: the query string and the request headers. */
+export interface RouteSelectionInput {
+  query: string;
+  headers: Record<string, string> | undefined;
+}
+
 export interface RouteTable {
   readonly routes: readonly RouteEntry[];
-  find(method: string, path: string): RouteMatch | undefined;
+  find(method: string, path: string, selection?: RouteSelectionInput): RouteMatch | undefined;
   /** The routes of any method whose template matches `path`, for "method not defined" answers. */
   matchAnyMethod(path: string): RouteEntry[];
 }
 
+/** The operations of one method on one path template: one plain key and any number with selectors. */
+interface RouteSlot {
+  readonly method: string;
+  readonly path: string;
+  readonly parts: readonly TemplatePart[];
+  readonly specificity: Specificity;
+  /** Selector routes, longest selector first, then the plain route (if any). */
+  readonly routes: RouteEntry[];
+  /** Matcher slots more literal than this router slot that may match the same paths. */
+  shadowedBy: TemplateMatcher[] | undefined;
+}
+
 interface TemplateMatcher {
-  method: string;
   matcher: SafeRegExp;
-  route: RouteEntry;
+  slot: RouteSlot;
 }
 
 type RouterMethod = Parameters<FindMyWay.Instance<FindMyWay.HTTPVersion.V1>['find']>[0];
@@ -43,7 +82,7 @@ const NO_HANDLER = (): void => undefined;
 
 export function buildRouteTable(document: JsonValue, maxPathChars: number): RouteTable {
   const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: maxPathChars });
-  const matchers: TemplateMatcher[] = [];
+  const slots = new Map<string, RouteSlot>();
   const routes: RouteEntry[] = [];
   const methods = new Set<string>();
   const paths = isJsonObject(document) && isJsonObject(document.paths) ? document.paths : {};
@@ -52,38 +91,69 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
     if (!template.startsWith('/')) continue;
     const pathItem = followRefs(document, paths[template], childPointer('/paths', template));
     if (pathItem === undefined) continue;
-    const parts = parseTemplate(template);
-    const pattern = toRouterPattern(parts);
+    const { path, selector } = splitQuerySelector(template);
+    const parts = parseTemplate(path);
     for (const method of HTTP_METHODS) {
       if (!isJsonObject(pathItem.node[method])) continue;
       const upper = method.toUpperCase();
+      const operationPointer = childPointer(pathItem.pointer, method);
       const route: RouteEntry = {
         method: upper,
         template,
         parameterNames: parameterNames(parts),
         pathItemPointer: pathItem.pointer,
-        operationPointer: childPointer(pathItem.pointer, method),
+        operationPointer,
         label: `${upper} ${template}`,
         plan: undefined,
+        selector: selector.map((item) => ({ ...item, location: selectorLocation(document, pathItem.node, pathItem.node[method] as JsonObject, item.name) })),
       };
-      if (pattern !== undefined && addToRouter(router, upper, pattern, route)) {
-        routes.push(route);
-        methods.add(upper);
-        continue;
+      const key = `${upper} ${path}`;
+      let slot = slots.get(key);
+      if (slot === undefined) {
+        slot = { method: upper, path, parts, specificity: templateSpecificity(parts), routes: [], shadowedBy: undefined };
+        slots.set(key, slot);
       }
-      const matcher = tryMatcher(parts);
-      if (matcher === undefined) continue;
-      matchers.push({ method: upper, matcher, route });
+      slot.routes.push(route);
       routes.push(route);
       methods.add(upper);
     }
   }
+
+  const matchers: TemplateMatcher[] = [];
+  const routerSlots: RouteSlot[] = [];
+  for (const slot of slots.values()) {
+    // Selector routes first, the longest selector first; the plain route (selector []) last.
+    slot.routes.sort((a, b) => b.selector.length - a.selector.length);
+    const pattern = toRouterPattern(slot.parts);
+    if (pattern !== undefined && addToRouter(router, slot.method, pattern, slot)) {
+      routerSlots.push(slot);
+      continue;
+    }
+    const matcher = tryMatcher(document, slot);
+    if (matcher !== undefined) matchers.push({ matcher, slot });
+  }
+  matchers.sort((a, b) => compareSpecificity(b.slot.specificity, a.slot.specificity));
+  linkShadows(routerSlots, matchers);
   // No router.compile(): measured on GitHub's 1,200 routes it cost 100 ms and made lookups 3× slower.
 
-  const find = (method: string, path: string): RouteMatch | undefined => {
+  const find = (method: string, path: string, selection?: RouteSelectionInput): RouteMatch | undefined => {
+    const selected = new SelectionCache(selection);
     const found = router.find(method as RouterMethod, path);
-    if (found !== null) return { route: found.store as RouteEntry, params: found.params };
-    return matchers.length === 0 ? undefined : findByMatcher(matchers, method, path);
+    if (found !== null) {
+      const slot = found.store as RouteSlot;
+      for (const shadow of slot.shadowedBy ?? []) {
+        const match = matchSlot(shadow, path, selected);
+        if (match !== undefined) return match;
+      }
+      const route = selectRoute(slot, selected);
+      if (route !== undefined) return { route, params: found.params };
+    }
+    for (const candidate of matchers) {
+      if (candidate.slot.method !== method) continue;
+      const match = matchSlot(candidate, path, selected);
+      if (match !== undefined) return match;
+    }
+    return undefined;
   };
   return {
     routes,
@@ -91,41 +161,147 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
     matchAnyMethod(path) {
       const matched: RouteEntry[] = [];
       for (const method of methods) {
-        const match = find(method, path);
-        if (match !== undefined) matched.push(match.route);
+        const slotMatch = find(method, path, { query: '', headers: undefined });
+        if (slotMatch !== undefined) matched.push(slotMatch.route);
+        else {
+          // A route found by path alone counts even when its selector is not met.
+          const any = findSlotIgnoringSelectors(method, path);
+          if (any !== undefined) matched.push(any);
+        }
       }
       return matched;
     },
   };
+
+  function findSlotIgnoringSelectors(method: string, path: string): RouteEntry | undefined {
+    const found = router.find(method as RouterMethod, path);
+    if (found !== null) return (found.store as RouteSlot).routes[0];
+    return matchers.find((m) => m.slot.method === method && m.matcher.test(path))?.slot.routes[0];
+  }
 }
 
 /** False when find-my-way refuses the route (a duplicate after normalisation, syntax it rejects). */
-function addToRouter(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, method: string, pattern: string, route: RouteEntry): boolean {
+function addToRouter(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, method: string, pattern: string, slot: RouteSlot): boolean {
   try {
-    router.on(method as RouterMethod, pattern, NO_HANDLER, route);
+    router.on(method as RouterMethod, pattern, NO_HANDLER, slot);
     return true;
   } catch {
     return false;
   }
 }
 
-function tryMatcher(parts: ReturnType<typeof parseTemplate>): SafeRegExp | undefined {
+function tryMatcher(document: JsonValue, slot: RouteSlot): SafeRegExp | undefined {
   try {
-    return toTemplateMatcher(parts);
+    return toTemplateMatcher(slot.parts, (name) => parameterShape(document, slot, name));
   } catch {
     return undefined;
   }
 }
 
-function findByMatcher(matchers: readonly TemplateMatcher[], method: string, path: string): RouteMatch | undefined {
-  for (const { method: routeMethod, matcher, route } of matchers) {
-    if (routeMethod !== method) continue;
-    const match = matcher.exec(path);
-    if (match === null) continue;
-    const params: RouteParams = {};
-    for (let i = 1; i < match.length; i++) params[`p${i - 1}`] = decodePathSegment(match[i]!);
-    return { route, params };
+/**
+ * A router slot whose matches a more literal matcher slot may take: same method, same number of
+ * segments, and no literal segment that tells them apart. Checked on every hit of the router slot,
+ * so only those that can overlap are linked.
+ */
+function linkShadows(routerSlots: readonly RouteSlot[], matchers: readonly TemplateMatcher[]): void {
+  if (matchers.length === 0) return;
+  const segmentsOf = new Map<RouteSlot, string[]>();
+  const segments = (slot: RouteSlot) => {
+    let list = segmentsOf.get(slot);
+    if (list === undefined) segmentsOf.set(slot, (list = slot.path.split('/')));
+    return list;
+  };
+  for (const slot of routerSlots) {
+    for (const candidate of matchers) {
+      const other = candidate.slot;
+      if (other.method !== slot.method || compareSpecificity(other.specificity, slot.specificity) <= 0) continue;
+      const a = segments(slot);
+      const b = segments(other);
+      if (a.length !== b.length) continue;
+      const disjoint = a.some((segment, i) => !segment.includes('{') && !b[i]!.includes('{') && segment !== b[i]);
+      if (!disjoint) (slot.shadowedBy ??= []).push(candidate);
+    }
   }
+}
+
+function matchSlot(candidate: TemplateMatcher, path: string, selected: SelectionCache): RouteMatch | undefined {
+  const match = candidate.matcher.exec(path);
+  if (match === null) return undefined;
+  const route = selectRoute(candidate.slot, selected);
+  if (route === undefined) return undefined;
+  const params: RouteParams = {};
+  for (let i = 1; i < match.length; i++) params[`p${i - 1}`] = decodePathSegment(match[i]!);
+  return { route, params };
+}
+
+/** The first route of the slot whose selector the request satisfies (the plain route has none). */
+function selectRoute(slot: RouteSlot, selected: SelectionCache): RouteEntry | undefined {
+  for (const route of slot.routes) {
+    if (route.selector.every((item) => selected.satisfies(item))) return route;
+  }
+  return undefined;
+}
+
+/** The query string is parsed once per lookup, and only when a selector asks. */
+class SelectionCache {
+  #query: QueryValues | undefined;
+
+  constructor(private readonly input: RouteSelectionInput | undefined) {}
+
+  satisfies(item: RouteSelectorItem): boolean {
+    if (this.input === undefined) return false;
+    let values: readonly string[] | undefined;
+    if (item.location === 'header') {
+      const value = this.input.headers === undefined ? undefined : headerValue(this.input.headers, item.name.toLowerCase());
+      values = value === undefined ? undefined : [value.trim()];
+    } else {
+      values = (this.#query ??= parseQueryString(this.input.query)).get(item.name);
+    }
+    if (values === undefined) return false;
+    return item.value === undefined || values.includes(item.value);
+  }
+}
+
+/** Where the operation reads a selector's parameter: a declared header, else the query. */
+function selectorLocation(document: JsonValue, pathItem: JsonObject, operation: JsonObject, name: string): 'query' | 'header' {
+  const lower = name.toLowerCase();
+  for (const list of [operation.parameters, pathItem.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      const parameter = followRefs(document, entry, '')?.node;
+      if (parameter?.in === 'header' && typeof parameter.name === 'string' && parameter.name.toLowerCase() === lower) return 'header';
+      if (parameter?.in === 'query' && parameter.name === name) return 'query';
+    }
+  }
+  return 'query';
+}
+
+/** The text a path parameter can be, from its schema (enum, integer, number, boolean), for splitting adjacent parameters. */
+function parameterShape(document: JsonValue, slot: RouteSlot, name: string): string | undefined {
+  for (const route of slot.routes) {
+    const pathItem = locate(document, route.pathItemPointer)?.node;
+    const operation = locate(document, route.operationPointer)?.node;
+    for (const list of [operation?.parameters, pathItem?.parameters]) {
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        const parameter = followRefs(document, entry, '')?.node;
+        if (parameter?.in !== 'path' || parameter.name !== name) continue;
+        const schema = followRefs(document, parameter.schema, '')?.node;
+        return schema === undefined ? undefined : shapeOfSchema(schema);
+      }
+    }
+  }
+  return undefined;
+}
+
+function shapeOfSchema(schema: JsonObject): string | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const values = schema.enum.filter((value) => typeof value === 'string' || typeof value === 'number').map((value) => escapeRegExp(String(value)));
+    if (values.length === schema.enum.length) return `(?:${values.join('|')})`;
+  }
+  if (schema.type === 'integer') return '-?[0-9]+';
+  if (schema.type === 'number') return '-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?';
+  if (schema.type === 'boolean') return '(?:true|false)';
   return undefined;
 }
 

@@ -92,6 +92,9 @@ function declaredKind(document: JsonValue, node: JsonObject, depth = 0): ScalarK
     if (node.enum.every((value) => typeof value === 'number')) return 'number';
     if (node.enum.every((value) => typeof value === 'boolean')) return 'boolean';
   }
+  // No type, but what the keywords describe is clear (real documents often leave `type: object` out).
+  if (isJsonObject(node.properties)) return 'object';
+  if (isJsonObject(node.items)) return 'array';
   return undefined;
 }
 

@@ -101,6 +101,51 @@ class ContractValidatorStub:
                 request_serializer=svc__pb2.InteractionRequest.SerializeToString,
                 response_deserializer=svc__pb2.ValidationResult.FromString,
                 _registered_method=True)
+        self.CreateEnvironment = channel.unary_unary(
+                '/svc.ContractValidator/CreateEnvironment',
+                request_serializer=svc__pb2.CreateEnvironmentRequest.SerializeToString,
+                response_deserializer=svc__pb2.CreateEnvironmentResponse.FromString,
+                _registered_method=True)
+        self.ListEnvironments = channel.unary_unary(
+                '/svc.ContractValidator/ListEnvironments',
+                request_serializer=svc__pb2.ListEnvironmentsRequest.SerializeToString,
+                response_deserializer=svc__pb2.ListEnvironmentsResponse.FromString,
+                _registered_method=True)
+        self.DeleteEnvironment = channel.unary_unary(
+                '/svc.ContractValidator/DeleteEnvironment',
+                request_serializer=svc__pb2.DeleteEnvironmentRequest.SerializeToString,
+                response_deserializer=svc__pb2.DeleteEnvironmentResponse.FromString,
+                _registered_method=True)
+        self.RecordDeployment = channel.unary_unary(
+                '/svc.ContractValidator/RecordDeployment',
+                request_serializer=svc__pb2.RecordDeploymentRequest.SerializeToString,
+                response_deserializer=svc__pb2.RecordDeploymentResponse.FromString,
+                _registered_method=True)
+        self.RecordUndeployment = channel.unary_unary(
+                '/svc.ContractValidator/RecordUndeployment',
+                request_serializer=svc__pb2.RecordUndeploymentRequest.SerializeToString,
+                response_deserializer=svc__pb2.RecordUndeploymentResponse.FromString,
+                _registered_method=True)
+        self.ListDeployments = channel.unary_unary(
+                '/svc.ContractValidator/ListDeployments',
+                request_serializer=svc__pb2.ListDeploymentsRequest.SerializeToString,
+                response_deserializer=svc__pb2.ListDeploymentsResponse.FromString,
+                _registered_method=True)
+        self.RecordInteractions = channel.stream_unary(
+                '/svc.ContractValidator/RecordInteractions',
+                request_serializer=svc__pb2.RecordedInteraction.SerializeToString,
+                response_deserializer=svc__pb2.RecordInteractionsResponse.FromString,
+                _registered_method=True)
+        self.GetCoverage = channel.unary_unary(
+                '/svc.ContractValidator/GetCoverage',
+                request_serializer=svc__pb2.GetCoverageRequest.SerializeToString,
+                response_deserializer=svc__pb2.GetCoverageResponse.FromString,
+                _registered_method=True)
+        self.PurgeRecordings = channel.unary_unary(
+                '/svc.ContractValidator/PurgeRecordings',
+                request_serializer=svc__pb2.PurgeRecordingsRequest.SerializeToString,
+                response_deserializer=svc__pb2.PurgeRecordingsResponse.FromString,
+                _registered_method=True)
 
 
 class ContractValidatorServicer:
@@ -186,6 +231,68 @@ class ContractValidatorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateEnvironment(self, request, context):
+        """svc addition: environments are known things. dev, staging and prod always exist; others once created
+        (or, on a server that allows unknown environments, once a deployment or consumer registration names them).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListEnvironments(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteEnvironment(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecordDeployment(self, request, context):
+        """svc addition: which schema version (or consumer version) runs in each environment, with history.
+        CanIDeploy compares a candidate with the schema version recorded as deployed in the target environment.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecordUndeployment(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListDeployments(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecordInteractions(self, request_iterator, context):
+        """svc addition: evidence from real traffic (docs/evidence.md). Middleware and capture adapters stream
+        the interactions they saw (redacted); the server keeps bounded aggregates and samples per consumer.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCoverage(self, request, context):
+        """svc addition: which operations and documented status codes real traffic exercised, by whom.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PurgeRecordings(self, request, context):
+        """svc addition: removes recorded usage (aggregates and samples) matching the filter.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ContractValidatorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -253,6 +360,51 @@ def add_ContractValidatorServicer_to_server(servicer, server):
                     servicer.ValidateInteractionStream,
                     request_deserializer=svc__pb2.InteractionRequest.FromString,
                     response_serializer=svc__pb2.ValidationResult.SerializeToString,
+            ),
+            'CreateEnvironment': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateEnvironment,
+                    request_deserializer=svc__pb2.CreateEnvironmentRequest.FromString,
+                    response_serializer=svc__pb2.CreateEnvironmentResponse.SerializeToString,
+            ),
+            'ListEnvironments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEnvironments,
+                    request_deserializer=svc__pb2.ListEnvironmentsRequest.FromString,
+                    response_serializer=svc__pb2.ListEnvironmentsResponse.SerializeToString,
+            ),
+            'DeleteEnvironment': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteEnvironment,
+                    request_deserializer=svc__pb2.DeleteEnvironmentRequest.FromString,
+                    response_serializer=svc__pb2.DeleteEnvironmentResponse.SerializeToString,
+            ),
+            'RecordDeployment': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordDeployment,
+                    request_deserializer=svc__pb2.RecordDeploymentRequest.FromString,
+                    response_serializer=svc__pb2.RecordDeploymentResponse.SerializeToString,
+            ),
+            'RecordUndeployment': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordUndeployment,
+                    request_deserializer=svc__pb2.RecordUndeploymentRequest.FromString,
+                    response_serializer=svc__pb2.RecordUndeploymentResponse.SerializeToString,
+            ),
+            'ListDeployments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDeployments,
+                    request_deserializer=svc__pb2.ListDeploymentsRequest.FromString,
+                    response_serializer=svc__pb2.ListDeploymentsResponse.SerializeToString,
+            ),
+            'RecordInteractions': grpc.stream_unary_rpc_method_handler(
+                    servicer.RecordInteractions,
+                    request_deserializer=svc__pb2.RecordedInteraction.FromString,
+                    response_serializer=svc__pb2.RecordInteractionsResponse.SerializeToString,
+            ),
+            'GetCoverage': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCoverage,
+                    request_deserializer=svc__pb2.GetCoverageRequest.FromString,
+                    response_serializer=svc__pb2.GetCoverageResponse.SerializeToString,
+            ),
+            'PurgeRecordings': grpc.unary_unary_rpc_method_handler(
+                    servicer.PurgeRecordings,
+                    request_deserializer=svc__pb2.PurgeRecordingsRequest.FromString,
+                    response_serializer=svc__pb2.PurgeRecordingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -606,6 +758,249 @@ class ContractValidator:
             '/svc.ContractValidator/ValidateInteractionStream',
             svc__pb2.InteractionRequest.SerializeToString,
             svc__pb2.ValidationResult.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateEnvironment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/CreateEnvironment',
+            svc__pb2.CreateEnvironmentRequest.SerializeToString,
+            svc__pb2.CreateEnvironmentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEnvironments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/ListEnvironments',
+            svc__pb2.ListEnvironmentsRequest.SerializeToString,
+            svc__pb2.ListEnvironmentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteEnvironment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/DeleteEnvironment',
+            svc__pb2.DeleteEnvironmentRequest.SerializeToString,
+            svc__pb2.DeleteEnvironmentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordDeployment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/RecordDeployment',
+            svc__pb2.RecordDeploymentRequest.SerializeToString,
+            svc__pb2.RecordDeploymentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordUndeployment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/RecordUndeployment',
+            svc__pb2.RecordUndeploymentRequest.SerializeToString,
+            svc__pb2.RecordUndeploymentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDeployments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/ListDeployments',
+            svc__pb2.ListDeploymentsRequest.SerializeToString,
+            svc__pb2.ListDeploymentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordInteractions(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/svc.ContractValidator/RecordInteractions',
+            svc__pb2.RecordedInteraction.SerializeToString,
+            svc__pb2.RecordInteractionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCoverage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/GetCoverage',
+            svc__pb2.GetCoverageRequest.SerializeToString,
+            svc__pb2.GetCoverageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PurgeRecordings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/svc.ContractValidator/PurgeRecordings',
+            svc__pb2.PurgeRecordingsRequest.SerializeToString,
+            svc__pb2.PurgeRecordingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

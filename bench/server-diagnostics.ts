@@ -1,0 +1,222 @@
+/**
+ * Where a bench server's time goes, for the latency-tail suite: installed in a bench server process
+ * started with `--diagnostics` (bench/server-process.ts). It records, between two snapshots:
+ * - the main thread's event-loop delay (perf_hooks.monitorEventLoopDelay) and utilisation;
+ * - garbage collection pauses on the main thread and in the validation workers ('gc' entries);
+ * - every call's time inside the validation pool (ValidationPool.validate to its answer);
+ * - every batch's hops: main thread to worker start (the message hop, plus waiting behind the
+ *   lane's other batch), the batch in the worker, and worker end back to the main thread (the
+ *   return hop, plus however long the main thread was busy with something else);
+ * - the CPU the whole process used (every thread).
+ * It wraps the pool's public entry points from outside, so the server runs its own code unchanged;
+ * the workers run bench/diagnostic-validation-worker.ts, the real batch function with timestamps.
+ */
+import path from 'node:path';
+import { PerformanceObserver, constants, monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
+import Piscina from 'piscina';
+import { ValidationPool } from '../src/main/validation-pool';
+import type { ValidationBatch } from '../src/shared/pool-protocol/batches';
+import type { WorkerBatchTiming } from './diagnostic-validation-worker';
+
+/** A distribution in milliseconds (or items, for batch sizes). */
+export interface Distribution {
+  count: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+  sum: number;
+}
+
+export interface ServerDiagnostics {
+  /** Wall-clock milliseconds the snapshot covers. */
+  windowMs: number;
+  /** CPU time of the whole process (all threads) over the window, in cores (1 = one core busy). */
+  cpuCores: number;
+  mainEventLoopDelayMs: Omit<Distribution, 'sum'> & { mean: number };
+  mainEventLoopUtilization: number;
+  mainGc: GcSummary;
+  /** Only when the process runs the validation pool. */
+  pool?: {
+    callMs: Distribution;
+    /**
+     * Validate() → the call's batch handed to a worker: waiting in the pool's queue. Calls are
+     * matched to batches in arrival order, which is exact while one contract is validated (the
+     * latency-tail suite) and approximate otherwise.
+     */
+    queuedMs: Distribution;
+    batchItems: Distribution;
+    compileBatches: number;
+    /** Main thread hands the batch over → the worker starts it. */
+    toWorkerMs: Distribution;
+    /** The batch in the worker. */
+    inWorkerMs: Distribution;
+    /** The worker ends the batch → the main thread has its answer. */
+    fromWorkerMs: Distribution;
+    workerGc: GcSummary;
+  };
+}
+
+export interface GcSummary {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  /** Pauses of 5 ms or more. */
+  over5Ms: number;
+  /** Full (mark-sweep-compact) collections among them, and their time. */
+  major?: { count: number; totalMs: number; maxMs: number };
+}
+
+const DIAGNOSTIC_WORKER = path.join(__dirname, 'diagnostic-validation-worker.js');
+const LONG_GC_MS = 5;
+/** The arrival list drops the entries already matched to batches once this many have piled up. */
+const ARRIVALS_COMPACT_AT = 4096;
+
+class Samples {
+  #values: number[] = [];
+  #sum = 0;
+  add(value: number): void {
+    this.#values.push(value);
+    this.#sum += value;
+  }
+  summary(): Distribution {
+    const sorted = this.#values.sort((a, b) => a - b);
+    const at = (fraction: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!);
+    return { count: sorted.length, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] ?? 0, sum: this.#sum };
+  }
+}
+
+class GcTally {
+  count = 0;
+  totalMs = 0;
+  maxMs = 0;
+  over5Ms = 0;
+  readonly major = { count: 0, totalMs: 0, maxMs: 0 };
+  add(count: number, totalMs: number, maxMs: number, isMajor = false): void {
+    this.count += count;
+    this.totalMs += totalMs;
+    this.maxMs = Math.max(this.maxMs, maxMs);
+    if (maxMs >= LONG_GC_MS) this.over5Ms++;
+    if (isMajor) {
+      this.major.count += count;
+      this.major.totalMs += totalMs;
+      this.major.maxMs = Math.max(this.major.maxMs, maxMs);
+    }
+  }
+  summary(): GcSummary {
+    const major = { count: this.major.count, totalMs: round(this.major.totalMs), maxMs: round(this.major.maxMs) };
+    return { count: this.count, totalMs: round(this.totalMs), maxMs: round(this.maxMs), over5Ms: this.over5Ms, major };
+  }
+}
+
+interface Window {
+  startedAt: number;
+  cpu: NodeJS.CpuUsage;
+  elu: EventLoopUtilization;
+  mainGc: GcTally;
+  workerGc: GcTally;
+  callMs: Samples;
+  queuedMs: Samples;
+  batchItems: Samples;
+  compileBatches: number;
+  toWorkerMs: Samples;
+  inWorkerMs: Samples;
+  fromWorkerMs: Samples;
+}
+
+/** Starts recording; `snapshot()` returns what was recorded since the previous snapshot and starts afresh. */
+export function installServerDiagnostics(withPool: boolean): { snapshot(): ServerDiagnostics } {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const fresh = (): Window => ({
+    startedAt: performance.now(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(),
+    mainGc: new GcTally(), workerGc: new GcTally(), callMs: new Samples(), queuedMs: new Samples(), batchItems: new Samples(), compileBatches: 0,
+    toWorkerMs: new Samples(), inWorkerMs: new Samples(), fromWorkerMs: new Samples(),
+  });
+  let window = fresh();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      window.mainGc.add(1, entry.duration, entry.duration, (entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  if (withPool) instrumentPool(() => window);
+  return {
+    snapshot() {
+      const ended = window;
+      const windowMs = performance.now() - ended.startedAt;
+      const cpu = process.cpuUsage(ended.cpu);
+      const ms = (ns: number) => round(ns / 1e6);
+      const result: ServerDiagnostics = {
+        windowMs: round(windowMs),
+        cpuCores: round((cpu.user + cpu.system) / 1000 / windowMs),
+        mainEventLoopDelayMs: {
+          count: delay.count, p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), p999: ms(delay.percentile(99.9)),
+          max: ms(delay.max), mean: ms(delay.mean),
+        },
+        mainEventLoopUtilization: round(performance.eventLoopUtilization(ended.elu).utilization),
+        mainGc: ended.mainGc.summary(),
+        ...(withPool ? {
+          pool: {
+            callMs: ended.callMs.summary(), queuedMs: ended.queuedMs.summary(), batchItems: ended.batchItems.summary(), compileBatches: ended.compileBatches,
+            toWorkerMs: ended.toWorkerMs.summary(), inWorkerMs: ended.inWorkerMs.summary(), fromWorkerMs: ended.fromWorkerMs.summary(),
+            workerGc: ended.workerGc.summary(),
+          },
+        } : {}),
+      };
+      delay.reset();
+      window = fresh();
+      return result;
+    },
+  };
+}
+
+function instrumentPool(current: () => Window): void {
+  /** Arrival times of the calls not yet in a batch, oldest first. */
+  const arrivals: number[] = [];
+  let firstArrival = 0;
+  const validate = ValidationPool.prototype.validate;
+  ValidationPool.prototype.validate = function timedValidate(this: ValidationPool, task) {
+    const started = performance.now();
+    arrivals.push(started);
+    const answer = validate.call(this, task);
+    const record = () => current().callMs.add(performance.now() - started);
+    answer.then(record, record);
+    return answer;
+  };
+  const run = Piscina.prototype.run;
+  Piscina.prototype.run = function timedRun(this: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]) {
+    if (!isValidationBatch(task) || task.items.length === 0) return run.call(this, task, options);
+    const now = performance.now();
+    const sentAt = performance.timeOrigin + now;
+    if (!task.compile) {
+      const window = current();
+      for (let i = 0; i < task.items.length && firstArrival < arrivals.length; i++) window.queuedMs.add(now - arrivals[firstArrival++]!);
+      if (firstArrival > ARRIVALS_COMPACT_AT) {
+        arrivals.splice(0, firstArrival);
+        firstArrival = 0;
+      }
+    }
+    return run.call(this, task, { ...options, filename: DIAGNOSTIC_WORKER }).then((result: { timing?: WorkerBatchTiming }) => {
+      const receivedAt = performance.timeOrigin + performance.now();
+      const timing = result.timing;
+      const window = current();
+      window.batchItems.add(task.items.length);
+      if (task.compile) window.compileBatches++;
+      if (timing) {
+        window.toWorkerMs.add(timing.startedAt - sentAt);
+        window.inWorkerMs.add(timing.endedAt - timing.startedAt);
+        window.fromWorkerMs.add(receivedAt - timing.endedAt);
+        window.workerGc.add(timing.gcCount, timing.gcMs, timing.gcMaxMs);
+      }
+      return result;
+    });
+  } as Piscina['run'];
+}
+
+function isValidationBatch(task: unknown): task is ValidationBatch {
+  return typeof task === 'object' && task !== null && 'items' in task && 'messages' in task && Array.isArray((task as ValidationBatch).items);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,100 @@
+/**
+ * Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) → the object their
+ * schema describes: fields by name, each text coerced to the type its property declares (repeated
+ * fields and arrays become arrays, objects are read as JSON), then validated like a JSON body.
+ * A file part is its text: OpenAPI describes files as `type: string` (`format: binary`).
+ */
+import { decodeComponent } from './query-string';
+import { NOT_COERCIBLE, coerceScalar, type ValueShape } from './value-shape';
+
+/** Parts read from one multipart body; a body with more is refused rather than read without end. */
+export const MAX_FORM_PARTS = 1_000;
+
+export type FormFields = Map<string, string[]>;
+
+export function isFormMediaType(mediaType: string): boolean {
+  return mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data';
+}
+
+/** The fields of a form body, or a reason it cannot be read. */
+export function parseFormBody(mediaType: string, contentType: string, body: string): FormFields | { problem: string } {
+  if (mediaType === 'application/x-www-form-urlencoded') return parseUrlEncoded(body);
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (boundary === null) return { problem: 'the content type names no boundary' };
+  return parseMultipart(body, boundary[1] ?? boundary[2]!);
+}
+
+function parseUrlEncoded(body: string): FormFields {
+  const fields: FormFields = new Map();
+  for (const pair of body.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
+    addField(fields, name, equals < 0 ? '' : decodeComponent(pair.slice(equals + 1)));
+  }
+  return fields;
+}
+
+function parseMultipart(body: string, boundary: string): FormFields | { problem: string } {
+  const delimiter = `--${boundary}`;
+  const sections = body.split(delimiter);
+  if (sections.length < 3 || !sections[sections.length - 1]!.startsWith('--')) {
+    return { problem: `the body is not delimited by the boundary "${boundary}"` };
+  }
+  if (sections.length - 2 > MAX_FORM_PARTS) return { problem: `more than ${MAX_FORM_PARTS} parts (maxFormParts)` };
+  const fields: FormFields = new Map();
+  for (const section of sections.slice(1, -1)) {
+    const part = section.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+    const split = /\r?\n\r?\n/.exec(part);
+    const head = split === null ? part : part.slice(0, split.index);
+    const content = split === null ? '' : part.slice(split.index + split[0].length);
+    const disposition = /^content-disposition:\s*form-data\s*;(.*)$/im.exec(head);
+    const name = disposition && /\bname="([^"]*)"/i.exec(disposition[1]!);
+    if (!name) return { problem: 'a part has no Content-Disposition form-data name' };
+    addField(fields, name[1]!, content);
+  }
+  return fields;
+}
+
+function addField(fields: FormFields, name: string, value: string): void {
+  const list = fields.get(name);
+  if (list === undefined) fields.set(name, [value]);
+  else list.push(value);
+}
+
+/** A field whose text cannot become the declared type. */
+export interface FieldProblem {
+  name: string;
+  value: string;
+  type: string;
+}
+
+/** The object the fields make under an object shape, and the fields whose text has the wrong type. */
+export function formObject(fields: FormFields, shape: ValueShape): { value: Record<string, unknown>; problems: FieldProblem[] } {
+  const value: Record<string, unknown> = {};
+  const problems: FieldProblem[] = [];
+  for (const [name, texts] of fields) {
+    const fieldShape = shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' as const };
+    const coerced = fieldShape.kind === 'array'
+      ? texts.flatMap((text) => coerceField(text, fieldShape.items, name, problems))
+      : coerceField(texts[0]!, fieldShape, name, problems)[0];
+    // defineProperty: a `__proto__` field stays an ordinary key.
+    Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
+  }
+  return { value, problems };
+}
+
+function coerceField(text: string, shape: ValueShape, name: string, problems: FieldProblem[]): unknown[] {
+  if (shape.kind === 'object' || shape.kind === 'array') {
+    try {
+      return [JSON.parse(text)];
+    } catch {
+      problems.push({ name, value: text, type: `${shape.kind} (as JSON)` });
+      return [text];
+    }
+  }
+  const value = coerceScalar(text, shape.kind);
+  if (value !== NOT_COERCIBLE) return [value];
+  problems.push({ name, value: text, type: shape.kind });
+  return [text];
+}
