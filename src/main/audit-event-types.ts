@@ -1,6 +1,6 @@
 /** The audit event types, the `event_type` label values of `svc_audit_events_total`. */
 
-/** The documented event types (the README, section "Audit events", lists what each carries). */
+/** The documented event types (docs/operating.md, "Audit events", lists what each carries). */
 export const AUDIT_EVENT_TYPES = Object.freeze([
   /** A new schema version was stored. */
   'schema_registered',

@@ -131,7 +131,7 @@ export class SchemaRegistry {
     return registry;
   }
 
-  /** Checks, converts and stores one version; see README "Registering schemas" for the rules. */
+  /** Checks, converts and stores one version; see docs/registry.md for the rules. */
   async register(input: RegisterInput, options: RegisterOptions = {}): Promise<RegisterResult> {
     checkIdentifier('schema_id', input.schemaId);
     if (input.version !== '') checkSemanticVersion('schema_version', input.version);

@@ -1,5 +1,5 @@
 /**
- * Every message shape the validation engine produces (listed in MESSAGES.md). Each names where the
+ * Every message shape the validation engine produces (listed in docs/validation.md, "Validation messages"). Each names where the
  * violation is: `request body`, `response body`, `parameter "<name>" in <location>` or
  * `response header "<name>"`, followed by the JSON pointer of a nested value.
  * `Path not found: <path>` comes from the service's error catalog.

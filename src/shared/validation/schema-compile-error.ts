@@ -1,4 +1,4 @@
-/** Why a schema cannot be compiled; the message becomes part of a validation outcome (MESSAGES.md). */
+/** Why a schema cannot be compiled; the message becomes part of a validation outcome (docs/validation.md). */
 
 export class SchemaCompileError extends Error {
   override readonly name = 'SchemaCompileError';
