@@ -13,7 +13,8 @@ import { recentVersions } from '../registry/consumer-registry';
 import type { SchemaCandidate } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
-import type { ConsumerRecord } from '../storage/storage';
+import { toSchemaMetadata } from '../services/schema-wire';
+import type { SchemaVersionSummary, ConsumerRecord } from '../storage/storage';
 import { gatherEvidence, replaySummary } from '../evidence/deploy-evidence';
 import { splitByUsedFields } from '../evidence/field-level-impact';
 import { replaySamples } from '../evidence/replay';
@@ -77,7 +78,7 @@ interface ComparisonTarget {
 async function comparisonTarget(ctx: ServiceContext, schemaId: string, version: string, content: string, field: string): Promise<ComparisonTarget> {
   if (content !== '') {
     const candidate = await ctx.schemas.candidate(schemaId, content, version);
-    return { version: candidate.version, metadata: candidate.metadata, previousVersion: candidate.previousVersion, candidate };
+    return { version: candidate.version, metadata: toSchemaMetadata(candidate.metadata), previousVersion: candidate.previousVersion, candidate };
   }
   await ctx.schemas.readThrough(schemaId, version);
   const metadata = resolveVersion(ctx, schemaId, version, field);
@@ -250,16 +251,16 @@ export interface CompatibilityCheck {
  */
 export async function checkAgainstPreviousVersion(
   ctx: ServiceContext,
-  registered: SchemaMetadata__Output,
+  registered: SchemaVersionSummary,
   previousVersion: string | undefined,
 ): Promise<CompatibilityCheck> {
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
-  const schemaId = registered.schema_id;
+  const schemaId = registered.schemaId;
   try {
-    if (ctx.schemas.versionRef(schemaId, registered.schema_version).hash !== registered.schema_hash) {
-      return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.schema_version} was registered again with other content meanwhile` };
+    if (ctx.schemas.versionRef(schemaId, registered.version).hash !== registered.contentHash) {
+      return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.version} was registered again with other content meanwhile` };
     }
-    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.schema_version);
+    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.version);
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
@@ -297,7 +298,7 @@ export async function checkCandidate(ctx: ServiceContext, candidate: SchemaCandi
 /** Resolves a version, turning "not found" into a message that says which version of which schema. */
 function resolveVersion(ctx: ServiceContext, schemaId: string, version: string, field: string): SchemaMetadata__Output {
   try {
-    return ctx.schemas.metadata(schemaId, version);
+    return toSchemaMetadata(ctx.schemas.metadata(schemaId, version));
   } catch (error) {
     if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
       throw new SvcError(

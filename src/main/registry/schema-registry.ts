@@ -16,7 +16,6 @@ import { intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
-import type { SchemaMetadata__Output } from '@svc/client/protocol';
 import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from './keyed-mutex';
 import { LruCache } from './lru-cache';
@@ -25,7 +24,7 @@ export interface ResolvedSchema {
   schemaId: string;
   version: string;
   hash: string;
-  metadata: SchemaMetadata__Output;
+  metadata: SchemaVersionSummary;
   document: OpenApiDocument;
   /** `document` as JSON text: what crosses to worker threads. */
   documentJson: string;
@@ -52,7 +51,7 @@ export interface VersionAssignment {
 
 export interface RegisterResult {
   outcome: RegisterOutcome;
-  metadata: SchemaMetadata__Output;
+  metadata: SchemaVersionSummary;
   /** The version before this one by semantic-version order, if any. */
   previousVersion: string | undefined;
   loaded: IntakeResult;
@@ -71,7 +70,7 @@ export interface SchemaCandidate {
   /** The registered version before `version`, if any. */
   previousVersion: string | undefined;
   /** Metadata the version would have once registered. */
-  metadata: SchemaMetadata__Output;
+  metadata: SchemaVersionSummary;
   versionAssignment: VersionAssignment | undefined;
 }
 
@@ -154,7 +153,7 @@ export class SchemaRegistry {
       const base = { previousVersion, loaded, versionAssignment: assignment };
 
       if (existing && existing.contentHash === contentHash && sameOwnership(existing.ownership, ownership)) {
-        return { ...base, outcome: 'unchanged', metadata: toMetadata(existing) };
+        return { ...base, outcome: 'unchanged', metadata: existing };
       }
       const label = `schema ${input.schemaId} version ${version}`;
       if (existing?.ownership.readOnly) {
@@ -182,7 +181,7 @@ export class SchemaRegistry {
       };
       const { content: _content, documentJson: _json, ...summary } = record;
       if (options.gate || options.dryRun) {
-        const candidate: SchemaCandidate = { ...base, schemaId: input.schemaId, version, contentHash, documentJson, metadata: toMetadata(summary) };
+        const candidate: SchemaCandidate = { ...base, schemaId: input.schemaId, version, contentHash, documentJson, metadata: summary };
         const proceed = options.gate ? await options.gate(candidate) : true;
         if (!proceed || options.dryRun) return { ...base, outcome: 'not-stored', metadata: candidate.metadata };
       }
@@ -191,7 +190,7 @@ export class SchemaRegistry {
       if (!saved.saved) return { ...this.#afterConcurrentWrite(record, saved.current, loaded), versionAssignment: assignment };
       this.#indexVersion(summary);
       this.#documents.set(cacheKey(input.schemaId, version, contentHash), { documentJson });
-      return { ...base, outcome: existing ? 'updated' : 'created', metadata: toMetadata(summary) };
+      return { ...base, outcome: existing ? 'updated' : 'created', metadata: summary };
     });
   }
 
@@ -217,10 +216,10 @@ export class SchemaRegistry {
       loaded,
       previousVersion: this.previousVersion(schemaId, chosen.version),
       versionAssignment: chosen.assignment,
-      metadata: toMetadata({
+      metadata: {
         schemaId, version: chosen.version, contentHash, openapiVersion: loaded.openapiVersion, endpointCount: loaded.endpointCount,
         ownership, registeredAt: existing?.registeredAt ?? now, updatedAt: now,
-      }),
+      },
     };
   }
 
@@ -303,12 +302,12 @@ export class SchemaRegistry {
   }
 
   /** Metadata and registered text of a version (latest when `version` is empty). */
-  async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaMetadata__Output; content: string }> {
+  async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaVersionSummary; content: string }> {
     await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
     const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
     if (!record) throw schemaVersionNotFound();
-    return { metadata: toMetadata(summary), content: record.content };
+    return { metadata: summary, content: record.content };
   }
 
   /**
@@ -338,8 +337,8 @@ export class SchemaRegistry {
   }
 
   /** Metadata of a version without touching storage. */
-  metadata(schemaId: string, version = ''): SchemaMetadata__Output {
-    return toMetadata(this.#requireSummary(schemaId, version));
+  metadata(schemaId: string, version = ''): SchemaVersionSummary {
+    return this.#requireSummary(schemaId, version);
   }
 
   hasSchema(schemaId: string): boolean {
@@ -365,13 +364,13 @@ export class SchemaRegistry {
   }
 
   /** Latest version of every schema id, ascending by id, optionally filtered by owner and team. */
-  listLatest(filter: { owner?: string; team?: string }): SchemaMetadata__Output[] {
-    const result: SchemaMetadata__Output[] = [];
+  listLatest(filter: { owner?: string; team?: string }): SchemaVersionSummary[] {
+    const result: SchemaVersionSummary[] = [];
     for (const schemaId of [...this.#index.keys()].sort()) {
       const latest = this.#latestSummary(schemaId)!;
       if (filter.owner && latest.ownership.owner !== filter.owner) continue;
       if (filter.team && latest.ownership.team !== filter.team) continue;
-      result.push(toMetadata(latest));
+      result.push(latest);
     }
     return result;
   }
@@ -416,7 +415,7 @@ export class SchemaRegistry {
     if (current) this.#indexVersion(current);
     const label = `schema ${record.schemaId} version ${record.version}`;
     if (current && current.contentHash === record.contentHash && sameOwnership(current.ownership, record.ownership)) {
-      return { outcome: 'unchanged', metadata: toMetadata(current), previousVersion: this.previousVersion(record.schemaId, record.version), loaded, versionAssignment: undefined };
+      return { outcome: 'unchanged', metadata: current, previousVersion: this.previousVersion(record.schemaId, record.version), loaded, versionAssignment: undefined };
     }
     if (current?.ownership.readOnly) {
       throw new SvcError(ErrorCode.READ_ONLY, `${label} is read-only and cannot be updated; register a new version instead`);
@@ -456,7 +455,7 @@ function resolved(summary: SchemaVersionSummary, entry: { document: OpenApiDocum
     schemaId: summary.schemaId,
     version: summary.version,
     hash: summary.contentHash,
-    metadata: toMetadata(summary),
+    metadata: summary,
     document: entry.document,
     documentJson: entry.documentJson,
   };
@@ -474,24 +473,6 @@ export function coerceVersion(infoVersion: string): string | undefined {
 
 function versionAssignment(message: string): VersionAssignment {
   return { code: 'VERSION_ASSIGNED', pointer: '/info/version', message };
-}
-
-function toMetadata(summary: SchemaVersionSummary): SchemaMetadata__Output {
-  return {
-    schema_id: summary.schemaId,
-    schema_version: summary.version,
-    schema_hash: summary.contentHash,
-    registered_at: summary.registeredAt,
-    updated_at: summary.updatedAt,
-    ownership: {
-      owner: summary.ownership.owner,
-      team: summary.ownership.team,
-      contact_email: summary.ownership.contactEmail,
-      read_only: summary.ownership.readOnly,
-    },
-    openapi_version: summary.openapiVersion,
-    endpoint_count: summary.endpointCount,
-  };
 }
 
 function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../service-context';
 import type { RegisterResult, SchemaCandidate } from '../registry/schema-registry';
 import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } from '../compatibility/compatibility-service';
 import { requireSchemaWriteAccess } from '../auth/schema-write-access';
+import { toSchemaMetadata } from './schema-wire';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
@@ -19,7 +20,7 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
     GetSchema: unary(ctx, 'GetSchema', async (request) => {
       try {
         const { metadata, content } = await ctx.schemas.getContent(request.schema_id, request.schema_version);
-        return { found: true, metadata, schema_content: content };
+        return { found: true, metadata: toSchemaMetadata(metadata), schema_content: content };
       } catch (error) {
         if (error instanceof SvcError && (error.code === ErrorCode.SCHEMA_NOT_FOUND || error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND)) {
           return { found: false, schema_content: '' };
@@ -82,12 +83,12 @@ async function registerSchema(
 
   ctx.metrics.schemasRegistered.labels('success').inc();
   refreshSchemaGauges(ctx, request.schema_id);
-  const { metadata, outcome } = result;
-  log.info({ version: metadata.schema_version, outcome, hash: metadata.schema_hash }, 'schema registered');
+  const { metadata: registered, outcome } = result;
+  log.info({ version: registered.version, outcome, hash: registered.contentHash }, 'schema registered');
   if (outcome !== 'unchanged') {
     ctx.audit(outcome === 'created' ? 'schema_registered' : 'schema_updated', {
-      schemaId: metadata.schema_id, schemaVersion: metadata.schema_version, schemaHash: metadata.schema_hash,
-      owner: metadata.ownership?.owner || undefined, team: metadata.ownership?.team || undefined, readOnly: metadata.ownership?.read_only,
+      schemaId: registered.schemaId, schemaVersion: registered.version, schemaHash: registered.contentHash,
+      owner: registered.ownership.owner || undefined, team: registered.ownership.team || undefined, readOnly: registered.ownership.readOnly,
     }, call);
   }
   const { warnings, warningCounts } = result.loaded;
@@ -97,12 +98,12 @@ async function registerSchema(
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
   // Checked by the gate before storing, unless nothing was stored (identical content already registered).
   check ??= request.check_compatibility || refuseBreaking
-    ? { ...await checkAgainstPreviousVersion(ctx, metadata, result.previousVersion), complete: true }
+    ? { ...await checkAgainstPreviousVersion(ctx, registered, result.previousVersion), complete: true }
     : undefined;
   return {
     success: true,
-    message: `Schema ${metadata.schema_id} version ${metadata.schema_version} ${verb}${check ? `; ${check.summary}` : ''}`,
-    metadata,
+    message: `Schema ${registered.schemaId} version ${registered.version} ${verb}${check ? `; ${check.summary}` : ''}`,
+    metadata: toSchemaMetadata(registered),
     breaking_changes: check?.breakingChanges ?? [],
     warnings: [...versionWarnings, ...warnings].map(({ code, pointer, message }) => ({ code, pointer, message })),
   };
@@ -116,7 +117,7 @@ function notStoredResponse(
   check: (CompatibilityCheck & { complete: boolean }) | undefined,
   versionWarnings: RegisterResult['versionAssignment'][],
 ): RegisterSchemaResponse {
-  const { metadata } = result;
+  const metadata = toSchemaMetadata(result.metadata);
   const label = `Schema ${metadata.schema_id} version ${metadata.schema_version}`;
   const warnings = [...versionWarnings, ...result.loaded.warnings].map((warning) => ({ code: warning!.code, pointer: warning!.pointer, message: warning!.message }));
   const refused = request.refuse_breaking_changes && check !== undefined && (!check.complete || check.breakingChanges.length > 0);
@@ -143,7 +144,7 @@ function notStoredResponse(
 function listSchemas(ctx: ServiceContext, request: ListSchemasRequest__Output): ListSchemasResponse {
   if (request.page_size < 0) throw invalidArgument('page_size must not be negative');
   const pageSize = Math.min(request.page_size || LIMITS.defaultPageSize, LIMITS.maxPageSize);
-  const all = ctx.schemas.listLatest({ owner: request.owner, team: request.team });
+  const all = ctx.schemas.listLatest({ owner: request.owner, team: request.team }).map(toSchemaMetadata);
   const after = request.page_token === '' ? undefined : decodePageToken(request.page_token);
   const start = after === undefined ? 0 : all.findIndex((m) => m.schema_id > after);
   const page = start < 0 ? [] : all.slice(start, start + pageSize);
