@@ -100,3 +100,13 @@ test('can-i-deploy: missing options are usage errors (exit 2); a down server is 
   assert.equal(down.stdout, '');
   assert.equal(down.stderr, `svc can-i-deploy: UNAVAILABLE: cannot reach the svc server at 127.0.0.1:${port} (connect ECONNREFUSED 127.0.0.1:${port})\n`);
 });
+
+test('--fail-if-no-consumers: with no consumers the text says the gate required one, and the exit code is 1', async () => {
+  const gated = await runSvcInProcess(['can-i-deploy', '--schema', 'users', '--version', '2.0.0', '--env', 'dev', '--fail-if-no-consumers', '--output', 'text', '--server', server.address]);
+  assert.equal(gated.code, 1, gated.stderr);
+  assert.match(gated.stdout, /No consumers are registered for users in dev, and the gate requires at least one \(--fail-if-no-consumers\): not safe\./);
+  assert.doesNotMatch(gated.stdout, /nothing can break/);
+  const open = await runSvcInProcess(['can-i-deploy', '--schema', 'users', '--version', '2.0.0', '--env', 'dev', '--output', 'text', '--server', server.address]);
+  assert.equal(open.code, 0, open.stderr);
+  assert.match(open.stdout, /No consumers are registered for users in dev: nothing can break\./);
+});

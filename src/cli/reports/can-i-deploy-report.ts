@@ -27,7 +27,14 @@ export function canIDeployJson(question: DeployQuestion, answer: CanIDeployRespo
       environment: impact.environment,
       will_break: impact.will_break,
       relevant_changes: impact.relevant_changes.map((change) => changeToJson(fromProtoChange(change))),
+      observed: impact.observed,
+      replayed_interactions: impact.replayed_interactions,
+      replay_failures: impact.replay_failures.map((failure) => ({
+        method: failure.method, path: failure.path, status_code: failure.status_code, errors: failure.errors, recorded_at: Number(failure.recorded_at),
+      })),
+      unreached_changes: impact.unreached_changes.map((change) => changeToJson(fromProtoChange(change))),
     })),
+    replayed_interactions: answer.replayed_interactions,
   };
 }
 
@@ -43,9 +50,7 @@ export function canIDeployText(question: DeployQuestion, answer: CanIDeployRespo
   ];
   if (answer.summary) lines.push(`Summary: ${answer.summary}`);
 
-  if (consumers.length === 0) {
-    lines.push('', `No consumers are registered for ${question.schemaId} in ${question.environment}: nothing can break.`);
-  }
+  if (consumers.length === 0) lines.push('', noConsumersLine(question, answer.safe_to_deploy));
   if (!answer.safe_to_deploy && answer.breaking_changes.length > 0) {
     lines.push('', `Breaking changes (${answer.breaking_changes.length}):`);
     for (const change of answer.breaking_changes) {
@@ -77,14 +82,31 @@ function verdictLine(question: DeployQuestion, safe: boolean, breakingCount: num
 
 function consumerLines(impact: ConsumerImpact__Output): string[] {
   const lines = [
-    `  ${impact.consumer_id} (version ${impact.consumer_version || 'unknown'})`,
+    `  ${impact.consumer_id} (${impact.observed ? 'observed in recorded traffic, not registered' : `version ${impact.consumer_version || 'unknown'}`})`,
     `    Schema version tested: ${impact.current_schema_version || 'unknown'}`,
     `    Impact: ${impact.will_break ? 'BREAKING' : 'None'}`,
   ];
   if (impact.will_break) {
-    const endpoints = [...new Set(impact.relevant_changes.map(endpointOf))];
+    const endpoints = [...new Set([...impact.relevant_changes.map(endpointOf), ...impact.replay_failures.map((failure) => `${failure.method} ${failure.path}`)])];
     lines.push(`    Endpoints affected: ${endpoints.join(', ')}`);
     for (const change of impact.relevant_changes) lines.push(`    Reason: [${change.type}] ${change.description}`);
+  }
+  lines.push(...evidenceLines(impact));
+  return lines;
+}
+
+/** Replay evidence and field-level decisions of one consumer (nothing when there is none). */
+function evidenceLines(impact: ConsumerImpact__Output): string[] {
+  const lines: string[] = [];
+  if (impact.replayed_interactions > 0) {
+    const failed = impact.replay_failures.length;
+    lines.push(`    Replay: ${impact.replayed_interactions} recorded interaction${impact.replayed_interactions === 1 ? '' : 's'} replayed, ${failed === 0 ? 'all still valid' : `${failed} no longer valid`}`);
+  }
+  for (const failure of impact.replay_failures) {
+    lines.push(`    Replay failure: ${failure.method} ${failure.path} → ${failure.status_code}: ${failure.errors[0] ?? 'invalid'}${failure.errors.length > 1 ? ` (+${failure.errors.length - 1} more)` : ''}`);
+  }
+  for (const change of impact.unreached_changes) {
+    lines.push(`    Not relevant (no used field reaches it): [${change.type}] ${change.description}`);
   }
   return lines;
 }
@@ -99,11 +121,11 @@ export function canIDeployTable(question: DeployQuestion, answer: CanIDeployResp
   const head = [verdictLine(question, answer.safe_to_deploy, breaking.length, consumers.length)];
   if (answer.summary) head.push(`Summary: ${answer.summary}`);
   if (consumers.length === 0) {
-    head.push(`No consumers are registered for ${question.schemaId} in ${question.environment}: nothing can break.`);
+    head.push(noConsumersLine(question, answer.safe_to_deploy));
     return `${head.join('\n')}\n`;
   }
   const rows = consumers.map((impact) => [
-    impact.consumer_id,
+    impact.observed ? `${impact.consumer_id} (observed)` : impact.consumer_id,
     impact.consumer_version || 'unknown',
     impact.current_schema_version || 'unknown',
     impact.will_break ? 'BREAKING' : 'None',
@@ -115,8 +137,13 @@ export function canIDeployTable(question: DeployQuestion, answer: CanIDeployResp
 
 function reasonCell(impact: ConsumerImpact__Output): string {
   const [first, ...more] = impact.relevant_changes;
-  if (!impact.will_break || !first) return '-';
-  return `${first.type} ${endpointOf(first)}${more.length > 0 ? ` (+${more.length} more)` : ''}`;
+  const replayed = impact.replayed_interactions > 0 ? `; replayed ${impact.replayed_interactions}, ${impact.replay_failures.length} failed` : '';
+  const unreached = impact.unreached_changes.length > 0 ? `; ${impact.unreached_changes.length} change(s) not reached` : '';
+  if (!impact.will_break) return replayed || unreached ? `-${replayed}${unreached}` : '-';
+  const [failure] = impact.replay_failures;
+  if (!first && failure) return `replay failed: ${failure.method} ${failure.path} ${failure.status_code}${replayed}${unreached}`;
+  if (!first) return '-';
+  return `${first.type} ${endpointOf(first)}${more.length > 0 ? ` (+${more.length} more)` : ''}${replayed}${unreached}`;
 }
 
 function recommendation(question: DeployQuestion, safe: boolean, breaking: readonly ConsumerImpact__Output[]): string {
@@ -124,4 +151,10 @@ function recommendation(question: DeployQuestion, safe: boolean, breaking: reado
   if (breaking.length === 0) return 'Recommendation: do not deploy until the reason above is resolved.';
   const names = breaking.map((impact) => impact.consumer_id).join(', ');
   return `Recommendation: do not deploy ${question.version} to ${question.environment}; update ${names} first, or keep the old behaviour alongside the new one.`;
+}
+
+/** With no consumers the answer is safe (nothing can break) unless the gate asked for consumers (`--fail-if-no-consumers`). */
+function noConsumersLine(question: DeployQuestion, safe: boolean): string {
+  const none = `No consumers are registered for ${question.schemaId} in ${question.environment}`;
+  return safe ? `${none}: nothing can break.` : `${none}, and the gate requires at least one (--fail-if-no-consumers): not safe.`;
 }
