@@ -20,6 +20,7 @@ import { REPO_ROOT, createProgress, type BenchSuite, type SuiteResult } from './
 import { poolScalingSuite } from './pool-scaling';
 import { postgresSuite } from './postgres';
 import { schemaMixSuite } from './schema-mix';
+import { recordingSuite } from './recording';
 import { streamSuite } from './stream';
 import { formatTable } from './table';
 
@@ -38,6 +39,7 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   middlewareSuite,
   postgresSuite,
   corpusSuite,
+  recordingSuite,
 ];
 
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');

@@ -6,6 +6,7 @@ import { CanIDeployCommand } from './commands/can-i-deploy';
 import { CompareCommand } from './commands/compare';
 import { ConsumersDeregisterCommand } from './commands/consumers-deregister';
 import { ConsumersListCommand } from './commands/consumers-list';
+import { CoverageCommand } from './commands/coverage';
 import { EndpointsCommand } from './commands/endpoints';
 import { EnvironmentCreateCommand } from './commands/environment-create';
 import { EnvironmentDeleteCommand } from './commands/environment-delete';
@@ -49,6 +50,7 @@ export function createCli(options: { colored: boolean } = { colored: false }): C
   cli.register(SchemasListCommand);
   cli.register(SchemasGetCommand);
   cli.register(EndpointsCommand);
+  cli.register(CoverageCommand);
   cli.register(ConsumersListCommand);
   cli.register(ConsumersDeregisterCommand);
   cli.register(EnvironmentCreateCommand);

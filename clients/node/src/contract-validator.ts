@@ -15,6 +15,7 @@ import {
   toCanIDeployResult,
   toCompareResult,
   toConsumerInfo,
+  toCoverageReport,
   toEndpointInfo,
   toEndpointUsageMessage,
   toGeneratedRequest,
@@ -23,6 +24,7 @@ import {
   toValidationResult,
 } from './results';
 import { InteractionStream } from './interaction-stream';
+import { InteractionRecording, type RecordInteractionsOptions } from './recording/interaction-recording';
 import { toDeploymentInfo, toEnvironmentInfo, type DeploymentInfo, type DeploymentListing, type DeploymentTarget, type EnvironmentInfo } from './deploy-gate';
 import { readSchemaSource } from './schema-source';
 import { Transport } from './transport';
@@ -32,6 +34,7 @@ import type {
   CapturedInteraction,
   CompareResult,
   ConsumerInfo,
+  CoverageReport,
   EndpointInfo,
   GeneratedFixture,
   GeneratedResponse,
@@ -77,6 +80,25 @@ export interface RegisterSchemaOptions extends CallOptions {
 export interface CanIDeployOptions extends CallOptions {
   /** "No consumers registered in the environment" is unsafe instead of safe. */
   failIfNoConsumers?: boolean;
+  /** Consumers seen in recorded traffic without a registration take part too (docs/evidence.md). */
+  includeObserved?: boolean;
+  /** A response change that none of a consumer's used fields reaches does not break that consumer. */
+  fieldLevelImpact?: boolean;
+  /** Do not replay recorded interactions against the checked version. */
+  skipReplay?: boolean;
+}
+
+export interface CoverageOptions extends CallOptions {
+  /** Default: the latest version. */
+  schemaVersion?: string;
+  /** Default: every environment. */
+  environment?: string;
+}
+
+export interface PurgeRecordingsFilter extends CallOptions {
+  schemaId?: string;
+  consumerId?: string;
+  environment?: string;
 }
 
 export interface CompareCandidateOptions extends CallOptions {
@@ -119,6 +141,8 @@ export class ContractValidator {
   #schemaVersion: string | undefined;
   /** Interaction streams opened through this client and not yet closed; close() ends them. */
   readonly #streams = new Set<InteractionStream>();
+  /** Recordings opened through this client and not yet closed; close() ends them. */
+  readonly #recordings = new Set<InteractionRecording>();
 
   constructor(addressOrOptions?: string | ContractValidatorOptions) {
     const options = resolveClientOptions(addressOrOptions);
@@ -349,7 +373,7 @@ export class ContractValidator {
       schema_id: schemaId,
       new_version: newVersion,
       environment: environment ?? '',
-      fail_if_no_consumers: options.failIfNoConsumers ?? false,
+      ...evidenceFields(options),
     }, this.#deadline(options));
     return toCanIDeployResult(response);
   }
@@ -363,7 +387,7 @@ export class ContractValidator {
       new_version: options.version ?? '',
       environment: environment ?? '',
       candidate_content: content,
-      fail_if_no_consumers: options.failIfNoConsumers ?? false,
+      ...evidenceFields(options),
     }, this.#deadline(options));
     return toCanIDeployResult(response);
   }
@@ -460,13 +484,54 @@ export class ContractValidator {
     return this.registerConsumer(await this.buildConsumerFromInteractions(interactions, config));
   }
 
-  /** Closes the channel; idempotent. Later calls fail with FAILED_PRECONDITION. */
+  /**
+   * Which operations and documented statuses of a schema version recorded traffic exercised, by which
+   * consumers, how often and when last; never-exercised ones are listed with a zero count.
+   */
+  async getCoverage(schemaId: string, options: CoverageOptions = {}): Promise<CoverageReport> {
+    requireText('schemaId', schemaId);
+    const response = await this.#transport.unary('GetCoverage', {
+      schema_id: schemaId,
+      schema_version: options.schemaVersion ?? '',
+      environment: options.environment ?? '',
+    }, this.#deadline(options));
+    return toCoverageReport(response);
+  }
+
+  /** Removes recorded usage and samples matching the filter (nothing given: everything); resolves with the rows removed. */
+  async purgeRecordings(filter: PurgeRecordingsFilter = {}): Promise<number> {
+    const response = await this.#transport.unary('PurgeRecordings', {
+      schema_id: filter.schemaId ?? '',
+      consumer_id: filter.consumerId ?? '',
+      environment: filter.environment ?? '',
+    }, this.#deadline(filter));
+    if (!response.success) throw rejected('PurgeRecordings', response.message);
+    return Number(response.removed);
+  }
+
+  /**
+   * A background recording of interactions (RecordInteractions), as the middleware and the capture
+   * adapters use with their `recordInteractions` option: bounded queue, redaction before sending,
+   * one long-lived stream. Interactions of unknown validity are validated through this client first.
+   */
+  openRecording(options: RecordInteractionsOptions = {}): InteractionRecording {
+    const recording: InteractionRecording = new InteractionRecording({
+      transport: this.#transport,
+      options,
+      validate: (request, response, schemaId, schemaVersion) => this.validate(request, response, { schemaId, ...(schemaVersion === '' ? {} : { schemaVersion }) }),
+      onClose: () => this.#recordings.delete(recording),
+    });
+    this.#recordings.add(recording);
+    return recording;
+  }
+
   /**
    * Closes the connection and every interaction stream opened through this client (the middleware's
    * among them), so nothing it opened keeps the process alive. Idempotent.
    */
   close(): void {
     for (const stream of [...this.#streams]) stream.close();
+    for (const recording of [...this.#recordings]) recording.close();
     this.#transport.close();
   }
 
@@ -510,6 +575,15 @@ export class ContractValidator {
 
 function rejected(operation: string, message: string): ContractValidatorError {
   return new ContractValidatorError('REJECTED', message || `${operation} was refused without a message`);
+}
+
+function evidenceFields(options: CanIDeployOptions) {
+  return {
+    fail_if_no_consumers: options.failIfNoConsumers ?? false,
+    include_observed: options.includeObserved ?? false,
+    field_level_impact: options.fieldLevelImpact ?? false,
+    skip_replay: options.skipReplay ?? false,
+  };
 }
 
 function requireTarget(target: DeploymentTarget): void {

@@ -8,7 +8,9 @@ export type {
   CallOptions,
   CanIDeployOptions,
   CompareCandidateOptions,
+  CoverageOptions,
   GenerateOptions,
+  PurgeRecordingsFilter,
   ListSchemasOptions,
   ProducerExchange,
   RegisterSchemaOptions,
@@ -22,6 +24,11 @@ export { ContractValidatorError, isContractValidatorError } from './client-error
 export type { ClientErrorCode, GrpcStatusName } from './client-error';
 export type * from './types';
 export type { DeploymentInfo, DeploymentListing, DeploymentTarget, EnvironmentInfo } from './deploy-gate';
+export { EMPTY_RECORDING_STATS, InteractionRecording, RECORDING_DEFAULTS } from './recording/interaction-recording';
+export type { InteractionToRecord, RecordInteractionsOptions, RecordingStats } from './recording/interaction-recording';
+export { DEFAULT_REDACTED_KEYS, REDACTED_VALUE, Redactor } from './recording/redaction';
+export { trackReads } from './recording/read-tracking';
+export type { ReadTracker } from './recording/read-tracking';
 
 export { createFetchAdapter } from './adapters/fetch';
 export type { FetchAdapter, FetchAdapterOptions } from './adapters/fetch';

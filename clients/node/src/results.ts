@@ -5,6 +5,7 @@ import type { CompareSchemasResponse__Output } from './generated/svc/CompareSche
 import type { ConsumerImpact__Output } from './generated/svc/ConsumerImpact';
 import type { ConsumerInfo__Output } from './generated/svc/ConsumerInfo';
 import type { EndpointInfo__Output } from './generated/svc/EndpointInfo';
+import type { GetCoverageResponse__Output } from './generated/svc/GetCoverageResponse';
 import type { EndpointUsage } from './generated/svc/EndpointUsage';
 import type { GeneratedRequest__Output } from './generated/svc/GeneratedRequest';
 import type { GeneratedResponse__Output } from './generated/svc/GeneratedResponse';
@@ -18,6 +19,7 @@ import type {
   CompareResult,
   ConsumerImpact,
   ConsumerInfo,
+  CoverageReport,
   EndpointInfo,
   EndpointUsage as ClientEndpointUsage,
   GeneratedRequest,
@@ -113,6 +115,16 @@ export function toConsumerImpact(message: ConsumerImpact__Output): ConsumerImpac
     environment: message.environment,
     willBreak: message.will_break,
     relevantChanges: message.relevant_changes.map(toBreakingChange),
+    replayFailures: message.replay_failures.map((failure) => ({
+      method: failure.method,
+      path: failure.path,
+      statusCode: failure.status_code,
+      errors: failure.errors,
+      recordedAt: Number(failure.recorded_at),
+    })),
+    replayedInteractions: message.replayed_interactions,
+    observed: message.observed,
+    unreachedChanges: message.unreached_changes.map(toBreakingChange),
   };
 }
 
@@ -125,5 +137,36 @@ export function toCanIDeployResult(message: CanIDeployResponse__Output): CanIDep
     checkedVersion: message.checked_version,
     comparedWithVersion: message.compared_with_version,
     comparedWith: message.compared_with,
+    replayedInteractions: message.replayed_interactions,
+  };
+}
+
+export function toCoverageReport(message: GetCoverageResponse__Output): CoverageReport {
+  return {
+    schemaId: message.schema_id,
+    schemaVersion: message.schema_version,
+    environment: message.environment,
+    operations: message.operations.map((operation) => ({
+      method: operation.method,
+      path: operation.path,
+      operationId: operation.operation_id,
+      callCount: Number(operation.call_count),
+      statuses: operation.statuses.map((status) => ({
+        status: status.status,
+        documented: status.documented,
+        callCount: Number(status.call_count),
+        lastSeen: Number(status.last_seen),
+        consumers: status.consumers.map((consumer) => ({
+          consumerId: consumer.consumer_id,
+          callCount: Number(consumer.call_count),
+          lastSeen: Number(consumer.last_seen),
+          environment: consumer.environment,
+        })),
+      })),
+    })),
+    exercisedStatuses: message.exercised_statuses,
+    documentedStatuses: message.documented_statuses,
+    coveragePercent: message.coverage_percent,
+    consumers: message.consumers,
   };
 }

@@ -42,6 +42,12 @@ import type { RecordUndeploymentRequest } from './generated/svc/RecordUndeployme
 import type { RecordUndeploymentResponse__Output } from './generated/svc/RecordUndeploymentResponse';
 import type { ListDeploymentsRequest } from './generated/svc/ListDeploymentsRequest';
 import type { ListDeploymentsResponse__Output } from './generated/svc/ListDeploymentsResponse';
+import type { GetCoverageRequest } from './generated/svc/GetCoverageRequest';
+import type { GetCoverageResponse__Output } from './generated/svc/GetCoverageResponse';
+import type { PurgeRecordingsRequest } from './generated/svc/PurgeRecordingsRequest';
+import type { PurgeRecordingsResponse__Output } from './generated/svc/PurgeRecordingsResponse';
+import type { RecordedInteraction } from './generated/svc/RecordedInteraction';
+import type { RecordInteractionsResponse__Output } from './generated/svc/RecordInteractionsResponse';
 import { ContractValidatorError, fromServiceError, invalidUse } from './client-error';
 import type { ResolvedClientOptions } from './client-options';
 
@@ -65,7 +71,11 @@ export interface UnaryOperations {
   RecordDeployment: [RecordDeploymentRequest, RecordDeploymentResponse__Output];
   RecordUndeployment: [RecordUndeploymentRequest, RecordUndeploymentResponse__Output];
   ListDeployments: [ListDeploymentsRequest, ListDeploymentsResponse__Output];
+  GetCoverage: [GetCoverageRequest, GetCoverageResponse__Output];
+  PurgeRecordings: [PurgeRecordingsRequest, PurgeRecordingsResponse__Output];
 }
+
+export type RecordingStream = grpc.ClientWritableStream<RecordedInteraction>;
 
 export type ValidationStream = grpc.ClientDuplexStream<InteractionRequest, ValidationResult__Output>;
 
@@ -116,6 +126,18 @@ export class Transport {
   validationStream(deadlineMs: number | undefined): ValidationStream {
     this.#assertOpen();
     return this.#client.ValidateInteractionStream(this.#metadata(), deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs });
+  }
+
+  /**
+   * Opens a RecordInteractions client stream (no deadline: it lives while there is traffic); the
+   * callback gets the server's answer once the stream is ended, or the failure.
+   */
+  recordingStream(onAnswer: (error: ContractValidatorError | null, response?: RecordInteractionsResponse__Output) => void): RecordingStream {
+    this.#assertOpen();
+    return this.#client.RecordInteractions(this.#metadata(), {}, (error, response) => {
+      if (error) onAnswer(fromServiceError(error));
+      else onAnswer(null, response);
+    });
   }
 
   get closed(): boolean {

@@ -186,6 +186,26 @@ export interface ConsumerImpact {
   environment: string;
   willBreak: boolean;
   relevantChanges: BreakingChange[];
+  /** Recorded interactions of this consumer, valid against its version, that the checked version fails. */
+  replayFailures: ReplayEvidence[];
+  /** How many recorded interactions of this consumer were replayed. */
+  replayedInteractions: number;
+  /** True for a consumer known only from recorded traffic (no registration). */
+  observed: boolean;
+  /** With `fieldLevelImpact`: breaking changes set aside because none of the consumer's used fields reaches them. */
+  unreachedChanges: BreakingChange[];
+}
+
+/** One recorded interaction that the checked version no longer accepts. */
+export interface ReplayEvidence {
+  method: string;
+  /** The real path. */
+  path: string;
+  statusCode: number;
+  /** The first violation messages. */
+  errors: string[];
+  /** Unix seconds when the interaction was last recorded. */
+  recordedAt: number;
 }
 
 export interface CanIDeployResult {
@@ -199,6 +219,49 @@ export interface CanIDeployResult {
   comparedWithVersion: string;
   /** `deployed` (recorded as deployed in the environment), `previous` (nothing recorded there) or `none` (first version). */
   comparedWith: string;
+  /** Recorded interactions replayed against the checked version, over all consumers. */
+  replayedInteractions: number;
+}
+
+/** A consumer that exercised an operation and status (GetCoverage). */
+export interface CoverageConsumer {
+  consumerId: string;
+  callCount: number;
+  /** Unix seconds. */
+  lastSeen: number;
+  environment: string;
+}
+
+export interface StatusCoverage {
+  /** A documented status (`200`, `4XX`, `default`) or an undocumented one seen in traffic. */
+  status: string;
+  documented: boolean;
+  callCount: number;
+  /** Unix seconds; 0 when never exercised. */
+  lastSeen: number;
+  consumers: CoverageConsumer[];
+}
+
+export interface OperationCoverage {
+  method: string;
+  path: string;
+  operationId: string;
+  callCount: number;
+  statuses: StatusCoverage[];
+}
+
+/** Which operations and documented statuses real traffic exercised, by whom. */
+export interface CoverageReport {
+  schemaId: string;
+  schemaVersion: string;
+  /** Empty: every environment. */
+  environment: string;
+  operations: OperationCoverage[];
+  /** Documented (operation, status) pairs exercised, of all documented pairs. */
+  exercisedStatuses: number;
+  documentedStatuses: number;
+  coveragePercent: number;
+  consumers: string[];
 }
 
 /** An HTTP exchange recorded by a client adapter (or assembled by hand). */
@@ -207,6 +270,11 @@ export interface CapturedInteraction {
   response: ValidationResponse;
   /** Set when the adapter validated the interaction (`autoValidate`). */
   validation?: ValidationResult;
+  /**
+   * Set when the adapter tracked the consumer's reads of the parsed response body: the field paths
+   * the code read so far (dot paths with `[]`). Absent: not tracked, every received field counts.
+   */
+  readFields?: ReadonlySet<string>;
 }
 
 export interface AutoRegisterConfig {

@@ -40,6 +40,11 @@ export class CanIDeployCommand extends ClientCommand {
       registered" unsafe. \`--file candidate.yaml\` checks a document that is not registered yet (check
       before publishing); \`--version\` then names its version (default: its info.version).
 
+      With recorded traffic (docs/evidence.md) each consumer's recorded interactions are replayed against the
+      version and the report shows how many, and the ones that fail. \`--include-observed\` adds consumers
+      seen only in traffic; \`--field-level\` sets aside response changes none of a consumer's used fields
+      reaches (listed as not relevant).
+
       Exit code 0: safe to deploy (or --dry-run); 1: unsafe, or the question could not be answered (server
       unreachable, unknown schema or version; see --unknown-exit-code); 2: usage error.
     `,
@@ -56,6 +61,8 @@ export class CanIDeployCommand extends ClientCommand {
   version = Option.String('--version', { description: 'The new schema version to deploy (required unless --file is given)' });
   file = Option.String('--file', { description: 'A candidate document (path or URL) to check without registering it' });
   failIfNoConsumers = Option.Boolean('--fail-if-no-consumers', false, { description: 'Unsafe when no consumers are registered in the environment' });
+  includeObserved = Option.Boolean('--include-observed', false, { description: 'Consumers seen in recorded traffic without a registration take part too' });
+  fieldLevel = Option.Boolean('--field-level', false, { description: 'A response change no used field of a consumer reaches does not break it' });
   env = Option.String('--env', { required: true, description: 'Target environment (dev, staging, prod, ...)' });
   json = Option.Boolean('-j,--json', false, { description: 'JSON output with the response fields in snake_case' });
   output = Option.String('-o,--output', { description: 'table (default in a terminal) or text (default otherwise)' });
@@ -102,6 +109,7 @@ export class CanIDeployCommand extends ClientCommand {
     const request = {
       schema_id: question.schemaId, new_version: question.version, environment: question.environment,
       candidate_content: candidate, fail_if_no_consumers: this.failIfNoConsumers,
+      include_observed: this.includeObserved, field_level_impact: this.fieldLevel,
     };
     for (let attempt = 0; ; attempt++) {
       try {

@@ -5,6 +5,7 @@
 import { invalidUse } from '../client-error';
 import { normalizeHeaders, type HeadersInput } from '../wire';
 import type { CapturedInteraction } from '../types';
+import { trackReads } from '../recording/read-tracking';
 import { InteractionRecorder, isCapturableContentType, recordedBody, type CaptureOptions, type InteractionCapture } from './interaction-recorder';
 
 /** The parts of an axios request config and response the adapter reads. */
@@ -43,7 +44,16 @@ export function createAxiosAdapter(axios: AxiosLike, options: CaptureOptions = {
     throw invalidUse('createAxiosAdapter needs an axios instance (axios or axios.create())');
   }
   const recorder = new InteractionRecorder(options);
-  const capture = (response: AxiosResponseLike) => recorder.record(toInteraction(axios, response, recorder.maxBodyBytes));
+  const capture = async (response: AxiosResponseLike) => {
+    const interaction = toInteraction(axios, response, recorder.maxBodyBytes);
+    // The parsed body the code gets notes what it reads; the recorded body stays the plain one.
+    if (recorder.tracksReads && response.data !== null && typeof response.data === 'object' && interaction.response.body === response.data) {
+      const tracker = trackReads(response.data);
+      interaction.readFields = tracker.readFields;
+      response.data = tracker.value;
+    }
+    await recorder.record(interaction);
+  };
 
   let id: number | undefined = axios.interceptors.response.use(
     async (response: AxiosResponseLike) => {

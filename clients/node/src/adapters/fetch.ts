@@ -5,6 +5,7 @@
  */
 import { normalizeHeaders } from '../wire';
 import type { CapturedInteraction } from '../types';
+import { trackReads } from '../recording/read-tracking';
 import { InteractionRecorder, isCapturableContentType, recordedBody, type CaptureOptions, type InteractionCapture } from './interaction-recorder';
 
 type Fetch = typeof globalThis.fetch;
@@ -48,7 +49,7 @@ export function createFetchAdapter(options: FetchAdapterOptions = {}): FetchAdap
       },
     };
     await recorder.record(interaction);
-    return response;
+    return recorder.tracksReads ? trackingJson(response, interaction) : response;
   };
 
   return {
@@ -64,6 +65,29 @@ export function createFetchAdapter(options: FetchAdapterOptions = {}): FetchAdap
       };
     },
   };
+}
+
+/**
+ * The response, whose `json()` resolves to a body that notes the fields the code reads (in the
+ * interaction's `readFields`, set once `json()` is called: a body read otherwise is not tracked).
+ * Everything else is the response itself.
+ */
+function trackingJson(response: Response, interaction: CapturedInteraction): Response {
+  return new Proxy(response, {
+    get(target, property) {
+      if (property === 'json') {
+        return async () => {
+          const readFields = new Set<string>();
+          const tracked = trackReads(await target.json(), readFields);
+          interaction.readFields = readFields;
+          return tracked.value;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      // Response methods check their receiver: call them on the response itself.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** The request body as sent: from `init.body` when it is text-like, else from a clone of the Request. */

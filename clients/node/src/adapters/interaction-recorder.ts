@@ -7,10 +7,11 @@ import { invalidUse } from '../client-error';
 import { positiveInteger } from '../client-options';
 import type { ContractValidator } from '../contract-validator';
 import type { CapturedInteraction, ValidationResult } from '../types';
+import { EMPTY_RECORDING_STATS, resolveRecordingOptions, type InteractionRecording, type RecordInteractionsOptions, type RecordingStats, type ResolvedRecordingOptions } from '../recording/interaction-recording';
 
 export interface CaptureOptions {
-  /** Needed for `autoValidate`. */
-  validator?: Pick<ContractValidator, 'validate'>;
+  /** Needed for `autoValidate` and `recordInteractions`. */
+  validator?: Pick<ContractValidator, 'validate'> & Partial<Pick<ContractValidator, 'openRecording' | 'schemaId'>>;
   /** Validate each interaction as it completes; default false. */
   autoValidate?: boolean;
   /** Called for each auto-validated interaction that is not valid. */
@@ -22,6 +23,18 @@ export interface CaptureOptions {
   maxInteractions?: number;
   /** Bodies larger than this are recorded without their body. */
   maxBodyBytes?: number;
+  /**
+   * Hand the code a parsed response body that notes which fields it reads (`readFields` of each
+   * interaction; a consumer built from the interactions then uses the fields read). Default: on with
+   * `recordInteractions`, off otherwise.
+   */
+  trackReads?: boolean;
+  /**
+   * Send each interaction (redacted, with the fields read) to the server in the background, for
+   * coverage, observed consumers and replay in can-i-deploy (docs/evidence.md); default off. Name the
+   * consumer with `consumerId`.
+   */
+  recordInteractions?: boolean | RecordInteractionsOptions;
 }
 
 /** The capture surface every adapter offers. */
@@ -29,6 +42,10 @@ export interface InteractionCapture {
   /** A copy of the interactions captured so far, oldest first. */
   getInteractions(): CapturedInteraction[];
   clearInteractions(): void;
+  /** With `recordInteractions`: sends what is queued (read windows cut short) and waits for the server. */
+  flushRecording(): Promise<void>;
+  /** With `recordInteractions`: the background recording's counts; undefined otherwise. */
+  recordingStats(): RecordingStats | undefined;
 }
 
 export const CAPTURE_DEFAULTS = Object.freeze({
@@ -40,6 +57,9 @@ export class InteractionRecorder implements InteractionCapture {
   readonly #options: CaptureOptions;
   readonly #maxInteractions: number;
   readonly maxBodyBytes: number;
+  readonly tracksReads: boolean;
+  readonly #recordingOptions: ResolvedRecordingOptions | undefined;
+  #recording: InteractionRecording | undefined;
   #interactions: CapturedInteraction[] = [];
 
   constructor(options: CaptureOptions = {}) {
@@ -52,6 +72,11 @@ export class InteractionRecorder implements InteractionCapture {
     this.#options = options;
     this.#maxInteractions = positiveInteger('options.maxInteractions', options.maxInteractions) ?? CAPTURE_DEFAULTS.maxInteractions;
     this.maxBodyBytes = positiveInteger('options.maxBodyBytes', options.maxBodyBytes) ?? CAPTURE_DEFAULTS.maxBodyBytes;
+    this.#recordingOptions = resolveRecordingOptions('options.recordInteractions', options.recordInteractions);
+    if (this.#recordingOptions && typeof options.validator?.openRecording !== 'function') {
+      throw invalidUse('recordInteractions needs options.validator (a ContractValidator)');
+    }
+    this.tracksReads = options.trackReads ?? this.#recordingOptions !== undefined;
   }
 
   /**
@@ -62,11 +87,45 @@ export class InteractionRecorder implements InteractionCapture {
     this.#interactions.push(interaction);
     if (this.#interactions.length > this.#maxInteractions) this.#interactions.shift();
     const { autoValidate, validator, onValidationFailure, schemaId, schemaVersion } = this.#options;
-    if (!autoValidate || !validator) return;
-    const callOptions = schemaId === undefined ? {} : { schemaId, ...(schemaVersion === undefined ? {} : { schemaVersion }) };
-    const result = await validator.validate(interaction.request, interaction.response, callOptions);
-    interaction.validation = result;
-    if (!result.valid) onValidationFailure?.(result, interaction);
+    if (autoValidate && validator) {
+      const callOptions = schemaId === undefined ? {} : { schemaId, ...(schemaVersion === undefined ? {} : { schemaVersion }) };
+      const result = await validator.validate(interaction.request, interaction.response, callOptions);
+      interaction.validation = result;
+      if (!result.valid) onValidationFailure?.(result, interaction);
+    }
+    this.#sendToRecording(interaction);
+  }
+
+  /** Queues the interaction for the server; its reads are tracked for the read window before it is sent. */
+  #sendToRecording(interaction: CapturedInteraction): void {
+    const settings = this.#recordingOptions;
+    const validator = this.#options.validator;
+    if (!settings || !validator?.openRecording) return;
+    const schemaId = this.#options.schemaId ?? validator.schemaId;
+    if (schemaId === undefined) return; // nothing to attribute it to: no schema bound or given
+    this.#recording ??= validator.openRecording(settings);
+    this.#recording.record({
+      schemaId,
+      schemaVersion: interaction.validation?.validatedAgainstVersion ?? this.#options.schemaVersion ?? '',
+      consumerId: settings.consumerId,
+      request: interaction.request,
+      response: interaction.response,
+      valid: interaction.validation?.valid,
+      // Read when sent: the code may still be reading the body now.
+      get readFields() {
+        return interaction.readFields;
+      },
+      notBefore: Date.now() + settings.readWindowMs,
+    });
+  }
+
+  async flushRecording(): Promise<void> {
+    await this.#recording?.flush();
+  }
+
+  recordingStats(): RecordingStats | undefined {
+    if (!this.#recordingOptions) return undefined;
+    return this.#recording?.stats() ?? { ...EMPTY_RECORDING_STATS };
   }
 
   getInteractions(): CapturedInteraction[] {
@@ -79,7 +138,12 @@ export class InteractionRecorder implements InteractionCapture {
 
   /** The methods handed to users, bound to this recorder. */
   surface(): InteractionCapture {
-    return { getInteractions: () => this.getInteractions(), clearInteractions: () => this.clearInteractions() };
+    return {
+      getInteractions: () => this.getInteractions(),
+      clearInteractions: () => this.clearInteractions(),
+      flushRecording: () => this.flushRecording(),
+      recordingStats: () => this.recordingStats(),
+    };
   }
 }
 

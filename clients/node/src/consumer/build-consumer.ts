@@ -11,6 +11,11 @@ import { DEFAULT_CONSUMER_ENVIRONMENT } from '../protocol/wire-constants';
 
 export interface ConsumerBuild {
   registration: RegisterConsumerOptions;
+  /**
+   * Per endpoint, the response fields received but never read by the code (only where reads were
+   * tracked); they are not in the registration's used fields.
+   */
+  unreadFields: EndpointUsage[];
   /** Interactions whose method and path match no endpoint of the schema; not registered. */
   unmatched: CapturedInteraction[];
 }
@@ -32,7 +37,7 @@ export function buildConsumerRegistration(
   if (!Array.isArray(interactions)) throw invalidUse('interactions must be an array of captured interactions');
 
   const match = createEndpointMatcher(endpoints);
-  const usage = new Map<string, { method: string; path: string; fields: Set<string> }>();
+  const usage = new Map<string, { method: string; path: string; fields: Set<string>; received: Set<string> }>();
   const unmatched: CapturedInteraction[] = [];
   for (const interaction of interactions) {
     const endpoint = match(interaction.request.method, interaction.request.path);
@@ -44,10 +49,16 @@ export function buildConsumerRegistration(
     const key = `${method} ${endpoint.path}`;
     let entry = usage.get(key);
     if (!entry) {
-      entry = { method, path: endpoint.path, fields: new Set() };
+      entry = { method, path: endpoint.path, fields: new Set(), received: new Set() };
       usage.set(key, entry);
     }
-    collectUsedFields(interaction.response.body, entry.fields);
+    // Fields the code read when reads were tracked; every field received otherwise.
+    if (interaction.readFields) {
+      for (const field of interaction.readFields) entry.fields.add(field);
+      collectUsedFields(interaction.response.body, entry.received);
+    } else {
+      collectUsedFields(interaction.response.body, entry.fields);
+    }
   }
 
   const usedEndpoints: EndpointUsage[] = [...usage.values()]
@@ -63,6 +74,10 @@ export function buildConsumerRegistration(
       environment: config.environment ?? DEFAULT_CONSUMER_ENVIRONMENT,
       usedEndpoints,
     },
+    unreadFields: [...usage.values()]
+      .map(({ method, path, fields, received }) => ({ method, path, usedFields: [...received].filter((field) => !fields.has(field)).sort(compareText) }))
+      .filter((entry) => entry.usedFields.length > 0)
+      .sort((a, b) => compareText(a.path, b.path) || compareText(a.method, b.method)),
     unmatched,
   };
 }

@@ -6,6 +6,7 @@ import { invalidUse } from '../client-error';
 import { positiveInteger, positiveMs } from '../client-options';
 import type { ContractValidator } from '../contract-validator';
 import { compilePathPatterns, type PathPredicate } from './path-patterns';
+import { resolveRecordingOptions, type RecordInteractionsOptions, type ResolvedRecordingOptions } from '../recording/interaction-recording';
 
 /**
  * strict: a request violation is answered with 400 before the handler runs; a response violation is
@@ -40,7 +41,8 @@ export interface ViolationLogger {
 }
 
 /** The client operations the middleware uses (a ContractValidator). */
-export type MiddlewareValidator = Pick<ContractValidator, 'openInteractionStream' | 'validateRequest' | 'validateProducerResponse'>;
+export type MiddlewareValidator = Pick<ContractValidator, 'openInteractionStream' | 'validateRequest' | 'validateProducerResponse'>
+  & Partial<Pick<ContractValidator, 'openRecording'>>;
 
 export interface ProducerMiddlewareOptions {
   schemaId: string;
@@ -73,6 +75,12 @@ export interface ProducerMiddlewareOptions {
    * 400 like any other request violation.
    */
   undocumentedRoutes?: UndocumentedRoutePolicy;
+  /**
+   * Send the validated exchanges (redacted) to the server in the background, for coverage, observed
+   * consumers and replay in can-i-deploy (docs/evidence.md); default off. The calling consumer is
+   * named by the `consumerIdHeader` request header (`unknown` without it).
+   */
+  recordInteractions?: boolean | RecordInteractionsOptions;
 }
 
 export type UndocumentedRoutePolicy = 'pass' | 'reject';
@@ -109,6 +117,7 @@ export interface ResolvedMiddlewareOptions {
   requestCheckDeadlineMs: number;
   validationDeadlineMs: number;
   undocumentedRoutes: UndocumentedRoutePolicy;
+  recording: ResolvedRecordingOptions | undefined;
 }
 
 export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): ResolvedMiddlewareOptions {
@@ -133,6 +142,8 @@ export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): Re
   if (!UNDOCUMENTED_ROUTE_POLICIES.includes(undocumentedRoutes)) {
     throw invalidUse(`options.undocumentedRoutes must be one of ${UNDOCUMENTED_ROUTE_POLICIES.join(', ')} (got ${String(undocumentedRoutes)})`);
   }
+  const recording = resolveRecordingOptions('options.recordInteractions', options.recordInteractions);
+  if (recording && typeof validator.openRecording !== 'function') throw invalidUse('options.recordInteractions needs a ContractValidator as options.validator');
   return {
     schemaId: options.schemaId,
     schemaVersion: options.schemaVersion,
@@ -148,6 +159,7 @@ export function resolveMiddlewareOptions(options: ProducerMiddlewareOptions): Re
     requestCheckDeadlineMs: positiveMs('options.requestCheckDeadlineMs', options.requestCheckDeadlineMs) ?? MIDDLEWARE_DEFAULTS.requestCheckDeadlineMs,
     validationDeadlineMs: positiveMs('options.validationDeadlineMs', options.validationDeadlineMs) ?? MIDDLEWARE_DEFAULTS.validationDeadlineMs,
     undocumentedRoutes,
+    recording,
   };
 }
 

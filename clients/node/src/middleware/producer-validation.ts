@@ -10,7 +10,9 @@
 import { isContractValidatorError } from '../client-error';
 import type { SchemaCallOptions } from '../contract-validator';
 import type { InteractionStream } from '../interaction-stream';
-import type { ValidationResult } from '../types';
+import type { InteractionRecording, RecordingStats } from '../recording/interaction-recording';
+import type { ValidationRequest, ValidationResponse, ValidationResult } from '../types';
+import { EMPTY_RECORDING_STATS, RECORDING_DEFAULTS } from '../recording/interaction-recording';
 import {
   MIDDLEWARE_DEFAULTS,
   resolveMiddlewareOptions,
@@ -59,6 +61,8 @@ export interface ProducerValidationStats {
   validatorErrors: number;
   /** Validations scheduled or in flight now. */
   pending: number;
+  /** With `recordInteractions`: the background recording's counts. */
+  recording?: RecordingStats;
 }
 
 /** What every middleware returns besides being a middleware. */
@@ -86,6 +90,8 @@ export class ProducerValidation implements ProducerValidationHandle {
   #batchTimer: NodeJS.Timeout | undefined;
   /** warn and shadow validate request and response together over one long-lived stream (cheapest per exchange). */
   #stream: InteractionStream | undefined;
+  /** With `recordInteractions`: opened on the first validated exchange. */
+  #recording: InteractionRecording | undefined;
   #lastValidatorErrorLogMs = Number.NEGATIVE_INFINITY;
   #unreportedValidatorErrors = 0;
 
@@ -179,12 +185,16 @@ export class ProducerValidation implements ProducerValidationHandle {
   }
 
   stats(): ProducerValidationStats {
-    return { ...this.#counts, pending: this.#pending.size };
+    const stats: ProducerValidationStats = { ...this.#counts, pending: this.#pending.size };
+    if (this.#options.recording) stats.recording = this.#recording?.stats() ?? { ...EMPTY_RECORDING_STATS };
+    return stats;
   }
 
+  /** Waits for every validation scheduled so far and, when recording, for the server to have taken what was recorded. */
   async flush(): Promise<void> {
     this.#dispatch();
     while (this.#pending.size > 0) await Promise.all(this.#pending);
+    await this.#recording?.flush();
   }
 
   async #validateExchange(request: CapturedRequest, response: CapturedResponse): Promise<void> {
@@ -199,10 +209,28 @@ export class ProducerValidation implements ProducerValidationHandle {
         callOptions,
       )
       : (this.#stream ??= validator.openInteractionStream(callOptions)).validate(requestData, responseData));
+    if (result) this.#record(request, requestData, responseData, result);
     if (!result || result.valid) return;
     // The request check let an undocumented route through to the app; its response is not the contract's either.
     if (strict && this.#options.undocumentedRoutes === 'pass' && isUndocumentedRoute(result)) return;
     this.#report(strict ? 'response' : 'interaction', request, response.statusCode, result);
+  }
+
+  /** Hands a validated exchange to the background recording (which never waits and drops when full). */
+  #record(request: CapturedRequest, requestData: ValidationRequest, responseData: ValidationResponse, result: ValidationResult): void {
+    const recording = this.#options.recording;
+    if (!recording) return;
+    this.#recording ??= this.#options.validator.openRecording!(recording);
+    const named = request.headers[recording.consumerIdHeader];
+    const consumerId = typeof named === 'string' && named !== '' ? named : RECORDING_DEFAULTS.consumerId;
+    this.#recording.record({
+      schemaId: this.#options.schemaId,
+      schemaVersion: result.validatedAgainstVersion,
+      consumerId,
+      request: requestData,
+      response: responseData,
+      valid: result.valid,
+    });
   }
 
   /** One validator call: counted, and never rejecting (undefined when the validator failed). */
