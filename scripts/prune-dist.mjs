@@ -26,6 +26,9 @@ function prune(dir) {
   }
 }
 
-for (const entry of readdirSync(outDir, { withFileTypes: true })) {
-  if (entry.isDirectory()) prune(join(outDir, entry.name));
+// A fresh checkout has nothing built yet.
+if (existsSync(outDir)) {
+  for (const entry of readdirSync(outDir, { withFileTypes: true })) {
+    if (entry.isDirectory()) prune(join(outDir, entry.name));
+  }
 }

@@ -19,7 +19,7 @@ from ._generated import svc_pb2 as pb
 from .errors import ContractValidatorError, invalid_use, rejected
 from .options import ClientSettings, positive_seconds, require_text
 from .results import (
-    to_breaking_change,
+    to_breaking_changes,
     to_can_i_deploy_result,
     to_compare_result,
     to_consumer_info,
@@ -28,6 +28,7 @@ from .results import (
     to_generated_request,
     to_generated_response,
     to_schema_metadata,
+    to_schema_ownership_message,
     to_validation_result,
 )
 from .types import (
@@ -103,11 +104,7 @@ class ClientCore:
             check_compatibility=check_compatibility,
         )
         if ownership is not None:
-            request.ownership.CopyFrom(
-                pb.SchemaOwnership(
-                    owner=ownership.owner, team=ownership.team, contact_email=ownership.contact_email, read_only=ownership.read_only
-                )
-            )
+            request.ownership.CopyFrom(to_schema_ownership_message(ownership))
 
         def finish(response: pb.RegisterSchemaResponse) -> SchemaRegistration:
             if not response.success or not response.HasField("metadata"):
@@ -118,7 +115,7 @@ class ClientCore:
             return SchemaRegistration(
                 message=response.message,
                 metadata=metadata,
-                breaking_changes=tuple(map(to_breaking_change, response.breaking_changes)),
+                breaking_changes=to_breaking_changes(response.breaking_changes),
             )
 
         return UnaryCall("RegisterSchema", request, self.timeout(timeout), finish)
@@ -215,21 +212,81 @@ class ClientCore:
 
         return UnaryCall("CompareSchemas", request, self.timeout(timeout), finish)
 
-    def generate(
+    def generate_fixture(
         self,
         method: str,
         path: str,
-        output: Literal["fixture", "request", "response"],
-        *,
-        schema_id: str | None,
-        schema_version: str | None,
         status_code: int | None,
         use_examples: bool,
         content_type: str | None,
+        schema_id: str | None,
+        schema_version: str | None,
+        timeout: float | None,
+    ) -> UnaryCall[GeneratedFixture]:
+        def finish(response: pb.GenerateFixtureResponse) -> GeneratedFixture:
+            if not response.fixture.HasField("request") or not response.fixture.HasField("response"):
+                raise rejected("GenerateFixture", "the server sent no fixture")
+            return GeneratedFixture(
+                request=to_generated_request(response.fixture.request),
+                response=to_generated_response(response.fixture.response),
+            )
+
+        return self._generate(
+            method, path, pb.OUTPUT_FIXTURE, status_code, use_examples, content_type, schema_id, schema_version, timeout, finish
+        )
+
+    def generate_response(
+        self,
+        method: str,
+        path: str,
+        status_code: int | None,
+        use_examples: bool,
+        content_type: str | None,
+        schema_id: str | None,
+        schema_version: str | None,
+        timeout: float | None,
+    ) -> UnaryCall[GeneratedResponse]:
+        def finish(response: pb.GenerateFixtureResponse) -> GeneratedResponse:
+            if not response.HasField("response"):
+                raise rejected("GenerateFixture", "the server sent no response")
+            return to_generated_response(response.response)
+
+        return self._generate(
+            method, path, pb.OUTPUT_RESPONSE, status_code, use_examples, content_type, schema_id, schema_version, timeout, finish
+        )
+
+    def generate_request_body(
+        self,
+        method: str,
+        path: str,
+        use_examples: bool,
+        content_type: str | None,
+        schema_id: str | None,
+        schema_version: str | None,
         timeout: float | None,
     ) -> UnaryCall[Any]:
+        def finish(response: pb.GenerateFixtureResponse) -> Any:
+            return parse_body_text(response.request_body)
+
+        return self._generate(
+            method, path, pb.OUTPUT_REQUEST, None, use_examples, content_type, schema_id, schema_version, timeout, finish
+        )
+
+    def _generate(
+        self,
+        method: str,
+        path: str,
+        output_type: pb.OutputType,
+        status_code: int | None,
+        use_examples: bool,
+        content_type: str | None,
+        schema_id: str | None,
+        schema_version: str | None,
+        timeout: float | None,
+        shape: Callable[[pb.GenerateFixtureResponse], ResultT],
+    ) -> UnaryCall[ResultT]:
+        """GenerateFixture with one ``output_type``; ``shape`` turns an accepted answer into the result."""
         target, version = self.schema(schema_id, schema_version)
-        output_type = {"fixture": pb.OUTPUT_FIXTURE, "request": pb.OUTPUT_REQUEST, "response": pb.OUTPUT_RESPONSE}[output]
         request = pb.GenerateFixtureRequest(
             schema_id=target,
             schema_version=version,
@@ -241,21 +298,10 @@ class ClientCore:
             output_type=output_type,
         )
 
-        def finish(response: pb.GenerateFixtureResponse) -> GeneratedFixture | GeneratedResponse | Any:
+        def finish(response: pb.GenerateFixtureResponse) -> ResultT:
             if not response.success:
                 raise rejected("GenerateFixture", response.message)
-            if output == "request":
-                return parse_body_text(response.request_body)
-            if output == "response":
-                if not response.HasField("response"):
-                    raise rejected("GenerateFixture", "the server sent no response")
-                return to_generated_response(response.response)
-            if not response.fixture.HasField("request") or not response.fixture.HasField("response"):
-                raise rejected("GenerateFixture", "the server sent no fixture")
-            return GeneratedFixture(
-                request=to_generated_request(response.fixture.request),
-                response=to_generated_response(response.fixture.response),
-            )
+            return shape(response)
 
         return UnaryCall("GenerateFixture", request, self.timeout(timeout), finish)
 

@@ -14,12 +14,13 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from ._core import UNARY_FALLBACK_CONCURRENCY, ClientCore, UnaryCall, ValidateManyRun
+from ._client_base import ClientBase
+from ._core import UNARY_FALLBACK_CONCURRENCY, UnaryCall, ValidateManyRun
 from ._generated import svc_pb2 as pb
 from ._transport import AsyncTransport
 from .consumer.build_consumer import build_consumer_registration
 from .errors import ContractValidatorError
-from .options import SCHEMA_FETCH_TIMEOUT_S, StrPath, TlsConfig, require_text, resolve_settings
+from .options import SCHEMA_FETCH_TIMEOUT_S, ClientSettings, StrPath, require_text
 from .results import to_validation_result
 from .schema_source import read_schema_source
 from .types import (
@@ -43,43 +44,11 @@ from .types import (
 T = TypeVar("T")
 
 
-class AsyncContractValidator:
+class AsyncContractValidator(ClientBase[AsyncTransport]):
     """Asyncio client; use it as an async context manager or await ``close()``."""
 
-    def __init__(
-        self,
-        address: str | None = None,
-        *,
-        tls: TlsConfig | bool | None = None,
-        api_key: str | None = None,
-        timeout: float | None = None,
-        schema_id: str | None = None,
-        schema_version: str | None = None,
-    ) -> None:
-        """``address`` is ``host:port`` (default ``localhost:9550``; any grpc target works).
-
-        ``timeout`` is each call's deadline in seconds (default 30). ``schema_id`` binds the client to
-        an already registered schema; ``register_schema`` binds it too.
-        """
-        settings = resolve_settings(
-            address, tls=tls, api_key=api_key, timeout=timeout, schema_id=schema_id, schema_version=schema_version
-        )
-        self._core = ClientCore(settings)
-        self._transport = AsyncTransport(settings)
-
-    @property
-    def address(self) -> str:
-        return self._core.settings.address
-
-    @property
-    def schema_id(self) -> str | None:
-        """The schema the client is bound to (by ``register_schema`` or the constructor)."""
-        return self._core.schema_id
-
-    @property
-    def schema_version(self) -> str | None:
-        """The bound version; None means the latest."""
-        return self._core.schema_version
+    def _open_transport(self, settings: ClientSettings) -> AsyncTransport:
+        return AsyncTransport(settings)
 
     async def _run(self, call: UnaryCall[T]) -> T:
         return call.finish(await self._transport.unary(call.operation, call.request, call.timeout))
@@ -242,20 +211,9 @@ class AsyncContractValidator:
         timeout: float | None = None,
     ) -> GeneratedFixture:
         """A request/response pair for ``method`` and the path template ``path``, valid against the schema."""
-        fixture: GeneratedFixture = await self._run(
-            self._core.generate(
-                method,
-                path,
-                "fixture",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=status_code,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+        return await self._run(
+            self._core.generate_fixture(method, path, status_code, use_examples, content_type, schema_id, schema_version, timeout)
         )
-        return fixture
 
     async def generate_response(
         self,
@@ -269,20 +227,9 @@ class AsyncContractValidator:
         schema_version: str | None = None,
         timeout: float | None = None,
     ) -> GeneratedResponse:
-        response: GeneratedResponse = await self._run(
-            self._core.generate(
-                method,
-                path,
-                "response",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=status_code,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+        return await self._run(
+            self._core.generate_response(method, path, status_code, use_examples, content_type, schema_id, schema_version, timeout)
         )
-        return response
 
     async def generate_request_body(
         self,
@@ -297,17 +244,7 @@ class AsyncContractValidator:
     ) -> Any:
         """The generated request body parsed from its JSON text (None when the operation takes none)."""
         return await self._run(
-            self._core.generate(
-                method,
-                path,
-                "request",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=None,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+            self._core.generate_request_body(method, path, use_examples, content_type, schema_id, schema_version, timeout)
         )
 
     async def list_endpoints(
@@ -383,10 +320,6 @@ class AsyncContractValidator:
                 schema_version=schema_version,
             )
         )
-
-    @property
-    def closed(self) -> bool:
-        return self._transport.closed
 
     async def close(self) -> None:
         """Closes the channel; idempotent. Later calls raise ContractValidatorError(FAILED_PRECONDITION)."""

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
-from ._core import UNARY_FALLBACK_CONCURRENCY, ClientCore, UnaryCall, ValidateManyRun
+from ._client_base import ClientBase, ClosesOnExit
+from ._core import UNARY_FALLBACK_CONCURRENCY, UnaryCall, ValidateManyRun
 from ._generated import svc_pb2 as pb
 from ._transport import Transport
 from .consumer.build_consumer import build_consumer_registration
 from .errors import ContractValidatorError
-from .options import SCHEMA_FETCH_TIMEOUT_S, StrPath, TlsConfig, require_text, resolve_settings
+from .options import SCHEMA_FETCH_TIMEOUT_S, ClientSettings, StrPath, require_text
 from .results import to_validation_result
 from .schema_source import read_schema_source
 from .types import (
@@ -42,43 +42,11 @@ from .types import (
 T = TypeVar("T")
 
 
-class ContractValidator:
+class ContractValidator(ClientBase[Transport], ClosesOnExit):
     """Blocking client; use it as a context manager or call ``close()``."""
 
-    def __init__(
-        self,
-        address: str | None = None,
-        *,
-        tls: TlsConfig | bool | None = None,
-        api_key: str | None = None,
-        timeout: float | None = None,
-        schema_id: str | None = None,
-        schema_version: str | None = None,
-    ) -> None:
-        """``address`` is ``host:port`` (default ``localhost:9550``; any grpc target works).
-
-        ``timeout`` is each call's deadline in seconds (default 30). ``schema_id`` binds the client to
-        an already registered schema; ``register_schema`` binds it too.
-        """
-        settings = resolve_settings(
-            address, tls=tls, api_key=api_key, timeout=timeout, schema_id=schema_id, schema_version=schema_version
-        )
-        self._core = ClientCore(settings)
-        self._transport = Transport(settings)
-
-    @property
-    def address(self) -> str:
-        return self._core.settings.address
-
-    @property
-    def schema_id(self) -> str | None:
-        """The schema the client is bound to (by ``register_schema`` or the constructor)."""
-        return self._core.schema_id
-
-    @property
-    def schema_version(self) -> str | None:
-        """The bound version; None means the latest."""
-        return self._core.schema_version
+    def _open_transport(self, settings: ClientSettings) -> Transport:
+        return Transport(settings)
 
     def _run(self, call: UnaryCall[T]) -> T:
         return call.finish(self._transport.unary(call.operation, call.request, call.timeout))
@@ -237,20 +205,9 @@ class ContractValidator:
         timeout: float | None = None,
     ) -> GeneratedFixture:
         """A request/response pair for ``method`` and the path template ``path``, valid against the schema."""
-        fixture: GeneratedFixture = self._run(
-            self._core.generate(
-                method,
-                path,
-                "fixture",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=status_code,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+        return self._run(
+            self._core.generate_fixture(method, path, status_code, use_examples, content_type, schema_id, schema_version, timeout)
         )
-        return fixture
 
     def generate_response(
         self,
@@ -264,20 +221,9 @@ class ContractValidator:
         schema_version: str | None = None,
         timeout: float | None = None,
     ) -> GeneratedResponse:
-        response: GeneratedResponse = self._run(
-            self._core.generate(
-                method,
-                path,
-                "response",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=status_code,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+        return self._run(
+            self._core.generate_response(method, path, status_code, use_examples, content_type, schema_id, schema_version, timeout)
         )
-        return response
 
     def generate_request_body(
         self,
@@ -292,17 +238,7 @@ class ContractValidator:
     ) -> Any:
         """The generated request body parsed from its JSON text (None when the operation takes none)."""
         return self._run(
-            self._core.generate(
-                method,
-                path,
-                "request",
-                schema_id=schema_id,
-                schema_version=schema_version,
-                status_code=None,
-                use_examples=use_examples,
-                content_type=content_type,
-                timeout=timeout,
-            )
+            self._core.generate_request_body(method, path, use_examples, content_type, schema_id, schema_version, timeout)
         )
 
     def list_endpoints(
@@ -379,18 +315,6 @@ class ContractValidator:
             )
         )
 
-    @property
-    def closed(self) -> bool:
-        return self._transport.closed
-
     def close(self) -> None:
         """Closes the channel; idempotent. Later calls raise ContractValidatorError(FAILED_PRECONDITION)."""
         self._transport.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()

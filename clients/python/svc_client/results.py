@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ._generated import svc_pb2 as pb
 from .types import (
     BreakingChange,
@@ -30,19 +32,24 @@ def to_validation_result(message: pb.ValidationResult) -> ValidationResult:
     )
 
 
+def to_schema_ownership(message: pb.SchemaOwnership) -> SchemaOwnership:
+    return SchemaOwnership(owner=message.owner, team=message.team, contact_email=message.contact_email, read_only=message.read_only)
+
+
+def to_schema_ownership_message(ownership: SchemaOwnership) -> pb.SchemaOwnership:
+    return pb.SchemaOwnership(
+        owner=ownership.owner, team=ownership.team, contact_email=ownership.contact_email, read_only=ownership.read_only
+    )
+
+
 def to_schema_metadata(message: pb.SchemaMetadata) -> SchemaMetadata:
-    ownership = message.ownership if message.HasField("ownership") else None
     return SchemaMetadata(
         schema_id=message.schema_id,
         schema_version=message.schema_version,
         schema_hash=message.schema_hash,
         registered_at=message.registered_at,
         updated_at=message.updated_at,
-        ownership=None
-        if ownership is None
-        else SchemaOwnership(
-            owner=ownership.owner, team=ownership.team, contact_email=ownership.contact_email, read_only=ownership.read_only
-        ),
+        ownership=to_schema_ownership(message.ownership) if message.HasField("ownership") else None,
         openapi_version=message.openapi_version,
         endpoint_count=message.endpoint_count,
     )
@@ -63,10 +70,14 @@ def to_breaking_change(message: pb.BreakingChange) -> BreakingChange:
     )
 
 
+def to_breaking_changes(messages: Iterable[pb.BreakingChange]) -> tuple[BreakingChange, ...]:
+    return tuple(map(to_breaking_change, messages))
+
+
 def to_compare_result(message: pb.CompareSchemasResponse) -> CompareResult:
     return CompareResult(
         compatible=message.compatible,
-        breaking_changes=tuple(map(to_breaking_change, message.breaking_changes)),
+        breaking_changes=to_breaking_changes(message.breaking_changes),
         old_schema=optional_metadata(message.old_schema, message.HasField("old_schema")),
         new_schema=optional_metadata(message.new_schema, message.HasField("new_schema")),
     )
@@ -123,7 +134,7 @@ def to_consumer_impact(message: pb.ConsumerImpact) -> ConsumerImpact:
         current_schema_version=message.current_schema_version,
         environment=message.environment,
         will_break=message.will_break,
-        relevant_changes=tuple(map(to_breaking_change, message.relevant_changes)),
+        relevant_changes=to_breaking_changes(message.relevant_changes),
     )
 
 
@@ -131,6 +142,6 @@ def to_can_i_deploy_result(message: pb.CanIDeployResponse) -> CanIDeployResult:
     return CanIDeployResult(
         safe_to_deploy=message.safe_to_deploy,
         summary=message.summary,
-        breaking_changes=tuple(map(to_breaking_change, message.breaking_changes)),
+        breaking_changes=to_breaking_changes(message.breaking_changes),
         affected_consumers=tuple(map(to_consumer_impact, message.affected_consumers)),
     )

@@ -3,16 +3,14 @@ against the registered schema (ValidateProducerResponse: the response only)."""
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Self
-
+from ._client_base import ClosesOnExit
 from .client import ContractValidator
 from .errors import invalid_use
 from .options import TlsConfig
 from .types import Headers, HttpResponse, RequestLike, ValidationResult
 
 
-class ProducerTestKit:
+class ProducerTestKit(ClosesOnExit):
     def __init__(
         self,
         schema_id: str,
@@ -56,11 +54,3 @@ class ProducerTestKit:
     def close(self) -> None:
         """Idempotent."""
         self._validator.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()

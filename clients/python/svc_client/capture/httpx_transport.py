@@ -20,14 +20,7 @@ from ..aio import AsyncContractValidator
 from ..client import ContractValidator
 from ..types import HttpRequest, HttpResponse, Interaction
 from ..wire import normalize_headers
-from .recorder import (
-    DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_INTERACTIONS,
-    InteractionRecorder,
-    ValidationFailureCallback,
-    is_capturable_content_type,
-    recorded_body,
-)
+from .recorder import CaptureBase, InteractionRecorder, is_capturable_content_type, recorded_body
 
 
 def _request_of(request: httpx.Request, limit: int) -> HttpRequest:
@@ -43,29 +36,29 @@ def _request_of(request: httpx.Request, limit: int) -> HttpRequest:
     )
 
 
-def _interaction(request: httpx.Request, response: httpx.Response, body: Any, limit: int) -> Interaction:
-    return Interaction(
+def _captured(
+    request: httpx.Request, response: httpx.Response, raw: bytes | None, limit: int
+) -> tuple[httpx.Response, Interaction]:
+    """The response to hand on and the interaction to record; ``raw`` is the body read (None: passed through unread)."""
+    body: Any = None
+    if raw is not None:
+        # A throw-away response decodes the raw bytes (gzip, br, ...) as the caller's will.
+        decoded = httpx.Response(response.status_code, headers=response.headers, stream=httpx.ByteStream(raw)).read()
+        body = recorded_body(decoded, response.headers.get("content-type"), limit)
+        response = httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=httpx.ByteStream(raw),
+            extensions=response.extensions,
+            request=request,
+        )
+    interaction = Interaction(
         request=_request_of(request, limit),
         response=HttpResponse(
             status_code=response.status_code, headers=normalize_headers(response.headers.multi_items()), body=body
         ),
     )
-
-
-def _decoded(response: httpx.Response, raw: bytes) -> bytes:
-    # A throw-away response decodes the raw bytes (gzip, br, ...) as the caller's will.
-    copy = httpx.Response(response.status_code, headers=response.headers, stream=httpx.ByteStream(raw))
-    return copy.read()
-
-
-def _replacement(request: httpx.Request, original: httpx.Response, raw: bytes) -> httpx.Response:
-    return httpx.Response(
-        original.status_code,
-        headers=original.headers,
-        stream=httpx.ByteStream(raw),
-        extensions=original.extensions,
-        request=request,
-    )
+    return response, interaction
 
 
 class CapturingTransport(httpx.BaseTransport):
@@ -75,20 +68,14 @@ class CapturingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
-        limit = self.recorder.max_body_bytes
-        content_type = response.headers.get("content-type")
-        if is_capturable_content_type(content_type):
+        raw = None
+        if is_capturable_content_type(response.headers.get("content-type")):
             try:
                 raw = b"".join(response.stream)  # type: ignore[arg-type]
             finally:
                 response.close()
-            body = recorded_body(_decoded(response, raw), content_type, limit)
-            response = _replacement(request, response, raw)
-        else:
-            body = None
-        interaction = _interaction(request, response, body, limit)
-        self.recorder.add(interaction)
-        self.recorder.validate(interaction)
+        response, interaction = _captured(request, response, raw, self.recorder.max_body_bytes)
+        self.recorder.record(interaction)
         return response
 
     def close(self) -> None:
@@ -102,47 +89,22 @@ class AsyncCapturingTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self.inner.handle_async_request(request)
-        limit = self.recorder.max_body_bytes
-        content_type = response.headers.get("content-type")
-        if is_capturable_content_type(content_type):
+        raw = None
+        if is_capturable_content_type(response.headers.get("content-type")):
             try:
                 raw = b"".join([chunk async for chunk in response.stream])  # type: ignore[union-attr]
             finally:
                 await response.aclose()
-            body = recorded_body(_decoded(response, raw), content_type, limit)
-            response = _replacement(request, response, raw)
-        else:
-            body = None
-        interaction = _interaction(request, response, body, limit)
-        self.recorder.add(interaction)
-        await self.recorder.validate_async(interaction)
+        response, interaction = _captured(request, response, raw, self.recorder.max_body_bytes)
+        await self.recorder.record_async(interaction)
         return response
 
     async def aclose(self) -> None:
         await self.inner.aclose()
 
 
-class HttpxCapture:
-    def __init__(
-        self,
-        *,
-        validator: ContractValidator | AsyncContractValidator | None = None,
-        auto_validate: bool = False,
-        on_validation_failure: ValidationFailureCallback | None = None,
-        schema_id: str | None = None,
-        schema_version: str | None = None,
-        max_interactions: int = DEFAULT_MAX_INTERACTIONS,
-        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-    ) -> None:
-        self.recorder = InteractionRecorder(
-            validator=validator,
-            auto_validate=auto_validate,
-            on_validation_failure=on_validation_failure,
-            schema_id=schema_id,
-            schema_version=schema_version,
-            max_interactions=max_interactions,
-            max_body_bytes=max_body_bytes,
-        )
+class HttpxCapture(CaptureBase[ContractValidator | AsyncContractValidator]):
+    """``validator`` may be a ContractValidator or, for ``async_transport``, an AsyncContractValidator."""
 
     def transport(self, inner: httpx.BaseTransport | None = None) -> CapturingTransport:
         """For ``httpx.Client(transport=...)``; ``inner`` is the real transport (default HTTPTransport)."""
@@ -151,9 +113,3 @@ class HttpxCapture:
     def async_transport(self, inner: httpx.AsyncBaseTransport | None = None) -> AsyncCapturingTransport:
         """For ``httpx.AsyncClient(transport=...)``; auto_validate awaits an AsyncContractValidator."""
         return AsyncCapturingTransport(self.recorder, inner)
-
-    def interactions(self) -> list[Interaction]:
-        return self.recorder.interactions()
-
-    def clear(self) -> None:
-        self.recorder.clear()

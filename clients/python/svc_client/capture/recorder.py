@@ -9,7 +9,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from ..aio import AsyncContractValidator
 from ..client import ContractValidator
@@ -22,6 +22,7 @@ DEFAULT_MAX_INTERACTIONS: Final = 10_000
 DEFAULT_MAX_BODY_BYTES: Final = 1024 * 1024  # 1 MiB; larger bodies are recorded as absent
 
 ValidationFailureCallback = Callable[[ValidationResult, Interaction], None]
+ValidatorT = TypeVar("ValidatorT", bound="ContractValidator | AsyncContractValidator")
 
 _CAPTURABLE = re.compile(r"json|xml|x-www-form-urlencoded", re.IGNORECASE)
 _TEXT = re.compile(r"^text/(?!event-stream)", re.IGNORECASE)
@@ -59,6 +60,16 @@ class InteractionRecorder:
         with self._lock:
             self._interactions.append(interaction)
 
+    def record(self, interaction: Interaction) -> None:
+        """Sync adapters: keeps the interaction, then validates it (auto_validate)."""
+        self.add(interaction)
+        self.validate(interaction)
+
+    async def record_async(self, interaction: Interaction) -> None:
+        """Async adapters: keeps the interaction, then validates it (auto_validate)."""
+        self.add(interaction)
+        await self.validate_async(interaction)
+
     def validate(self, interaction: Interaction) -> None:
         """Sync adapters: validates with a ContractValidator. A validator failure raises: a contract
         test must not pass because nothing was checked."""
@@ -66,10 +77,7 @@ class InteractionRecorder:
             return
         if not isinstance(self.validator, ContractValidator):
             raise invalid_use("a sync HTTP client needs a ContractValidator for auto_validate")
-        result = self.validator.validate(
-            interaction.request, interaction.response, schema_id=self.schema_id, schema_version=self.schema_version
-        )
-        self._settle(interaction, result)
+        self._settle(interaction, self._validate_with(self.validator, interaction))
 
     async def validate_async(self, interaction: Interaction) -> None:
         if not self.auto_validate:
@@ -79,12 +87,15 @@ class InteractionRecorder:
                 interaction.request, interaction.response, schema_id=self.schema_id, schema_version=self.schema_version
             )
         elif isinstance(self.validator, ContractValidator):
-            result = self.validator.validate(
-                interaction.request, interaction.response, schema_id=self.schema_id, schema_version=self.schema_version
-            )
+            result = self._validate_with(self.validator, interaction)
         else:
             raise invalid_use("auto_validate needs a validator")
         self._settle(interaction, result)
+
+    def _validate_with(self, validator: ContractValidator, interaction: Interaction) -> ValidationResult:
+        return validator.validate(
+            interaction.request, interaction.response, schema_id=self.schema_id, schema_version=self.schema_version
+        )
 
     def _settle(self, interaction: Interaction, result: ValidationResult) -> None:
         interaction.validation = result
@@ -99,6 +110,38 @@ class InteractionRecorder:
     def clear(self) -> None:
         with self._lock:
             self._interactions.clear()
+
+
+class CaptureBase(Generic[ValidatorT]):
+    """What the HTTP-client captures share: their options and the recorder behind them."""
+
+    def __init__(
+        self,
+        *,
+        validator: ValidatorT | None = None,
+        auto_validate: bool = False,
+        on_validation_failure: ValidationFailureCallback | None = None,
+        schema_id: str | None = None,
+        schema_version: str | None = None,
+        max_interactions: int = DEFAULT_MAX_INTERACTIONS,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    ) -> None:
+        self.recorder = InteractionRecorder(
+            validator=validator,
+            auto_validate=auto_validate,
+            on_validation_failure=on_validation_failure,
+            schema_id=schema_id,
+            schema_version=schema_version,
+            max_interactions=max_interactions,
+            max_body_bytes=max_body_bytes,
+        )
+
+    def interactions(self) -> list[Interaction]:
+        """A copy of the interactions captured so far, oldest first."""
+        return self.recorder.interactions()
+
+    def clear(self) -> None:
+        self.recorder.clear()
 
 
 def is_capturable_content_type(content_type: str | None) -> bool:

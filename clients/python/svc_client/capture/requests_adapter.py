@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,7 +18,7 @@ from requests.adapters import HTTPAdapter
 from ..client import ContractValidator
 from ..types import HttpRequest, HttpResponse, Interaction
 from ..wire import normalize_headers
-from .recorder import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INTERACTIONS, InteractionRecorder, ValidationFailureCallback, recorded_body
+from .recorder import CaptureBase, InteractionRecorder, recorded_body
 
 
 class CapturingAdapter(HTTPAdapter):
@@ -47,33 +48,14 @@ class CapturingAdapter(HTTPAdapter):
                 body=response_body,
             ),
         )
-        self.recorder.add(interaction)
-        self.recorder.validate(interaction)
+        self.recorder.record(interaction)
         return response
 
 
-class RequestsCapture:
-    def __init__(
-        self,
-        *,
-        validator: ContractValidator | None = None,
-        auto_validate: bool = False,
-        on_validation_failure: ValidationFailureCallback | None = None,
-        schema_id: str | None = None,
-        schema_version: str | None = None,
-        max_interactions: int = DEFAULT_MAX_INTERACTIONS,
-        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-    ) -> None:
-        self.recorder = InteractionRecorder(
-            validator=validator,
-            auto_validate=auto_validate,
-            on_validation_failure=on_validation_failure,
-            schema_id=schema_id,
-            schema_version=schema_version,
-            max_interactions=max_interactions,
-            max_body_bytes=max_body_bytes,
-        )
-        self.adapter = CapturingAdapter(self.recorder)
+class RequestsCapture(CaptureBase[ContractValidator]):
+    @cached_property
+    def adapter(self) -> CapturingAdapter:
+        return CapturingAdapter(self.recorder)
 
     def mount(self, session: requests.Session, prefixes: tuple[str, ...] = ("http://", "https://")) -> requests.Session:
         """Routes the session's http(s) traffic through the capturing adapter; returns the session."""
@@ -84,12 +66,6 @@ class RequestsCapture:
     def session(self) -> requests.Session:
         """A new Session with the adapter mounted."""
         return self.mount(requests.Session())
-
-    def interactions(self) -> list[Interaction]:
-        return self.recorder.interactions()
-
-    def clear(self) -> None:
-        self.recorder.clear()
 
 
 __all__ = ["CapturingAdapter", "RequestsCapture"]

@@ -10,12 +10,14 @@ mode a request that cannot be checked goes on as well, unless ``fail_open=False`
 
 from __future__ import annotations
 
+import http
+import json
 import random
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ContractValidatorError
 from ..consumer.path_templates import pathname_of
@@ -32,6 +34,8 @@ from .options import (
 )
 
 HeaderPairs = Iterable[tuple[str, str]] | Mapping[str, str]
+
+REJECTION_CONTENT_TYPE: Final = "application/json; charset=utf-8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,14 @@ class Rejection:
 
     status_code: int
     body: Mapping[str, Any]
+
+    @property
+    def status_line(self) -> str:
+        """``400 Bad Request``, as WSGI's ``start_response`` takes it."""
+        return f"{self.status_code} {http.HTTPStatus(self.status_code).phrase}"
+
+    def payload(self) -> bytes:
+        return json.dumps(self.body).encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,3 +294,4 @@ def _http_request(request: CapturedRequest, *, with_body: bool) -> HttpRequest:
 
 def _http_response(response: CapturedResponse) -> HttpResponse:
     return HttpResponse(status_code=response.status_code, headers=normalize_headers(response.headers), body=response.body or None)
+

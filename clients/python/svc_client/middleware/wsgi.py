@@ -9,25 +9,12 @@ background worker.
 from __future__ import annotations
 
 import io
-import json
-import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Protocol
 
-from ..client import ContractValidator
-from .options import (
-    DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_QUEUE_SIZE,
-    DEFAULT_MODE,
-    DEFAULT_REQUEST_CHECK_TIMEOUT_S,
-    DEFAULT_SAMPLE_RATE,
-    DEFAULT_VALIDATION_TIMEOUT_S,
-    ValidationMode,
-    ViolationCallback,
-    resolve_middleware_settings,
-)
-from .validation import CapturedRequest, CapturedResponse, ProducerValidation, ProducerValidationStats
+from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded
+from .validation import REJECTION_CONTENT_TYPE, CapturedRequest, CapturedResponse, ProducerValidation
 
 Environ = dict[str, Any]
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType] | tuple[None, None, None]
@@ -47,21 +34,10 @@ class _RecordingInput:
 
     def __init__(self, stream: Any, limit: int) -> None:
         self._stream = stream
-        self._limit = limit
-        self.chunks: list[bytes] = []
-        self.size = 0
-        self.overflow = False
-        self.seen = False
+        self.body = BoundedBody(limit)
 
     def _keep(self, data: bytes) -> bytes:
-        self.seen = True
-        if data and not self.overflow:
-            self.size += len(data)
-            if self.size > self._limit:
-                self.overflow = True
-                self.chunks.clear()
-            else:
-                self.chunks.append(data)
+        self.body.add(data)
         return data
 
     def read(self, size: int = -1) -> bytes:
@@ -77,60 +53,9 @@ class _RecordingInput:
         for line in self._stream:
             yield self._keep(line)
 
-    def body(self) -> bytes:
-        return b"".join(self.chunks)
 
-
-class WSGIContractValidationMiddleware:
+class WSGIContractValidationMiddleware(ProducerMiddleware[WSGIApp]):
     """``app.wsgi_app = WSGIContractValidationMiddleware(app.wsgi_app, schema_id=..., validator=...)``."""
-
-    def __init__(
-        self,
-        app: WSGIApp,
-        *,
-        schema_id: str,
-        validator: ContractValidator,
-        mode: ValidationMode = DEFAULT_MODE,
-        schema_version: str | None = None,
-        include_paths: Sequence[str] | None = None,
-        exclude_paths: Sequence[str] | None = None,
-        sample_rate: float = DEFAULT_SAMPLE_RATE,
-        on_violation: ViolationCallback | None = None,
-        logger: logging.Logger | None = None,
-        fail_open: bool = True,
-        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-        max_queue_size: int = DEFAULT_MAX_QUEUE_SIZE,
-        request_check_timeout: float = DEFAULT_REQUEST_CHECK_TIMEOUT_S,
-        validation_timeout: float = DEFAULT_VALIDATION_TIMEOUT_S,
-    ) -> None:
-        self.app = app
-        self.validation = ProducerValidation(
-            resolve_middleware_settings(
-                schema_id=schema_id,
-                validator=validator,
-                mode=mode,
-                schema_version=schema_version,
-                include_paths=include_paths,
-                exclude_paths=exclude_paths,
-                sample_rate=sample_rate,
-                on_violation=on_violation,
-                logger=logger,
-                fail_open=fail_open,
-                max_body_bytes=max_body_bytes,
-                max_queue_size=max_queue_size,
-                request_check_timeout=request_check_timeout,
-                validation_timeout=validation_timeout,
-            )
-        )
-
-    def stats(self) -> ProducerValidationStats:
-        return self.validation.stats()
-
-    def flush(self, timeout: float = 10.0) -> bool:
-        return self.validation.flush(timeout)
-
-    def close(self) -> None:
-        self.validation.close()
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         query = environ.get("QUERY_STRING", "")
@@ -155,10 +80,10 @@ class WSGIContractValidationMiddleware:
             checked = CapturedRequest(method, path, request_headers, body, complete)
             rejection = validation.check_request(checked)
             if rejection is not None:
-                payload = json.dumps(rejection.body).encode("utf-8")
+                payload = rejection.payload()
                 start_response(
-                    f"{rejection.status_code} {'Bad Request' if rejection.status_code == 400 else 'Service Unavailable'}",
-                    [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(payload)))],
+                    rejection.status_line,
+                    [("Content-Type", REJECTION_CONTENT_TYPE), ("Content-Length", str(len(payload)))],
                 )
                 return [payload]
 
@@ -170,8 +95,8 @@ class WSGIContractValidationMiddleware:
             environ["wsgi.input"] = recorder
 
             def request_at_end() -> CapturedRequest:
-                complete = not recorder.overflow and (recorder.seen or not has_body)
-                return CapturedRequest(method, path, request_headers, recorder.body(), complete)
+                body = recorder.body
+                return CapturedRequest(method, path, request_headers, body.content(), body.complete(has_body))
 
         captured: dict[str, Any] = {}
 
@@ -201,21 +126,12 @@ class _ObservedResponse:
         self._validation = validation
         self._request_at_end = request_at_end
         self._captured = captured
-        self._limit = limit
-        self._chunks: list[bytes] = []
-        self._size = 0
-        self._overflow = False
+        self._body = BoundedBody(limit)
         self._closed = False
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._result:
-            if not self._overflow and chunk:
-                self._size += len(chunk)
-                if self._size > self._limit:
-                    self._overflow = True
-                    self._chunks.clear()
-                else:
-                    self._chunks.append(chunk)
+            self._body.add(chunk)
             yield chunk
 
     def close(self) -> None:
@@ -229,10 +145,10 @@ class _ObservedResponse:
         finally:
             if "status" in self._captured:
                 headers: list[tuple[str, str]] = self._captured["headers"]
-                encoded = any(n.lower() == "content-encoding" and v.lower() != "identity" for n, v in headers)
+                body = self._body
                 self._validation.after_response(
                     self._request_at_end(),
-                    CapturedResponse(self._captured["status"], headers, b"".join(self._chunks), not self._overflow and not encoded),
+                    CapturedResponse(self._captured["status"], headers, body.content(), not body.overflow and not is_encoded(headers)),
                 )
 
 
