@@ -5,11 +5,14 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client package is a workspace of this one: its manifest must be there for the install.
+COPY clients/node/package.json ./clients/node/package.json
 RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 re2
 COPY tsconfig.json ./
 COPY proto ./proto
 COPY scripts ./scripts
 COPY bin ./bin
+COPY clients/node ./clients/node
 COPY src ./src
 COPY test ./test
 COPY bench ./bench
@@ -24,6 +27,10 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
 COPY --from=build /app/proto ./proto
+# node_modules/@svc/client links to the built client package.
+COPY --from=build /app/clients/node/package.json ./clients/node/package.json
+COPY --from=build /app/clients/node/dist ./clients/node/dist
+COPY --from=build /app/clients/node/proto ./clients/node/proto
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
