@@ -5,12 +5,18 @@
  * INTERNAL, while a malformed message is the caller's mistake, so the guard hands the handler a
  * marker instead and the handler answers INVALID_ARGUMENT.
  */
+import { isUtf8 } from 'node:buffer';
 import type * as grpc from '@grpc/grpc-js';
 import type { ContractValidatorDefinition } from '@svc/client/protocol';
 import { invalidArgument, errorMessage, type SvcError } from '../shared/errors';
 import { RAW_VALIDATION_OPERATIONS } from '../shared/pool-protocol/validation-codec';
+import { WireReader, WireType } from '../shared/pool-protocol/protobuf-wire';
 
 const MALFORMED = Symbol('malformed request');
+/** Set on a RegisterSchemaRequest whose schema_content bytes are not UTF-8 (decoding hid them behind U+FFFD). */
+const CONTENT_NOT_UTF8 = Symbol('schema_content is not valid UTF-8');
+/** RegisterSchemaRequest.schema_content. */
+const SCHEMA_CONTENT_FIELD = 2;
 
 interface MalformedRequest {
   readonly [MALFORMED]: SvcError;
@@ -21,6 +27,14 @@ export function malformedRequestError(request: unknown): SvcError | undefined {
   return typeof request === 'object' && request !== null && MALFORMED in request ? (request as MalformedRequest)[MALFORMED] : undefined;
 }
 
+/**
+ * Whether a RegisterSchema request's content arrived as bytes that are not UTF-8. The protobuf library
+ * decodes such bytes to U+FFFD, which is also a legal character: the decision is made on the bytes.
+ */
+export function schemaContentIsNotUtf8(request: object): boolean {
+  return CONTENT_NOT_UTF8 in request;
+}
+
 /** The service definition with pass-through codecs for the validation operations and guarded decoding for the rest. */
 export function withRequestCodecs(definition: ContractValidatorDefinition): grpc.ServiceDefinition {
   // One map for operations of different message types: only `any` fits them all.
@@ -28,7 +42,7 @@ export function withRequestCodecs(definition: ContractValidatorDefinition): grpc
   for (const [name, method] of Object.entries(definition) as Array<[string, grpc.MethodDefinition<any, any>]>) {
     codecs[name] = name in RAW_VALIDATION_OPERATIONS
       ? { ...method, requestDeserialize: (bytes: Buffer) => bytes, responseSerialize: (bytes: Buffer) => bytes }
-      : { ...method, requestDeserialize: guardedDeserializer(method.requestDeserialize) };
+      : { ...method, requestDeserialize: guardedDeserializer(name === 'RegisterSchema' ? withContentBytesCheck(method.requestDeserialize) : method.requestDeserialize) };
   }
   return codecs as grpc.ServiceDefinition;
 }
@@ -42,4 +56,30 @@ function guardedDeserializer(deserialize: (bytes: Buffer) => unknown): (bytes: B
       return marker;
     }
   };
+}
+
+function withContentBytesCheck(deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
+  return (bytes) => {
+    const request = deserialize(bytes) as { schema_content?: unknown };
+    // Only a decoded U+FFFD can hide bytes that were not UTF-8; most documents have none.
+    if (typeof request.schema_content === 'string' && request.schema_content.includes('\uFFFD') && !schemaContentBytesAreUtf8(bytes)) {
+      Object.defineProperty(request, CONTENT_NOT_UTF8, { value: true });
+    }
+    return request;
+  };
+}
+
+function schemaContentBytesAreUtf8(message: Buffer): boolean {
+  const reader = new WireReader(message);
+  let utf8 = true;
+  while (!reader.done) {
+    const tag = reader.readTag();
+    if (tag >>> 3 === SCHEMA_CONTENT_FIELD && (tag & 7) === WireType.LENGTH_DELIMITED) {
+      const [start, end] = reader.readLengthDelimited();
+      utf8 = isUtf8(message.subarray(start, end)); // the last occurrence wins, as in protobuf
+    } else {
+      reader.skip(tag & 7);
+    }
+  }
+  return utf8;
 }

@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
 
-/** Another tenant's calls must stay under this while the compile runs (the compile itself takes about a second or more). */
-const NEIGHBOUR_MAX_MS = 400;
+/**
+ * Another tenant's calls must not wait for the compile: each answers in well under the compile's own
+ * time (a bound relative to it, so a loaded 2-core CI machine running other test files beside this one
+ * does not make the test flaky; blocked calls would take about the whole compile).
+ */
+const NEIGHBOUR_MAX_SHARE_OF_COMPILE = 0.6;
 
 /** An operation whose request body is four objects of 1,000 properties with patterns: about a second or more to compile. */
 function slowSchema(): string {
@@ -63,6 +67,6 @@ test("a slow first compile holds only its own schema's calls", async () => {
   const slowMs = performance.now() - slowStarted;
   assert.equal(answer.valid, true, answer.errors.join('\n'));
   const worst = Math.max(...neighbourMs);
-  assert.ok(neighbourMs.length >= 3, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);
-  assert.ok(worst < NEIGHBOUR_MAX_MS, `a neighbour call took ${Math.round(worst)} ms during a ${Math.round(slowMs)} ms compile`);
+  assert.ok(neighbourMs.length >= 2, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);
+  assert.ok(worst < slowMs * NEIGHBOUR_MAX_SHARE_OF_COMPILE, `a neighbour call took ${Math.round(worst)} ms during a ${Math.round(slowMs)} ms compile`);
 });

@@ -49,11 +49,12 @@ describe('issue 15: registration of real-world documents', () => {
     assert.equal(byPointer.get(`${PROPERTY}/risky/pattern`)!.code, 'PATTERN_NOT_ENFORCED');
   });
 
-  test('look-ahead and large counted repeats proven safe run in the JavaScript engine', { skip: !recheckInstalled && 'recheck is not installed' }, async () => {
+  test('a counted repeat over RE2\'s limit proven safe runs in the JavaScript engine; look-around, which the analyser cannot prove, is not enforced', { skip: !recheckInstalled && 'recheck is not installed' }, async () => {
     const { document, warnings } = await loadSchema(read('patterns.yaml'));
     const codes = new Map(warnings.map((warning) => [warning.pointer.split('/').at(-2), warning.code]));
-    assert.equal(codes.get('name'), 'PATTERN_ECMA_ENGINE');
     assert.equal(codes.get('note'), 'PATTERN_ECMA_ENGINE');
+    assert.equal(codes.get('name'), 'PATTERN_NOT_ENFORCED');
+    assert.equal(codes.get('password'), 'PATTERN_NOT_ENFORCED');
     const contract = new CompiledContract(document);
     const post = (body: object) => contract.validateInteraction({
       request: { method: 'POST', path: '/environments', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },

@@ -286,21 +286,28 @@ describe('hostile registration and validation input', () => {
     assert.match(result.errors[0], /^parameter "v" in path: value "a+…" must match pattern "\^\(a\+\)\+\$"$/);
   });
 
-  it('refuses look-ahead and look-behind patterns RE2 cannot run', async () => {
-    await refused(withPathPattern('^(?=.*\\d)(?=.*[a-z]).{8,}$'), /^Invalid schema: pattern "\^\(\?=\.\*\\d\).*" at .* is not supported \(patterns must be RE2-compatible: no look-around or back-references\)/);
-    await refused(withPathPattern('(?<!x)y'), /is not supported \(patterns must be RE2-compatible/);
-  });
-
-  it('refuses back-references in patterns and in patternProperties keys', async () => {
-    await refused(withPathPattern('^(a|b)\\1$'), /is not supported \(patterns must be RE2-compatible/);
-    await refused(withResponseSchema({ type: 'object', patternProperties: { '^(x)\\1$': { type: 'string' } } }), /patternProperties.* is not supported/);
+  // Issue 15: patterns RE2 cannot run never refuse a document. A catastrophic one is not enforced, with a warning.
+  it('registers a catastrophic look-around or back-reference pattern without enforcing it, and says so', async () => {
+    for (const content of [
+      withPathPattern('^(?=(a+)+$)b'),
+      withPathPattern('^((a|a)*)\\1$'),
+      withResponseSchema({ type: 'object', patternProperties: { '^((x|x)*)\\1$': { type: 'string' } } }),
+    ]) {
+      const response = await register(content);
+      assert.equal(response.success, true, response.message);
+      const codes = response.warnings.map((warning: { code: string }) => warning.code);
+      assert.ok(codes.includes('PATTERN_NOT_ENFORCED'), codes.join(', '));
+    }
   });
 
   // ---- Prototype pollution ----------------------------------------------------------------------
 
   it('stores __proto__, constructor and prototype keys as plain data', async () => {
-    await refused('{"openapi":"3.0.3","info":{"title":"proto","version":"1.0.0"},"paths":{},"__proto__":{"polluted":true}}',
-      'Invalid schema: not a valid OpenAPI document: / must NOT have additional properties "__proto__"');
+    // An unknown root key is ignored with a warning (issue 15); `__proto__` stays an ordinary key and pollutes nothing.
+    const rootProto = await register('{"openapi":"3.0.3","info":{"title":"proto","version":"1.0.0"},"paths":{},"__proto__":{"polluted":true}}');
+    assert.equal(rootProto.success, true, rootProto.message);
+    assert.ok(rootProto.warnings.some((warning: { pointer: string }) => warning.pointer === '/__proto__'), JSON.stringify(rootProto.warnings));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
     const content = '{"openapi":"3.0.3","info":{"title":"proto","version":"1.0.0"},'
       + '"paths":{"/x":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":'
       + '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"object","properties":{"prototype":{"type":"object"}}}}}}}}}}}}}';

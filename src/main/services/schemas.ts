@@ -1,6 +1,6 @@
 /** RegisterSchema, GetSchema, ListSchemas, ListEndpoints. */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
+import { ErrorCode, SvcError, errorMessage, invalidArgument, invalidSchema } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { listOperations } from '../../shared/openapi/operations';
 import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
@@ -11,6 +11,7 @@ import type { RegisterResult, SchemaCandidate } from '../registry/schema-registr
 import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } from '../compatibility/compatibility-service';
 import { requireSchemaWriteAccess } from '../auth/schema-write-access';
 import { toSchemaMetadata } from './schema-wire';
+import { schemaContentIsNotUtf8 } from '../request-codecs';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
@@ -59,6 +60,7 @@ async function registerSchema(
     : undefined;
   let result: RegisterResult;
   try {
+    if (schemaContentIsNotUtf8(request)) throw invalidSchema('content is not valid UTF-8 text');
     result = await ctx.schemas.register({
       schemaId: request.schema_id,
       content: request.schema_content,
