@@ -257,8 +257,12 @@ export class ValidationPool {
       this.#compileGroups.splice(i, 1);
       this.#runCompile(lane, group);
     }
+    // A compile that could run waits for an idle lane: stop pipelining so one drains, or under steady
+    // load no lane would ever be idle and the compile would wait without end.
+    const compileWaiting = this.#compileGroups.some((group) => group.documentJson !== undefined && !this.#compilingOn.has(group.hash)
+      && (!this.#isSlowCompile(group.hash) || this.#mayTakeSlowWork()));
     for (;;) {
-      const lanes = this.#lanes.filter((lane) => this.#canTake(lane, now));
+      const lanes = this.#lanes.filter((lane) => this.#canTake(lane, now) && !(compileWaiting && lane.inFlight.length > 0));
       if (lanes.length === 0 || this.#queue.length === 0) return;
       // Free lanes share a burst: the first takes about its share, the rest go to the others.
       const target = Math.min(this.#options.maxBatchItems, Math.max(this.#options.lingerItems, Math.ceil(this.#queue.length / lanes.length)));
