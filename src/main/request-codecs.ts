@@ -3,7 +3,8 @@
  * as raw protobuf bytes on the main thread (workers decode them). Every other operation is decoded by
  * the protobuf library, behind a guard: grpc-js answers a request that fails to decode with
  * INTERNAL, while a malformed message is the caller's mistake, so the guard hands the handler a
- * marker instead and the handler answers INVALID_ARGUMENT.
+ * marker instead and the handler answers INVALID_ARGUMENT. RegisterSchema's content is also checked
+ * for UTF-8 on its bytes, which decoding would hide.
  */
 import { isUtf8 } from 'node:buffer';
 import type * as grpc from '@grpc/grpc-js';
