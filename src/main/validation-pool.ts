@@ -59,6 +59,11 @@ export interface ValidationPoolOptions {
   lingerItems: number;
   /** A lane whose oldest batch has been out this long takes no more batches until it answers. */
   laneStallMs: number;
+  /**
+   * A contract whose compile took longer than this counts as slow work, like one never compiled: it
+   * never takes the last lane free of slow work. Quicker ones (most) may spread to any lane.
+   */
+  slowCompileMs: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
   maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
@@ -76,6 +81,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   maxBatchBytes: 1024 * 1024, // 1 MiB
   lingerItems: 16,
   laneStallMs: 20,
+  slowCompileMs: 250,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
@@ -135,7 +141,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'laneStallMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'laneStallMs', 'slowCompileMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -356,11 +362,11 @@ export class ValidationPool {
 
   /**
    * Whether compiling `hash` may take long: a contract never compiled here, or one whose compile took
-   * longer than laneStallMs. Spreading a contract that compiled quickly to another lane does not count.
+   * longer than slowCompileMs. Spreading a contract that compiled quickly to another lane does not count.
    */
   #isSlowCompile(hash: string): boolean {
     const ms = this.#compileMs.get(hash);
-    return ms === undefined || ms > this.#options.laneStallMs;
+    return ms === undefined || ms > this.#options.slowCompileMs;
   }
 
   #runCompile(lane: Lane, group: CompileGroup): void {
