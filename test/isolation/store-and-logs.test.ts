@@ -1,0 +1,92 @@
+/**
+ * Issue 12: the embedded store belongs to one server and never acknowledges a write it lost; a client
+ * hammering the server with a bad key cannot fill the log; no part of a key reaches an error message.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../../src/shared/limits';
+import { ApiKeyStore } from '../../src/main/auth/api-key-store';
+import { SqliteStorage, SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-storage';
+import { captureLogs } from '../helpers/log-capture';
+import { createTestClient, makeTempDir, startTestServer } from '../helpers/server';
+import { USERS_SCHEMA_TEXT } from '../helpers/validation';
+
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = makeTempDir('svc-store-');
+  dirs.push(dir);
+  return dir;
+}
+
+test('one server per data folder: a second store on the same folder is refused clearly, and no -shm file exists', async () => {
+  const dir = tempDir();
+  const first = new SqliteStorage(dir);
+  try {
+    assert.throws(() => new SqliteStorage(dir), /the data folder .* is in use by another svc server \(one server per data folder\)/);
+    assert.equal(fs.existsSync(path.join(dir, `${SQLITE_FILE_NAME}-shm`)), false, 'WAL index kept in memory, not in a shared-memory file');
+  } finally {
+    await first.close();
+  }
+  const reopened = new SqliteStorage(dir);
+  await reopened.close();
+});
+
+test('a database file deleted under a running server: writes fail with UNAVAILABLE and are logged, never acknowledged', async () => {
+  const dir = tempDir();
+  const logs = captureLogs('info');
+  const server = await startTestServer({ storage: 'sqlite', dataDir: dir, logger: logs.logger });
+  try {
+    const first = await server.client.call('RegisterSchema', { schema_id: 'before', schema_content: USERS_SCHEMA_TEXT });
+    assert.equal(first.success, true, first.message);
+    fs.rmSync(path.join(dir, SQLITE_FILE_NAME));
+    await assert.rejects(server.client.call('RegisterSchema', { schema_id: 'after', schema_content: USERS_SCHEMA_TEXT }), (error: grpc.ServiceError) => {
+      assert.equal(error.code, grpc.status.UNAVAILABLE);
+      assert.match(error.details, /the registry store cannot take writes: the database file was deleted while the server ran; nothing was stored/);
+      return true;
+    });
+    assert.ok(logs.lines().some((line) => line.level === 'error' && /write refused: the database file was deleted/.test(String(line.msg))), logs.text());
+  } finally {
+    await server.close();
+  }
+});
+
+test('refused API keys write at most authFailureAuditLinesPerMinute audit lines; the rest are counted and summed', async () => {
+  const logs = captureLogs('info');
+  const server = await startTestServer({ apiKeyAuth: true, logger: logs.logger, env: { SVC_API_KEYS: 'right-key' } });
+  const wrong = createTestClient(server.address);
+  try {
+    const attempts = LIMITS.authFailureAuditLinesPerMinute + 40;
+    const metadata = new grpc.Metadata();
+    metadata.set('x-api-key', 'wrong-key');
+    for (let i = 0; i < attempts; i++) {
+      await assert.rejects(wrong.call('ListSchemas', {}, { metadata }), (error: grpc.ServiceError) => error.code === grpc.status.UNAUTHENTICATED);
+    }
+    const auditLines = logs.lines().filter((line) => line.event_type === 'auth_failure');
+    assert.equal(auditLines.length, LIMITS.authFailureAuditLinesPerMinute);
+    assert.ok(!logs.text().includes('wrong-key'), 'no key text in the log');
+    const metrics = await server.server.context.metrics.render();
+    assert.match(metrics, new RegExp(`svc_auth_failure_total\\{reason="invalid_key"\\} ${attempts}`));
+  } finally {
+    wrong.close();
+    await server.close();
+  }
+});
+
+test('a keys file with an unquoted key is refused without echoing any of it', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'keys.json');
+  fs.writeFileSync(file, '[{"name": "ci", "key": sk_live_abcdef123456}]');
+  assert.throws(() => ApiKeyStore.load({ SVC_API_KEYS_FILE: file }), (error: Error) => {
+    assert.match(error.message, /keys\.json: not valid JSON \((unexpected character at line \d+, column \d+|the text ends early or holds an unexpected character)\)$/);
+    assert.ok(!error.message.includes('sk_live'), error.message);
+    assert.ok(!error.message.includes('abcdef'), error.message);
+    return true;
+  });
+});
