@@ -32,7 +32,6 @@ export interface IntakeResult {
   sourceFormat: SourceFormat;
   endpointCount: number;
   infoVersion: string | undefined;
-  operations: Array<{ method: string; path: string }>;
   warnings: IntakeWarning[];
   warningCounts: Partial<Record<IntakeWarningCode, number>>;
 }

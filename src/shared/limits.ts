@@ -78,8 +78,6 @@ export const LIMITS = Object.freeze({
   fixturePatternMaxRepeat: 8,
   /** Fixtures: attempts at a value that must differ from others (`uniqueItems`) or avoid a `not` schema. */
   fixtureRetryAttempts: 8,
-  /** Fixtures: compiled `pattern`s kept for reuse (entries); the cache is emptied when it grows past this. */
-  fixturePatternCacheEntries: 1_000,
   /**
    * Compare: units of work (schema pairs compared, schema parts read) in one comparison before it
    * fails with LIMIT_EXCEEDED rather than answer half-compared. GitHub Enterprise 3.17 → 3.18 takes

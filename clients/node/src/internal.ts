@@ -8,5 +8,4 @@ export { SCHEMA_SOURCE_DEFAULTS, isHttpUrl, readSchemaSource } from './schema-so
 export type { SchemaSourceLimits } from './schema-source';
 export { resolveClientOptions } from './client-options';
 export type { ResolvedClientOptions } from './client-options';
-export { fromServiceError } from './client-error';
 export { compilePathPatterns } from './middleware/path-patterns';

@@ -1,11 +1,10 @@
 /**
  * The registry's intake of a schema text: `loadSchema`, then the document as the JSON the registry
- * stores and every operation, in plain data that can cross a thread boundary (the server runs it on a
+ * stores and what was read leniently, in plain data that can cross a thread boundary (the server runs it on a
  * document-task thread; tools run it in-process).
  */
 import type { IntakeResult } from '../document-task-protocol';
 import { loadSchema } from './load-document';
-import { listOperations } from './operations';
 
 export async function intakeSchema(text: string | Uint8Array): Promise<IntakeResult> {
   const loaded = await loadSchema(text);
@@ -15,7 +14,6 @@ export async function intakeSchema(text: string | Uint8Array): Promise<IntakeRes
     sourceFormat: loaded.sourceFormat,
     endpointCount: loaded.endpointCount,
     infoVersion: loaded.infoVersion,
-    operations: listOperations(loaded.document).map(({ method, path }) => ({ method, path })),
     warnings: loaded.warnings,
     warningCounts: loaded.warningCounts,
   };
