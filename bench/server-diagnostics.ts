@@ -185,12 +185,12 @@ function instrumentPool(current: () => Window): void {
   };
   const run = Piscina.prototype.run;
   Piscina.prototype.run = function timedRun(this: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]) {
-    if (!isValidationBatch(task) || task.items.length === 0) return run.call(this, task, options);
+    if (!isValidationBatch(task) || task.itemCount === 0) return run.call(this, task, options);
     const now = performance.now();
     const sentAt = performance.timeOrigin + now;
     if (!task.compile) {
       const window = current();
-      for (let i = 0; i < task.items.length && firstArrival < arrivals.length; i++) window.queuedMs.add(now - arrivals[firstArrival++]!);
+      for (let i = 0; i < task.itemCount && firstArrival < arrivals.length; i++) window.queuedMs.add(now - arrivals[firstArrival++]!);
       if (firstArrival > ARRIVALS_COMPACT_AT) {
         arrivals.splice(0, firstArrival);
         firstArrival = 0;
@@ -200,7 +200,7 @@ function instrumentPool(current: () => Window): void {
       const receivedAt = performance.timeOrigin + performance.now();
       const timing = result.timing;
       const window = current();
-      window.batchItems.add(task.items.length);
+      window.batchItems.add(task.itemCount);
       if (task.compile) window.compileBatches++;
       if (timing) {
         window.toWorkerMs.add(timing.startedAt - sentAt);
@@ -214,7 +214,7 @@ function instrumentPool(current: () => Window): void {
 }
 
 function isValidationBatch(task: unknown): task is ValidationBatch {
-  return typeof task === 'object' && task !== null && 'items' in task && 'messages' in task && Array.isArray((task as ValidationBatch).items);
+  return typeof task === 'object' && task !== null && 'itemCount' in task && 'contracts' in task && Array.isArray((task as ValidationBatch).contracts);
 }
 
 function round(value: number): number {

@@ -5,7 +5,8 @@
  * - Batching. Handing a batch to a thread and back costs about as much CPU as a whole small gRPC
  *   call (about 0.1 ms measured here, whatever the batch holds), so a lane that is free takes as many
  *   queued calls as the traffic offers, without waiting on a timer: calls that arrive together leave
- *   on the next turn of the event loop.
+ *   on the next turn of the event loop. A lane with a batch out takes a second only when a full
+ *   batch waits; smaller ones wait for its answer and leave larger (fewer hand-overs under load).
  * - Affinity. A free lane takes first the calls of contracts its worker already holds, so a contract
  *   is compiled once rather than once per worker; calls of contracts no lane holds start a compile.
  * - Isolation. Compiling is the slow part of validation (a large schema can take a second), so it
@@ -23,9 +24,11 @@ import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
-import type {
-  BatchItem, BatchResult, CacheReport, ValidationBatch, ValidationOperation,
+import {
+  BATCH_ITEM_FIELDS, BatchItemField, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
+  type BatchResult, type CacheReport, type ValidationBatch, type ValidationOperation,
 } from '../shared/pool-protocol/batches';
+import { ERROR_CATEGORIES } from '../shared/validation/types';
 import type { VersionDocument, VersionRef } from '../shared/schema-records';
 import type { Logger } from './logger';
 import { LruCache } from './registry/lru-cache';
@@ -49,7 +52,7 @@ export interface ValidationAnswer {
 export interface ValidationPoolOptions {
   /** Worker threads, one lane each (default: one per available core). */
   threads: number;
-  /** Batches in flight per lane, so a worker finds its next batch waiting while an answer travels back. */
+  /** Batches in flight per lane, so a worker finds its next (full) batch waiting while an answer travels back. */
   concurrentTasksPerWorker: number;
   /** Calls per batch at most. */
   maxBatchItems: number;
@@ -216,7 +219,8 @@ export class ValidationPool {
       lanes.push(lane);
     }
     this.#lanes = lanes;
-    const probes = await Promise.all(lanes.map((lane) => lane.piscina.run({ messages: new ArrayBuffer(0), items: [], documents: {}, compile: false })));
+    const empty = { buffer: new ArrayBuffer(0), tableOffset: 0, itemCount: 0, contracts: [], documents: {}, compile: false };
+    const probes = await Promise.all(lanes.map((lane) => lane.piscina.run(empty)));
     const failed = probes.find((probe) => !probe.ok);
     if (failed && !failed.ok) throw new Error(`validation worker failed its start check: ${failed.message}`);
     logger?.debug({ caller: 'pool', threads }, 'validation pool started');
@@ -246,7 +250,12 @@ export class ValidationPool {
   #canTake(lane: Lane, now: number): boolean {
     if (lane.compiling || lane.heavy > 0) return false;
     if (lane.inFlight.length === 0) return true;
-    return lane.inFlight.length < this.#options.concurrentTasksPerWorker && now - lane.inFlight[0]! < this.#options.laneStallMs;
+    const { concurrentTasksPerWorker, laneStallMs, maxBatchItems } = this.#options;
+    if (lane.inFlight.length >= concurrentTasksPerWorker || now - lane.inFlight[0]! >= laneStallMs) return false;
+    // Pipelining only with a full batch waiting: every batch costs the main thread a wake-up of the
+    // worker and one back (under a stream the main thread is the bottleneck), so smaller ones wait
+    // for the lane to answer and leave larger.
+    return this.#queue.length >= maxBatchItems;
   }
 
   /** Compile groups first (their calls waited already), then shared batches, while lanes can take them. */
@@ -395,16 +404,29 @@ export class ValidationPool {
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
     let totalBytes = 0;
     for (const call of calls) totalBytes += call.message.byteLength;
+    const tableOffset = Math.ceil(totalBytes / 4) * 4;
     // Not from Buffer's shared pool: the whole ArrayBuffer is transferred to the worker.
-    const messages = Buffer.allocUnsafeSlow(totalBytes);
-    const items: BatchItem[] = [];
+    const buffer = new ArrayBuffer(tableOffset + calls.length * BATCH_ITEM_FIELDS * 4);
+    const messages = new Uint8Array(buffer);
+    const table = batchItemTable({ buffer, tableOffset, itemCount: calls.length });
+    const contracts: string[] = [];
+    const contractIndex = new Map<string, number>();
     let offset = 0;
-    for (const call of calls) {
-      messages.set(call.message, offset);
-      offset += call.message.byteLength;
-      items.push({ operation: call.operation, end: offset, hash: call.contract.hash, version: call.contract.version });
+    for (let i = 0; i < calls.length; i++) {
+      const { message, operation, contract } = calls[i]!;
+      messages.set(message, offset);
+      offset += message.byteLength;
+      let index = contractIndex.get(contract.hash);
+      if (index === undefined) {
+        index = contractIndex.size;
+        contractIndex.set(contract.hash, index);
+        contracts.push(contract.hash, contract.version);
+      }
+      const item = i * BATCH_ITEM_FIELDS;
+      table[item + BatchItemField.OPERATION] = operation;
+      table[item + BatchItemField.END] = offset;
+      table[item + BatchItemField.CONTRACT] = index;
     }
-    const buffer = messages.buffer as ArrayBuffer;
     const startedAt = performance.now();
     lane.inFlight.push(startedAt);
     const heavy = !compile && totalBytes > this.#options.maxBatchBytes;
@@ -414,7 +436,8 @@ export class ValidationPool {
       lane.inFlight.splice(lane.inFlight.indexOf(startedAt), 1);
       this.#scheduleFlush();
     };
-    return lane.piscina.run({ messages: buffer, items, documents, compile }, { transferList: [buffer] }).then(
+    const batch: ValidationBatch = { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile };
+    return lane.piscina.run(batch, { transferList: [buffer] }).then(
       (result) => {
         done();
         return result;
@@ -441,17 +464,30 @@ export class ValidationPool {
     }
     this.#recordCache(result.cache);
     const results = Buffer.from(result.results);
+    const outcomes = new Int32Array(result.outcomes);
+    let failure = 0;
     let start = 0;
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]!;
-      const outcome = result.outcomes[i]!;
-      if (outcome.status === 'done') {
-        call.resolve({ valid: outcome.valid, category: outcome.category, result: results.subarray(start, outcome.end) });
-        start = outcome.end;
-      } else if (outcome.status === 'failed') {
-        call.reject(new SvcError(outcome.code, outcome.message));
-      } else {
-        retry[outcome.status].push(call);
+      const outcome = i * OUTCOME_FIELDS;
+      switch (outcomes[outcome + OutcomeField.STATUS]) {
+        case OutcomeStatus.DONE: {
+          const end = outcomes[outcome + OutcomeField.END]!;
+          const category = ERROR_CATEGORIES[outcomes[outcome + OutcomeField.CATEGORY]!] ?? '';
+          call.resolve({ valid: outcomes[outcome + OutcomeField.VALID] === 1, category, result: results.subarray(start, end) });
+          start = end;
+          break;
+        }
+        case OutcomeStatus.MISSING:
+          retry.missing.push(call);
+          break;
+        case OutcomeStatus.COLD:
+          retry.cold.push(call);
+          break;
+        default: {
+          const { code, message } = result.failures[failure++]!;
+          call.reject(new SvcError(code, message));
+        }
       }
     }
     return retry;

@@ -9,7 +9,11 @@ import { ErrorCode, errorMessage } from '../shared/errors';
 import { LIMITS } from '../shared/limits';
 import { CompiledContract } from '../shared/validation';
 import type { OpenApiDocument } from '../shared/openapi/document';
-import type { BatchItem, BatchResult, CacheReport, ItemOutcome, ValidationBatch } from '../shared/pool-protocol/batches';
+import {
+  BatchItemField, BATCH_ITEM_FIELDS, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
+  type BatchResult, type CacheReport, type ItemFailure, type ValidationBatch, type ValidationOperation,
+} from '../shared/pool-protocol/batches';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../shared/validation/types';
 import {
   validationResultSize, writeValidationResult, type ValidationResultFields,
 } from '../shared/pool-protocol/validation-codec';
@@ -18,7 +22,7 @@ import { contractFailureOutcome, correlationIdOf, validateMessage } from './vali
 
 type CachedContract = { contract: CompiledContract; failure?: undefined } | { contract?: undefined; failure: string };
 
-const contracts = new ContractCache<CachedContract>({ onEvict: (entry) => entry.contract?.close() });
+const contractCache = new ContractCache<CachedContract>({ onEvict: (entry) => entry.contract?.close() });
 /** Calls answered from a cached contract, and contracts built, since the last report. */
 let hits = 0;
 let misses = 0;
@@ -31,40 +35,56 @@ export default function runValidationBatch(batch: ValidationBatch): BatchResult 
   }
 }
 
-function runBatch({ messages, items, documents, compile }: ValidationBatch): BatchResult {
-  const bytes = Buffer.from(messages);
-  const outcomes: ItemOutcome[] = [];
+function runBatch(batch: ValidationBatch): BatchResult {
+  const { contracts, documents, compile, itemCount } = batch;
+  const bytes = Buffer.from(batch.buffer);
+  const items = batchItemTable(batch);
+  const outcomes = new Int32Array(itemCount * OUTCOME_FIELDS);
+  const failures: ItemFailure[] = [];
   const answers: ValidationResultFields[] = [];
   let start = 0;
-  for (const item of items) {
-    const message = bytes.subarray(start, item.end);
-    start = item.end;
-    const cached = contractFor(item.hash, documents, compile);
+  for (let index = 0; index < itemCount; index++) {
+    const item = index * BATCH_ITEM_FIELDS;
+    const end = items[item + BatchItemField.END]!;
+    const message = bytes.subarray(start, end);
+    start = end;
+    const operation = items[item + BatchItemField.OPERATION] as ValidationOperation;
+    const contractAt = items[item + BatchItemField.CONTRACT]! * 2;
+    const hash = contracts[contractAt]!;
+    const outcome = index * OUTCOME_FIELDS;
+    const cached = contractFor(hash, documents, compile);
     if (cached === undefined) {
-      outcomes.push({ status: 'missing' });
+      outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.MISSING;
       continue;
     }
     const verdict = cached.failure === undefined
-      ? validateMessage(item.operation, message, cached.contract, !compile)
-      : { ok: true as const, outcome: contractFailureOutcome(cached.failure), correlationId: correlationIdOf(item.operation, message) };
+      ? validateMessage(operation, message, cached.contract, !compile)
+      : { ok: true as const, outcome: contractFailureOutcome(cached.failure), correlationId: correlationIdOf(operation, message) };
     if (verdict.ok === 'cold') {
-      outcomes.push({ status: 'cold' });
+      outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.COLD;
       continue;
     }
     if (!verdict.ok) {
-      outcomes.push({ status: 'failed', code: verdict.code, message: verdict.message });
+      outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.FAILED;
+      failures.push({ index, code: verdict.code, message: verdict.message });
       continue;
     }
-    const { outcome, correlationId } = verdict;
-    answers.push(answerOf(item, outcome.valid, outcome.errors, correlationId));
-    outcomes.push({ status: 'done', valid: outcome.valid, category: outcome.category ?? '', end: 0 });
+    const { valid, errors, category } = verdict.outcome;
+    answers.push({ valid, errors, hash, version: contracts[contractAt + 1]!, correlationId: verdict.correlationId });
+    outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.DONE;
+    outcomes[outcome + OutcomeField.VALID] = valid ? 1 : 0;
+    outcomes[outcome + OutcomeField.CATEGORY] = categoryIndex(category);
   }
-  return { ok: true, outcomes, results: encodeAnswers(outcomes, answers), cache: takeCacheReport() };
+  return { ok: true, outcomes: outcomes.buffer, failures, results: encodeAnswers(outcomes, answers), cache: takeCacheReport() };
+}
+
+function categoryIndex(category: ErrorCategory | undefined): number {
+  return category === undefined ? -1 : ERROR_CATEGORIES.indexOf(category);
 }
 
 /** The cached contract for `hash`, built from the batch's document when this worker lacks it and may compile. */
 function contractFor(hash: string, documents: Record<string, string>, compile: boolean): CachedContract | undefined {
-  const cached = contracts.get(hash);
+  const cached = contractCache.get(hash);
   if (cached !== undefined) {
     hits++;
     return cached;
@@ -73,7 +93,7 @@ function contractFor(hash: string, documents: Record<string, string>, compile: b
   if (documentJson === undefined || !compile) return undefined;
   misses++;
   const built = buildContract(documentJson);
-  contracts.set(hash, built, contractCost(documentJson));
+  contractCache.set(hash, built, contractCost(documentJson));
   return built;
 }
 
@@ -95,28 +115,24 @@ function buildContract(documentJson: string): CachedContract {
   }
 }
 
-function answerOf(item: BatchItem, valid: boolean, errors: readonly string[], correlationId: string): ValidationResultFields {
-  return { valid, errors, version: item.version, hash: item.hash, correlationId };
-}
-
-/** Writes every answer into one exact buffer and sets each `done` outcome's end offset in it. */
-function encodeAnswers(outcomes: ItemOutcome[], answers: ValidationResultFields[]): ArrayBuffer {
+/** Writes every answer into one exact buffer and sets each DONE outcome's end offset in it. */
+function encodeAnswers(outcomes: Int32Array, answers: ValidationResultFields[]): ArrayBuffer {
   let total = 0;
   for (const answer of answers) total += validationResultSize(answer);
   // Not from Buffer's shared pool: the whole ArrayBuffer crosses the thread boundary.
   const target = Buffer.allocUnsafeSlow(total);
   let offset = 0;
   let next = 0;
-  for (const outcome of outcomes) {
-    if (outcome.status !== 'done') continue;
+  for (let outcome = 0; outcome < outcomes.length; outcome += OUTCOME_FIELDS) {
+    if (outcomes[outcome + OutcomeField.STATUS] !== OutcomeStatus.DONE) continue;
     offset = writeValidationResult(answers[next++]!, target, offset);
-    outcome.end = offset;
+    outcomes[outcome + OutcomeField.END] = offset;
   }
   return target.buffer as ArrayBuffer;
 }
 
 function takeCacheReport(): CacheReport {
-  const report = { threadId, hits, misses, items: contracts.size, bytes: contracts.bytes };
+  const report = { threadId, hits, misses, items: contractCache.size, bytes: contractCache.bytes };
   hits = 0;
   misses = 0;
   return report;

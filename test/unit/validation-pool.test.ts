@@ -1,6 +1,7 @@
 /**
  * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
- * and fetched once for concurrent calls, loader failures passed through as the caller's error.
+ * and fetched once for concurrent calls, loader failures passed through as the caller's error,
+ * batches of several contracts answered call by call.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,6 +111,39 @@ test('a document the engine cannot use answers every call with router_creation, 
       assert.match(decode(answer.result).errors[0], /^the schema could not be prepared for validation: /);
     }
     assert.equal(loads, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('one batch of several contracts and outcomes: each call gets its own answer, version and failure', async () => {
+  const documentJson = await usersDocumentJson();
+  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  try {
+    const refs: VersionRef[] = [REF, { schemaId: 'users-copy', version: '2.0.0', hash: 'h-copy' }];
+    const call = (i: number, message: Uint8Array) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: refs[i % 2]! });
+    // Compile both contracts first, so the calls below travel in shared batches.
+    await Promise.all(refs.map((_, i) => call(i, encode(getUserInteraction('users', '1', VALID_USER)))));
+    const malformed = Buffer.from([0x0a, 0xff]); // field 1, length 255, nothing after it
+    const settled = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => call(i, i % 5 === 4
+      ? malformed
+      : encode({ ...getUserInteraction('users', i % 3 === 0 ? 'bad' : String(i), VALID_USER), correlation_id: `c${i}` }))));
+    settled.forEach((outcome, i) => {
+      if (i % 5 === 4) {
+        assert.equal(outcome.status, 'rejected');
+        assert.equal((outcome as PromiseRejectedResult).reason.code, ErrorCode.INVALID_ARGUMENT);
+        return;
+      }
+      assert.equal(outcome.status, 'fulfilled', `call ${i}`);
+      const answer = (outcome as PromiseFulfilledResult<{ valid: boolean; category: string; result: Buffer }>).value;
+      const result = decode(answer.result);
+      assert.equal(result.correlation_id, `c${i}`);
+      assert.equal(result.valid, i % 3 !== 0);
+      assert.equal(answer.category, i % 3 === 0 ? 'request_invalid' : '');
+      assert.equal(result.validated_against_version, refs[i % 2]!.version);
+      assert.equal(result.validated_against_hash, refs[i % 2]!.hash);
+    });
   } finally {
     await pool.close();
   }

@@ -12,24 +12,19 @@ import { WireFormatError } from '../../shared/pool-protocol/protobuf-wire';
 import {
   encodeValidationResult, readInteractionHead, readProducerHead, type MessageHead,
 } from '../../shared/pool-protocol/validation-codec';
-import type { ErrorCategory } from '../../shared/validation/types';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../../shared/validation/types';
 import { UNKNOWN_LABEL, type Metrics } from '../metrics';
 import type { ServiceContext } from '../service-context';
 
 /** Validates one raw request message and resolves with the encoded ValidationResult. */
 export type CallValidator = (operation: ValidationOperation, message: Buffer) => Promise<Buffer>;
 
-/** The spec's `error_category` values, all exported from the start (at 0) so dashboards see every series. */
-export const VALIDATION_ERROR_CATEGORIES: readonly ErrorCategory[] = Object.freeze([
-  'input_validation', 'schema_not_found', 'http_request_creation', 'router_creation',
-  'route_not_found', 'request_invalid', 'response_invalid',
-]);
 
 /** `result` label of svc_validations_total: the result's `valid`, or `error` when no result could be given. */
 type ResultLabel = 'valid' | 'invalid' | 'error';
 
 const METHOD_LABELS = new Set(HTTP_METHODS.map((method) => method.toUpperCase()));
-const CATEGORY_LABELS = new Set<string>(VALIDATION_ERROR_CATEGORIES);
+const CATEGORY_LABELS = new Set<string>(ERROR_CATEGORIES);
 const MESSAGE_NAMES = Object.freeze({
   [ValidationOperation.INTERACTION]: 'svc.InteractionRequest',
   [ValidationOperation.PRODUCER_RESPONSE]: 'svc.ValidateProducerRequest',
@@ -102,7 +97,8 @@ function failureResult(error: unknown): { category: ErrorCategory; message: stri
  * hot path.
  */
 function createOutcomeRecorder(metrics: Metrics) {
-  for (const category of VALIDATION_ERROR_CATEGORIES) metrics.validationErrors.labels(category).inc(0);
+  // Every category exported from the start (at 0), so dashboards see every series.
+  for (const category of ERROR_CATEGORIES) metrics.validationErrors.labels(category).inc(0);
   const counters = new Map<string, { inc(): void }>();
   const histograms = new Map<string, { observe(value: number): void }>();
   return (schemaLabel: string, method: string, result: ResultLabel, category: string, startedMs: number): void => {

@@ -1,8 +1,8 @@
 /**
  * What crosses between the server's main thread and a validation worker: one batch of raw request
- * messages out, one batch of outcomes and encoded ValidationResults back. Plain data only (a
- * transferred ArrayBuffer, strings, flat objects); a worker answers failures as values because an
- * Error's `code` does not survive the thread boundary.
+ * messages out, one batch of outcomes and encoded ValidationResults back. Plain data only, per-call
+ * data packed into buffers (structured cloning is paid per object on the main thread); a worker
+ * answers failures as values because an Error's `code` does not survive the thread boundary.
  */
 import type { ErrorCode } from '../errors';
 
@@ -15,20 +15,31 @@ export const ValidationOperation = Object.freeze({
 });
 export type ValidationOperation = (typeof ValidationOperation)[keyof typeof ValidationOperation];
 
-export interface BatchItem {
-  operation: ValidationOperation;
-  /** End offset of this item's message in `ValidationBatch.messages` (it starts where the previous ends). */
-  end: number;
-  /** Content hash of the schema version the main thread resolved: the compiled-contract key. */
-  hash: string;
-  /** That version, echoed in ValidationResult.validated_against_version. */
-  version: string;
-}
+/**
+ * A batch's item table: BATCH_ITEM_FIELDS uint32 per item, after the messages in the same
+ * transferred buffer. Packed rather than an array of objects: cloning one object per call (each with
+ * a 64-character hash) cost the main thread about as much as the rest of handing the batch over.
+ */
+export const BatchItemField = Object.freeze({
+  OPERATION: 0,
+  /** End offset of the item's message in the buffer (it starts where the previous one ends). */
+  END: 1,
+  /** Index of the item's contract in `ValidationBatch.contracts`. */
+  CONTRACT: 2,
+});
+export const BATCH_ITEM_FIELDS = 3;
 
 export interface ValidationBatch {
-  /** The items' request messages, exactly as received over gRPC, back to back (transferred, not copied). */
-  messages: ArrayBuffer;
-  items: BatchItem[];
+  /** The items' request messages exactly as received over gRPC, back to back, then the item table (transferred, not copied). */
+  buffer: ArrayBuffer;
+  /** Byte offset of the item table in `buffer` (a multiple of 4). */
+  tableOffset: number;
+  itemCount: number;
+  /**
+   * The batch's distinct contracts, each as its content hash (the compiled-contract key) followed by
+   * its version (echoed in ValidationResult.validated_against_version).
+   */
+  contracts: string[];
   /**
    * Bundled OpenAPI documents as JSON, by content hash, for contracts a worker reported missing.
    * Sent once per worker and contract, never with every call.
@@ -42,15 +53,41 @@ export interface ValidationBatch {
   compile: boolean;
 }
 
-export type ItemOutcome =
-  /** Validated (or answered with valid=false); the encoded ValidationResult ends at `end` in `results`. */
-  | { status: 'done'; valid: boolean; category: string; end: number }
+/** The item table of a batch, as uint32 fields (BatchItemField). */
+export function batchItemTable(batch: Pick<ValidationBatch, 'buffer' | 'tableOffset' | 'itemCount'>): Uint32Array {
+  return new Uint32Array(batch.buffer, batch.tableOffset, batch.itemCount * BATCH_ITEM_FIELDS);
+}
+
+export const OutcomeStatus = Object.freeze({
+  /** Validated (or answered with valid=false); its encoded ValidationResult ends at END in `results`. */
+  DONE: 0,
   /** This worker has no compiled contract for the hash: send the item again with its document. */
-  | { status: 'missing' }
+  MISSING: 1,
   /** The call would compile part of the contract first: send it again in a batch of its contract alone. */
-  | { status: 'cold' }
-  /** Not validated, for a reason that is a call failure rather than a result (a malformed message, a bug). */
-  | { status: 'failed'; code: ErrorCode; message: string };
+  COLD: 2,
+  /** Not validated, for a reason that is a call failure rather than a result (listed in `failures`). */
+  FAILED: 3,
+});
+export type OutcomeStatus = (typeof OutcomeStatus)[keyof typeof OutcomeStatus];
+
+/** A batch's outcome table: OUTCOME_FIELDS int32 per item, in item order. */
+export const OutcomeField = Object.freeze({
+  STATUS: 0,
+  /** 1 when the result is valid. */
+  VALID: 1,
+  /** Index of the result's error_category in ERROR_CATEGORIES, -1 for none. */
+  CATEGORY: 2,
+  /** End offset of the item's encoded ValidationResult in `results`. */
+  END: 3,
+});
+export const OUTCOME_FIELDS = 4;
+
+/** An item the worker could not validate at all (OutcomeStatus.FAILED). */
+export interface ItemFailure {
+  index: number;
+  code: ErrorCode;
+  message: string;
+}
 
 /** A worker's compiled-contract cache, reported with every batch so the main thread can keep metrics. */
 export interface CacheReport {
@@ -66,8 +103,10 @@ export interface CacheReport {
 export type BatchResult =
   | {
     ok: true;
-    outcomes: ItemOutcome[];
-    /** Encoded ValidationResults of the `done` outcomes, back to back. */
+    /** The outcome table (OutcomeField), as an Int32Array's buffer. */
+    outcomes: ArrayBuffer;
+    failures: ItemFailure[];
+    /** Encoded ValidationResults of the DONE outcomes, back to back. */
     results: ArrayBuffer;
     cache: CacheReport;
   }

@@ -19,14 +19,16 @@ export interface HttpResponseInput {
 }
 
 /** The spec's `error_category` values; the first failure of an outcome decides its category. */
-export type ErrorCategory =
-  | 'input_validation'
-  | 'schema_not_found'
-  | 'http_request_creation'
-  | 'router_creation'
-  | 'route_not_found'
-  | 'request_invalid'
-  | 'response_invalid';
+export const ERROR_CATEGORIES = Object.freeze([
+  'input_validation',
+  'schema_not_found',
+  'http_request_creation',
+  'router_creation',
+  'route_not_found',
+  'request_invalid',
+  'response_invalid',
+] as const);
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
 export interface ValidationOutcome {
   valid: boolean;
