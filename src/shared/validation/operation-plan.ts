@@ -135,13 +135,35 @@ function parameterPlan(document: JsonValue, { node, pointer }: LocatedObject, ro
     key = `p${position}`;
   } else if (location === 'header') key = name.toLowerCase();
   const place = where.parameter(name, location as ParameterLocation);
+  return parameterPlanOf(
+    { name, location: location as ParameterLocation, required: location === 'path' || node.required === true, allowEmptyValue: location === 'query' && node.allowEmptyValue === true, key },
+    valueDescription(document, node, pointer, location as ParameterLocation, place, 'request'),
+  );
+}
+
+type ValueDescription = Pick<ParameterPlan, 'style' | 'explode' | 'shape' | 'json' | 'place' | 'schema'>;
+
+/**
+ * One object literal for every parameter plan, so that all plans share one hidden class: the checks
+ * read them for every call of every contract, and plans spread from another object got a class each
+ * (property reads then went megamorphic, several times slower with many contracts).
+ */
+function parameterPlanOf(
+  declared: Pick<ParameterPlan, 'name' | 'location' | 'required' | 'allowEmptyValue' | 'key'>,
+  value: ValueDescription,
+): ParameterPlan {
   return {
-    ...valueDescription(document, node, pointer, location as ParameterLocation, place, 'request'),
-    name,
-    location: location as ParameterLocation,
-    required: location === 'path' || node.required === true,
-    allowEmptyValue: location === 'query' && node.allowEmptyValue === true,
-    key,
+    name: declared.name,
+    location: declared.location,
+    required: declared.required,
+    style: value.style,
+    explode: value.explode,
+    allowEmptyValue: declared.allowEmptyValue,
+    shape: value.shape,
+    json: value.json,
+    place: value.place,
+    schema: value.schema,
+    key: declared.key,
   };
 }
 
@@ -153,7 +175,7 @@ function valueDescription(
   location: ParameterLocation,
   place: string,
   direction: Direction,
-): Pick<ParameterPlan, 'style' | 'explode' | 'shape' | 'json' | 'place' | 'schema'> {
+): ValueDescription {
   const style = typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
   const explode = typeof node.explode === 'boolean' ? node.explode : style === 'form';
   if (node.schema === undefined && isJsonObject(node.content)) {
@@ -216,14 +238,10 @@ function responsePlan(document: JsonValue, response: LocatedObject, code: string
       const header = followRefs(document, declared[name], childPointer(headersPointer, name));
       if (header === undefined) continue;
       const place = where.responseHeader(name);
-      headers.push({
-        ...valueDescription(document, header.node, header.pointer, 'header', place, 'response'),
-        name,
-        location: 'header',
-        required: header.node.required === true,
-        allowEmptyValue: false,
-        key: name.toLowerCase(),
-      });
+      headers.push(parameterPlanOf(
+        { name, location: 'header', required: header.node.required === true, allowEmptyValue: false, key: name.toLowerCase() },
+        valueDescription(document, header.node, header.pointer, 'header', place, 'response'),
+      ));
     }
   }
   const body = response.node.content === undefined ? undefined : bodyPlan(document, response, 'response', `response ${code} body`, false);

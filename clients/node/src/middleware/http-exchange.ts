@@ -24,7 +24,8 @@ export function handleExchange(validation: ProducerValidation, exchange: HttpExc
     return;
   }
   if (validation.mode !== 'strict') {
-    const tapped = requestHasBody(request) ? tapRequestBody(request, validation.maxBodyBytes) : noBody;
+    // A body parser mounted earlier has read the stream already: its `body` is used, nothing to tap.
+    const tapped = requestHasBody(request) && !request.readableEnded ? tapRequestBody(request, validation.maxBodyBytes) : noBody;
     observe(validation, exchange, () => capturedRequest(request, url, bodyAfterHandler(request, tapped())));
     exchange.proceed();
     return;
