@@ -43,8 +43,14 @@ const MAX_DOCUMENT_BYTES = 1024 * 1024;
 const OPERATIONS_PER_SCHEMA = 6;
 /** Distinct copies of one schema on the equal-work side. */
 const COPIES = 100;
-/** Passes over every side before measuring: each contract's operations compile on first use, on each lane that takes them. */
-const WARMUP_PASSES = 3;
+/**
+ * Warm-up passes over every side before measuring, unary and stream: each contract's operations
+ * compile on first use, on each lane that takes them, so passes go on until one runs within
+ * WARMUP_SETTLED of the previous (steady state), MAX_WARMUP_PASSES at most.
+ */
+const MIN_WARMUP_PASSES = 6;
+const MAX_WARMUP_PASSES = 20;
+const WARMUP_SETTLED = 0.1;
 /** Preparing the mix (intake, fixtures, registration) stops here even short of TARGET_SCHEMAS. */
 const PREPARE_BUDGET_MS = 60_000;
 const ROUNDS = 3;
@@ -82,9 +88,18 @@ export const schemaMixSuite: BenchSuite = {
       };
       const unaryOf = (requests: object[]) => (i: number) => callUnary(server.client, 'ValidateInteraction', requests[i % requests.length]!);
 
-      progress(`warm-up: ${WARMUP_PASSES} passes over every side, then ${WARMUP_MS / 1000} s each`);
-      for (const requests of Object.values(sides)) {
-        await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, 60_000, requests.length * WARMUP_PASSES);
+      progress(`warm-up: passes over every side until the rate settles (${MIN_WARMUP_PASSES}–${MAX_WARMUP_PASSES}), then ${WARMUP_MS / 1000} s each`);
+      const warmupPasses: string[] = [];
+      for (const [side, requests] of Object.entries(sides)) {
+        const rates: number[] = [];
+        while (rates.length < MAX_WARMUP_PASSES) {
+          const unaryRate = await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, 60_000, requests.length);
+          await streamRate(server, (i) => requests[i % requests.length]!, 60_000, requests.length);
+          rates.push(unaryRate);
+          const previous = rates.at(-2);
+          if (rates.length >= MIN_WARMUP_PASSES && previous !== undefined && Math.abs(unaryRate - previous) <= WARMUP_SETTLED * previous) break;
+        }
+        warmupPasses.push(`${side} ${rates.length}`);
         await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, WARMUP_MS);
       }
       const diagnosed: string[] = [];
@@ -116,7 +131,7 @@ export const schemaMixSuite: BenchSuite = {
           `${machineNote()}; the server uses its default worker threads`,
           `${mix.length} interactions of ${schemas.size} APIs.guru documents (up to ${OPERATIONS_PER_SCHEMA} operations each, documents ≤ ${MAX_DOCUMENT_BYTES / 1024} KiB), `
             + `about ${bytes(sides.mix)} bytes each as JSON; the one-schema side (${single[0]!.schemaId}, ${documentTitle(documents.get(single[0]!.schemaId)!)}) about ${bytes(sides.single)}`,
-          `medians of ${ROUNDS} alternating rounds, per round: unary ${perRound(unary)}; stream ${perRound(stream)}`,
+          `warm-up passes (until one ran within ${WARMUP_SETTLED * 100} % of the previous): ${warmupPasses.join(', ')}; medians of ${ROUNDS} alternating rounds, per round: unary ${perRound(unary)}; stream ${perRound(stream)}`,
           ...diagnosed,
         ],
       };

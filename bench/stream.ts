@@ -61,10 +61,10 @@ export const streamSuite: BenchSuite = {
 };
 
 /**
- * Results per second over one stream that keeps STREAM_WINDOW requests unanswered, for `durationMs`;
- * `requestAt(i)` is the i-th request written. Every result must be valid.
+ * Results per second over one stream that keeps STREAM_WINDOW requests unanswered, for `durationMs`
+ * or `maxMessages` requests; `requestAt(i)` is the i-th request written. Every result must be valid.
  */
-export function streamRate(server: BenchServer, requestAt: (i: number) => object, durationMs: number): Promise<number> {
+export function streamRate(server: BenchServer, requestAt: (i: number) => object, durationMs: number, maxMessages = MAX_MESSAGES): Promise<number> {
   return new Promise((resolve, reject) => {
     const call = server.client.ValidateInteractionStream() as grpc.ClientDuplexStream<object, { valid: boolean }>;
     const started = performance.now();
@@ -74,7 +74,7 @@ export function streamRate(server: BenchServer, requestAt: (i: number) => object
     let ended = false;
     const fill = () => {
       while (!ended && sent - received < STREAM_WINDOW) {
-        if (performance.now() >= deadline || sent >= MAX_MESSAGES) {
+        if (performance.now() >= deadline || sent >= maxMessages) {
           ended = true;
           call.end();
           return;

@@ -283,7 +283,7 @@ export class ValidationPool {
       const target = Math.min(this.#options.maxBatchItems, Math.max(this.#options.lingerItems, Math.ceil(this.#queue.length / lanes.length)));
       let sent = false;
       for (const lane of lanes) {
-        const calls = this.#takeBatch(lane, target);
+        const calls = this.#takeBatch(lane, target, lanes);
         if (calls.length > 0) {
           this.#runShared(lane, calls);
           sent = true;
@@ -316,9 +316,11 @@ export class ValidationPool {
   /**
    * Takes queued calls for `lane`: first those of contracts it holds; calls of a contract no lane
    * holds (or one being compiled) go to a compile group instead; calls of contracts only other lanes
-   * hold are taken last, to keep this lane busy (the worker answers `missing` and compiles them).
+   * hold are taken last, to keep this lane busy (the worker answers `missing` and compiles them), and
+   * only when none of those lanes can take them now (`takers`): a contract spreads to another worker
+   * when its own are busy, not whenever a free lane looks at the queue first.
    */
-  #takeBatch(lane: Lane, target: number): PendingCall[] {
+  #takeBatch(lane: Lane, target: number, takers: readonly Lane[]): PendingCall[] {
     const { maxBatchBytes } = this.#options;
     const taken: PendingCall[] = [];
     const others: number[] = [];
@@ -338,7 +340,7 @@ export class ValidationPool {
       } else if (this.#compilingOn.has(hash) || !this.#lanes.some((other) => other.known.has(hash))) {
         this.#addToCompileGroup(call, undefined);
       } else {
-        if (!lane.known.has(hash)) others.push(kept);
+        if (!lane.known.has(hash) && !takers.some((other) => other !== lane && other.known.has(hash))) others.push(kept);
         this.#queue[kept++] = call;
       }
     }

@@ -13,7 +13,10 @@ import { SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-storage';
 
 const WRITERS = 8;
 const MAX_REGISTRATIONS = 400;
-const KILL_AFTER_MS = 700;
+/** The kill comes this long after the first acknowledgement, with writes still in flight. */
+const KILL_AFTER_MS = 300;
+/** The first acknowledgement may wait for the intake workers to load on a busy machine. */
+const FIRST_ACK_TIMEOUT_MS = 15_000;
 
 describe('kill -9 during registrations', () => {
   const dataDir = makeTempDir('svc-kill-');
@@ -41,6 +44,8 @@ describe('kill -9 during registrations', () => {
       }
     };
     const writers = Array.from({ length: WRITERS }, writer);
+    const firstAckDeadline = Date.now() + FIRST_ACK_TIMEOUT_MS;
+    while (acknowledged.length === 0 && Date.now() < firstAckDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
     killed = true;
     assert.equal(await server.stop('SIGKILL'), 'SIGKILL');
