@@ -148,3 +148,22 @@ test('one batch of several contracts and outcomes: each call gets its own answer
     await pool.close();
   }
 });
+
+test('affinity: with lanes free, each contract is compiled by one worker only', async () => {
+  const documentJson = await usersDocumentJson();
+  const metrics = new Metrics();
+  const pool = new ValidationPool({ threads: 2, metrics, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  try {
+    const refs: VersionRef[] = [REF, { schemaId: 'users-copy', version: '1.0.0', hash: 'h-copy' }];
+    const message = encode(getUserInteraction('users', '1', VALID_USER));
+    // One call at a time: the lane holding the contract is always free to take it.
+    for (let i = 0; i < 40; i++) {
+      const answer = await pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: refs[i % 2]! });
+      assert.equal(answer.valid, true);
+    }
+    assert.equal((await metrics.cacheMisses.get()).values[0]!.value, 2, 'each contract built once, not once per worker');
+  } finally {
+    await pool.close();
+  }
+});
