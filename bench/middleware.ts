@@ -7,6 +7,9 @@
  * Shadow and warn are measured twice: against the real server, and against a no-op server on the same
  * proto (bench/server-process.ts), which isolates the middleware's own cost from the validation work
  * the server does on the same shared cores.
+ * A pass-through middleware (Express `(req, res, next) => next()`, a Fastify `onSend` hook that hands
+ * the payload on, a node:http handler that calls the app's) shows what one more middleware costs in
+ * each framework whatever it does; shadow and warn are also reported against it.
  * Goals: shadow and warn add under 5 % to p50; their p99 is reported beside it; strict is reported
  * (it waits for one validation call).
  */
@@ -39,12 +42,14 @@ const MAX_ADDED_SHARE = 0.05;
 
 interface Variant {
   label: string;
-  mode: ValidationMode | undefined;
+  /** `passthrough`: a middleware of the framework's own kind that only hands on (what any middleware costs there). */
+  mode: ValidationMode | 'passthrough' | undefined;
   server: 'svc' | 'noop';
 }
 
 const VARIANTS: readonly Variant[] = [
   { label: 'without middleware', mode: undefined, server: 'svc' },
+  { label: 'a pass-through middleware', mode: 'passthrough', server: 'svc' },
   { label: 'shadow', mode: 'shadow', server: 'svc' },
   { label: 'warn', mode: 'warn', server: 'svc' },
   { label: 'strict', mode: 'strict', server: 'svc' },
@@ -60,7 +65,9 @@ interface RunningApp {
   close(): Promise<void>;
 }
 
-type Framework = { name: string; start(middlewareOptions: MiddlewareOptions | undefined): Promise<RunningApp> };
+type Framework = { name: string; start(middleware: AppMiddleware): Promise<RunningApp> };
+/** Producer validation with these options, a pass-through middleware, or none. */
+type AppMiddleware = MiddlewareOptions | 'passthrough' | undefined;
 type MiddlewareOptions = Parameters<typeof wrapHttpHandler>[1];
 
 const USER = JSON.stringify({ id: 42, name: 'Ada Lovelace', email: 'ada@example.com', address: { city: 'London' } });
@@ -99,7 +106,8 @@ async function benchFramework(framework: Framework, validators: Validators, load
   const apps: RunningApp[] = [];
   try {
     for (const variant of VARIANTS) {
-      apps.push(await framework.start(variant.mode && { schemaId: SCHEMA_ID, validator: validators[variant.server], mode: variant.mode, logger: SILENT }));
+      const { mode } = variant;
+      apps.push(await framework.start(mode === undefined || mode === 'passthrough' ? mode : { schemaId: SCHEMA_ID, validator: validators[variant.server], mode, logger: SILENT }));
     }
     for (const app of apps) await load.run(app.url, WARMUP_MS);
     const latencies = VARIANTS.map(() => [] as number[]);
@@ -141,10 +149,17 @@ async function benchFramework(framework: Framework, validators: Validators, load
       const value = p50(latencies[index]!);
       const ratio = value / baseline.value;
       const row: BenchRow = { name: `${framework.name} ${variant.label}: p50`, value, unit: 'ms', baseline, ratio };
-      if (variant.mode !== 'strict') row.goal = { text: `≤ ${1 + MAX_ADDED_SHARE}× (adds < ${MAX_ADDED_SHARE * 100} %)`, met: ratio <= 1 + MAX_ADDED_SHARE };
+      if (variant.mode === 'shadow' || variant.mode === 'warn') row.goal = { text: `≤ ${1 + MAX_ADDED_SHARE}× (adds < ${MAX_ADDED_SHARE * 100} %)`, met: ratio <= 1 + MAX_ADDED_SHARE };
       rows.push(row);
       const tail = p99(latencies[index]!);
       rows.push({ name: `${framework.name} ${variant.label}: p99`, value: tail, unit: 'ms', baseline: baselineP99, ratio: tail / baselineP99.value });
+    }
+    // What validation adds beyond the framework's own cost of one more middleware.
+    const passthrough = { name: `${framework.name} with a pass-through middleware`, value: p50(latencies[VARIANTS.findIndex((v) => v.mode === 'passthrough')]!) };
+    for (const [index, variant] of VARIANTS.entries()) {
+      if ((variant.mode !== 'shadow' && variant.mode !== 'warn') || variant.server !== 'svc') continue;
+      const value = p50(latencies[index]!);
+      rows.push({ name: `${framework.name} ${variant.label} vs a pass-through middleware: p50`, value, unit: 'ms', baseline: passthrough, ratio: value / passthrough.value });
     }
     return rows;
   } finally {
@@ -183,27 +198,30 @@ function usersHandler(request: http.IncomingMessage, response: http.ServerRespon
   response.end(USER);
 }
 
-async function startNodeHttpApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
-  const wrapped = options ? wrapHttpHandler(usersHandler, options) : undefined;
+async function startNodeHttpApp(middleware: AppMiddleware): Promise<RunningApp> {
+  if (middleware === 'passthrough') return serve(http.createServer((request, response) => usersHandler(request, response)), undefined);
+  const wrapped = middleware ? wrapHttpHandler(usersHandler, middleware) : undefined;
   return serve(http.createServer(wrapped ?? usersHandler), wrapped);
 }
 
-async function startExpressApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
+async function startExpressApp(options: AppMiddleware): Promise<RunningApp> {
   const express = require('express');
   const app = express();
   app.use(express.json());
-  const middleware = options ? createExpressMiddleware(options) : undefined;
+  const middleware = options && options !== 'passthrough' ? createExpressMiddleware(options) : undefined;
   if (middleware) app.use(middleware);
+  else if (options === 'passthrough') app.use((_request: unknown, _response: unknown, next: () => void) => next());
   app.get('/users/:id', (_request: unknown, response: { type(t: string): { send(b: string): void } }) => response.type('application/json').send(USER));
   app.post('/users', (request: { body: { name: string } }, response: { status(s: number): { json(b: unknown): void } }) =>
     response.status(201).json({ id: 1, name: request.body.name }));
   return serve(http.createServer(app), middleware);
 }
 
-async function startFastifyApp(options: MiddlewareOptions | undefined): Promise<RunningApp> {
+async function startFastifyApp(options: AppMiddleware): Promise<RunningApp> {
   const app = require('fastify')();
-  const plugin = options ? createFastifyPlugin(options) : undefined;
+  const plugin = options && options !== 'passthrough' ? createFastifyPlugin(options) : undefined;
   if (plugin) await app.register(plugin);
+  else if (options === 'passthrough') app.addHook('onSend', (_request: unknown, _reply: unknown, payload: unknown, done: (error: null, value: unknown) => void) => done(null, payload));
   app.get('/users/:id', async (_request: unknown, reply: { type(t: string): { send(b: string): void } }) => reply.type('application/json').send(USER));
   app.post('/users', async (request: { body: { name: string } }, reply: { code(s: number): unknown }) => {
     reply.code(201);
