@@ -16,14 +16,14 @@ import { callUnary, interactionRequest, registerBenchSchema, startBenchServer, t
 
 export const UNARY_CONCURRENCY = 64;
 /** Alternating rounds, median of each: the machine is shared, and its load drifts over a run. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const MEASURE_MS = 2_500;
 const WARMUP_MS = 500;
 /** The open-loop rate of the latency rounds (calls/s), the same for both servers. */
 export const LATENCY_RATE = 2_000;
 /** Long enough for a p99.9 from 10 calls: 10,000 calls per round at LATENCY_RATE. */
 const LATENCY_MS = 5_000;
-const LATENCY_ROUNDS = 3;
+const LATENCY_ROUNDS = 5;
 const GOALS = Object.freeze({ throughputRatio: 0.95, p99Ratio: 1.5, p999Ratio: 3 });
 
 export const e2eSuite: BenchSuite = {

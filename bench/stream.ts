@@ -12,7 +12,7 @@ import { callUnary, interactionRequest, type BenchServer } from './servers';
 
 /** Requests written and not yet answered, per stream. */
 const STREAM_WINDOW = 1_024;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const MEASURE_MS = 2_500;
 const WARMUP_MS = 500;
 const MAX_MESSAGES = 2_000_000;
