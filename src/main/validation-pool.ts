@@ -407,9 +407,10 @@ export class ValidationPool {
     let totalBytes = 0;
     for (const call of calls) totalBytes += call.message.byteLength;
     const tableOffset = Math.ceil(totalBytes / 4) * 4;
-    // Not from Buffer's shared pool: the whole ArrayBuffer is transferred to the worker.
-    const buffer = new ArrayBuffer(tableOffset + calls.length * BATCH_ITEM_FIELDS * 4);
-    const messages = new Uint8Array(buffer);
+    // Not from Buffer's shared pool (the whole ArrayBuffer is transferred to the worker), and not
+    // zero-filled: the worker reads only the bytes written below.
+    const messages = Buffer.allocUnsafeSlow(tableOffset + calls.length * BATCH_ITEM_FIELDS * 4);
+    const buffer = messages.buffer as ArrayBuffer;
     const table = batchItemTable({ buffer, tableOffset, itemCount: calls.length });
     const contracts: string[] = [];
     const contractIndex = new Map<string, number>();
