@@ -10,7 +10,7 @@ import { LIMITS } from '../shared/limits';
 import { CompiledContract } from '../shared/validation';
 import type { OpenApiDocument } from '../shared/openapi/document';
 import {
-  BatchItemField, BATCH_ITEM_FIELDS, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
+  BatchItemField, BATCH_CONTRACT_FIELDS, BATCH_ITEM_FIELDS, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
   type BatchResult, type CacheReport, type ItemFailure, type ValidationBatch, type ValidationOperation,
 } from '../shared/pool-protocol/batches';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../shared/validation/types';
@@ -49,7 +49,7 @@ function runBatch(batch: ValidationBatch): BatchResult {
     const message = bytes.subarray(start, end);
     start = end;
     const operation = items[item + BatchItemField.OPERATION] as ValidationOperation;
-    const contractAt = items[item + BatchItemField.CONTRACT]! * 2;
+    const contractAt = items[item + BatchItemField.CONTRACT]! * BATCH_CONTRACT_FIELDS;
     const hash = contracts[contractAt]!;
     const outcome = index * OUTCOME_FIELDS;
     const cached = contractFor(hash, documents, compile);

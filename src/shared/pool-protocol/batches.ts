@@ -28,6 +28,7 @@ export const BatchItemField = Object.freeze({
   CONTRACT: 2,
 });
 export const BATCH_ITEM_FIELDS = 3;
+export const BATCH_CONTRACT_FIELDS = 2;
 
 export interface ValidationBatch {
   /** The items' request messages exactly as received over gRPC, back to back, then the item table (transferred, not copied). */
@@ -36,8 +37,8 @@ export interface ValidationBatch {
   tableOffset: number;
   itemCount: number;
   /**
-   * The batch's distinct contracts, each as its content hash (the compiled-contract key) followed by
-   * its version (echoed in ValidationResult.validated_against_version).
+   * The batch's distinct contracts, BATCH_CONTRACT_FIELDS strings each: its content hash (the
+   * compiled-contract key), then its version (echoed in ValidationResult.validated_against_version).
    */
   contracts: string[];
   /**
