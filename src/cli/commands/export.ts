@@ -12,10 +12,11 @@ export class ExportCommand extends SvcCommand {
   static override paths = [['export']];
   static override usage = Command.Usage({
     category: CATEGORIES.local,
-    description: 'Write the whole registry (schemas and consumer registrations) to a JSON lines file',
+    description: 'Write the whole registry (schemas, consumer registrations, environments, deployments) to a JSON lines file',
     details: `
       Reads the store directly (no server needed) and writes one header line, then one line per schema
-      version (its registered text, hash, ownership and times) and one per consumer registration.
+      version (its registered text, hash, ownership and times), one per consumer registration, one per
+      environment and one per entry of the deployment history (oldest first).
       \`svc import\` loads such a file into any store: this is the backup, the restore, and the way from
       SQLite to PostgreSQL. The store is chosen as for \`svc serve\`: --storage, --data-dir, --database-url
       or SVC_STORAGE, SVC_DATA_DIR, SVC_DATABASE_URL. The embedded store belongs to one process at a time:
@@ -36,12 +37,11 @@ export class ExportCommand extends SvcCommand {
     const storage = await openStoreFromOptions(this, this.context.env);
     const { exportRegistry } = await import('../../main/storage/registry-archive');
     const out: Writable = this.output === undefined ? this.context.stdout : fs.createWriteStream(this.output);
-    let schemas = 0;
-    let consumers = 0;
+    const counts = { schema: 0, consumer: 0, environment: 0, deployment: 0 };
     try {
       for await (const line of exportRegistry(storage)) {
-        if (line.startsWith('{"type":"schema"')) schemas++;
-        else if (line.startsWith('{"type":"consumer"')) consumers++;
+        const type = /^\{"type":"(\w+)"/.exec(line)?.[1];
+        if (type !== undefined && type in counts) counts[type as keyof typeof counts]++;
         if (!out.write(line)) await once(out, 'drain');
       }
     } finally {
@@ -51,7 +51,8 @@ export class ExportCommand extends SvcCommand {
         await once(out, 'finish');
       }
     }
-    this.context.stderr.write(`${this.commandName}: exported ${schemas} schema version(s) and ${consumers} consumer registration(s)\n`);
+    this.context.stderr.write(`${this.commandName}: exported ${counts.schema} schema version(s), ${counts.consumer} consumer registration(s), `
+      + `${counts.environment} environment(s) and ${counts.deployment} deployment record(s)\n`);
     return EXIT.ok;
   }
 }

@@ -12,9 +12,11 @@ export class ImportCommand extends SvcCommand {
     category: CATEGORIES.local,
     description: 'Load a registry file written by `svc export` into a store (idempotent)',
     details: `
-      Writes every schema version and consumer registration of the file into the store (chosen as for
+      Writes every schema version, consumer registration, environment and deployment-history entry of
+      the file into the store (chosen as for
       \`svc serve\`: --storage, --data-dir, --database-url or SVC_STORAGE, SVC_DATA_DIR, SVC_DATABASE_URL).
-      What is already stored as in the file is left alone, so importing twice changes nothing. Each
+      What is already stored as in the file is left alone, so importing twice changes nothing; a
+      deployment history is appended to only where the store's is the start of the file's. Each
       schema's hash is checked against its text, and the text goes through the same checks as a
       registration. A read-only version stored with other content is not replaced. Running replicas
       on PostgreSQL see imported schemas within a second; import into SQLite while its server is stopped.
@@ -41,7 +43,8 @@ export class ImportCommand extends SvcCommand {
     } finally {
       await storage.close();
     }
-    this.print(`imported schema versions: ${counts(report.schemas)}; consumer registrations: ${counts(report.consumers)}`);
+    this.print(`imported schema versions: ${counts(report.schemas)}; consumer registrations: ${counts(report.consumers)}; `
+      + `environments: ${counts(report.environments)}; deployment records: ${report.deployments.created} appended, ${report.deployments.unchanged} unchanged`);
     for (const problem of report.problems) this.printError(problem);
     if (report.problemCount > report.problems.length) this.printError(`and ${report.problemCount - report.problems.length} more line(s) not imported`);
     return report.problemCount === 0 ? EXIT.ok : EXIT.failure;

@@ -1,9 +1,12 @@
 /**
  * The portable form of a whole registry (backup, restore, moving between stores): JSON lines, one
- * header, then one line per schema version (registered text and metadata) and one per consumer
- * registration. The engine document is not exported: import derives it from the text again, with
- * the importing svc's own intake, so an archive never carries a document that intake would refuse.
- * Import is idempotent: a version or registration already stored as in the archive is left alone.
+ * header, then one line per schema version (registered text and metadata), per consumer
+ * registration, per environment and per deployment-history entry (oldest first). The engine
+ * document is not exported: import derives it from the text again, with the importing svc's own
+ * intake, so an archive never carries a document that intake would refuse.
+ * Import is idempotent: a version, registration or environment already stored as in the archive is
+ * left alone, and a deployment history is appended to only where the store's is the start of the
+ * archive's (history decides what is deployed now, so entries are never merged out of order).
  */
 import { createHash } from 'node:crypto';
 import readline from 'node:readline';
@@ -11,10 +14,16 @@ import type { Readable } from 'node:stream';
 import { errorMessage } from '../../shared/errors';
 import { loadSchema } from '../../shared/openapi/load-document';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
-import type { ConsumerRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+import type {
+  ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionRecord, SchemaVersionSummary, Storage,
+} from './storage';
 
 export const ARCHIVE_FORMAT = 'svc-registry';
-export const ARCHIVE_FORMAT_VERSION = 1;
+/** 2 added environments and the deployment history; archives of version 1 still import. */
+export const ARCHIVE_FORMAT_VERSION = 2;
+const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+/** Deployment-history entries read from a store at once: every one (histories are short, and complete or useless). */
+const WHOLE_HISTORY = Number.MAX_SAFE_INTEGER;
 /** Problems named in an import report; the rest are counted. */
 const MAX_REPORTED_PROBLEMS = 20;
 
@@ -27,6 +36,8 @@ export interface ArchiveHeader {
 
 export type ArchivedSchemaVersion = { type: 'schema' } & Omit<SchemaVersionRecord, 'documentJson'>;
 export type ArchivedConsumer = { type: 'consumer' } & ConsumerRecord;
+export type ArchivedEnvironment = { type: 'environment' } & EnvironmentRecord;
+export type ArchivedDeployment = { type: 'deployment' } & DeploymentRecord;
 
 /** The archive's lines, each ending in a newline; schemas are read one at a time. */
 export async function* exportRegistry(storage: Storage, now: () => Date = () => new Date()): AsyncGenerator<string> {
@@ -44,6 +55,15 @@ export async function* exportRegistry(storage: Storage, now: () => Date = () => 
     const line: ArchivedConsumer = { type: 'consumer', ...consumer };
     yield `${JSON.stringify(line)}\n`;
   }
+  for (const environment of await storage.listEnvironments()) {
+    const line: ArchivedEnvironment = { type: 'environment', ...environment };
+    yield `${JSON.stringify(line)}\n`;
+  }
+  // Oldest first: import appends in file order, and the order of a history decides what is deployed now.
+  for (const deployment of (await storage.listDeployments({}, WHOLE_HISTORY)).reverse()) {
+    const line: ArchivedDeployment = { type: 'deployment', ...deployment };
+    yield `${JSON.stringify(line)}\n`;
+  }
 }
 
 export interface ImportCounts {
@@ -55,6 +75,9 @@ export interface ImportCounts {
 export interface ImportReport {
   schemas: ImportCounts;
   consumers: ImportCounts;
+  environments: ImportCounts;
+  /** Entries of the deployment history (`updated` stays 0: entries are only ever appended). */
+  deployments: ImportCounts;
   /** Lines not imported, with why (`line 7: ...`); at most MAX_REPORTED_PROBLEMS named. */
   problems: string[];
   problemCount: number;
@@ -65,6 +88,8 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
   const report: ImportReport = {
     schemas: { created: 0, updated: 0, unchanged: 0 },
     consumers: { created: 0, updated: 0, unchanged: 0 },
+    environments: { created: 0, updated: 0, unchanged: 0 },
+    deployments: { created: 0, updated: 0, unchanged: 0 },
     problems: [],
     problemCount: 0,
   };
@@ -73,6 +98,8 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
     if (report.problems.length < MAX_REPORTED_PROBLEMS) report.problems.push(`line ${lineNumber}: ${message}`);
   };
   const stored = new Map((await storage.loadSchemaIndex()).map((s) => [versionKey(s.schemaId, s.version), s]));
+  /** Deployment lines by schema and environment, oldest first, with their line numbers: applied at the end. */
+  const histories = new Map<string, Array<{ lineNumber: number; record: DeploymentRecord }>>();
   let lineNumber = 0;
   let sawHeader = false;
   // Made only now: lines read before anyone iterates would be dropped (the index load above is async).
@@ -89,8 +116,8 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
     try {
       if (line.type === 'header') {
         const header = line as ArchiveHeader;
-        if (header.format !== ARCHIVE_FORMAT || header.formatVersion !== ARCHIVE_FORMAT_VERSION) {
-          throw new Error(`not an ${ARCHIVE_FORMAT} archive of format version ${ARCHIVE_FORMAT_VERSION} (got ${String(header.format)} ${String(header.formatVersion)})`);
+        if (header.format !== ARCHIVE_FORMAT || !READABLE_FORMAT_VERSIONS.includes(header.formatVersion)) {
+          throw new Error(`not an ${ARCHIVE_FORMAT} archive of format version ${READABLE_FORMAT_VERSIONS.join(' or ')} (got ${String(header.format)} ${String(header.formatVersion)})`);
         }
         sawHeader = true;
       } else if (!sawHeader) {
@@ -99,6 +126,14 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
         report.schemas[await importSchemaVersion(storage, checkSchemaLine(line), stored)]++;
       } else if (line.type === 'consumer') {
         report.consumers[await importConsumer(storage, checkConsumerLine(line))]++;
+      } else if (line.type === 'environment') {
+        report.environments[await importEnvironment(storage, checkEnvironmentLine(line))]++;
+      } else if (line.type === 'deployment') {
+        const { type: _type, ...record } = checkDeploymentLine(line);
+        const key = versionKey(record.schemaId, record.environment);
+        const history = histories.get(key) ?? [];
+        history.push({ lineNumber, record });
+        histories.set(key, history);
       } else {
         throw new Error(`unknown line type ${JSON.stringify(line.type)}`);
       }
@@ -108,7 +143,51 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
     }
   }
   if (!sawHeader) throw new Error(`the archive is empty: no ${ARCHIVE_FORMAT} header line`);
+  await importHistories(storage, histories, report.deployments, problem);
   return report;
+}
+
+async function importEnvironment(storage: Storage, line: ArchivedEnvironment): Promise<keyof ImportCounts> {
+  const { type: _type, ...record } = line;
+  const existing = (await storage.listEnvironments()).find((environment) => environment.name === record.name);
+  if (existing) {
+    if (existing.description === record.description) return 'unchanged';
+    throw new Error(`environment ${record.name} is stored with another description; left as it is`);
+  }
+  if (!(await storage.createEnvironment(record))) throw new Error(`environment ${record.name} was created by another writer during the import; import again`);
+  return 'created';
+}
+
+/**
+ * Appends the deployment entries the store lacks, in the archive's order (across environments too,
+ * as history lists them newest first). A schema's history in one environment is taken only where the
+ * store's is the start of the archive's: its newest entry decides what is deployed there.
+ */
+async function importHistories(
+  storage: Storage,
+  histories: Map<string, Array<{ lineNumber: number; record: DeploymentRecord }>>,
+  counts: ImportCounts,
+  problem: (lineNumber: number, message: string) => void,
+): Promise<void> {
+  const pending: Array<{ lineNumber: number; record: DeploymentRecord }> = [];
+  for (const history of histories.values()) {
+    const { schemaId, environment } = history[0]!.record;
+    const stored = (await storage.listDeployments({ schemaId, environment }, WHOLE_HISTORY)).reverse();
+    const isPrefix = stored.length <= history.length
+      && stored.every((entry, i) => sameDeployment(entry, history[i]!.record));
+    if (!isPrefix) {
+      problem(history[0]!.lineNumber, `the deployment history of ${schemaId} in ${environment} differs from the store's `
+        + `(entries stored: ${stored.length}, in the archive: ${history.length}); not merged`);
+      continue;
+    }
+    counts.unchanged += stored.length;
+    pending.push(...history.slice(stored.length));
+  }
+  pending.sort((a, b) => a.lineNumber - b.lineNumber);
+  for (const { record } of pending) {
+    await storage.appendDeployment(record);
+    counts.created++;
+  }
 }
 
 async function importSchemaVersion(
@@ -166,6 +245,19 @@ function checkConsumerLine(line: Record<string, unknown>): ArchivedConsumer {
   return line as unknown as ArchivedConsumer;
 }
 
+function checkEnvironmentLine(line: Record<string, unknown>): ArchivedEnvironment {
+  for (const field of ['name', 'description', 'origin', 'createdBy'] as const) requireString(line, field);
+  requireNumber(line, 'createdAt');
+  return line as unknown as ArchivedEnvironment;
+}
+
+function checkDeploymentLine(line: Record<string, unknown>): ArchivedDeployment {
+  for (const field of ['schemaId', 'environment', 'consumerId', 'version', 'schemaVersion', 'recordedBy'] as const) requireString(line, field);
+  requireNumber(line, 'recordedAt');
+  if (line.action !== 'deployed' && line.action !== 'undeployed') throw new Error('deployment line: action must be "deployed" or "undeployed"');
+  return line as unknown as ArchivedDeployment;
+}
+
 function requireString(line: Record<string, unknown>, field: string): void {
   if (typeof line[field] !== 'string') throw new Error(`${String(line.type)} line: ${field} must be a string`);
 }
@@ -178,6 +270,11 @@ function requireNumber(line: Record<string, unknown>, field: string): void {
 function normalizedConsumer(record: ConsumerRecord): unknown[] {
   return [record.consumerId, record.consumerVersion, record.schemaId, record.schemaVersion, record.environment,
     record.registeredAt, record.lastValidatedAt, record.usedEndpoints.map((e) => [e.method, e.path, e.usedFields])];
+}
+
+function sameDeployment(a: DeploymentRecord, b: DeploymentRecord): boolean {
+  return a.schemaId === b.schemaId && a.environment === b.environment && a.consumerId === b.consumerId && a.version === b.version
+    && a.action === b.action && a.schemaVersion === b.schemaVersion && a.recordedAt === b.recordedAt && a.recordedBy === b.recordedBy;
 }
 
 function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
