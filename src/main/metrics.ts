@@ -8,6 +8,7 @@
 import client from 'prom-client';
 import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
+import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
@@ -66,6 +67,7 @@ export class Metrics {
   readonly storageUp = this.#gauge('svc_storage_up', 'Whether the registry store answers (1) or not (0); an embedded store is always up', []);
   readonly permissionDenied = this.#counter('svc_permission_denied_total', 'Calls refused with PERMISSION_DENIED because the API key\'s scopes do not allow them, by operation and the scope needed', ['operation', 'scope']);
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
+  readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });
@@ -73,6 +75,8 @@ export class Metrics {
     for (const reason of INITIAL_LABELS.authFailureReason) this.authFailure.labels(reason).inc(0);
     for (const changeType of INITIAL_LABELS.changeType) this.breakingChangesDetected.labels(changeType).inc(0);
     for (const eventType of INITIAL_LABELS.auditEventType) this.auditEvents.labels(eventType).inc(0);
+    this.recordedInteractions.labels('accepted', '').inc(0);
+    for (const reason of RECORDING_DROP_REASONS) this.recordedInteractions.labels('dropped', reason).inc(0);
   }
 
   /** Text exposition for `GET /metrics`. */

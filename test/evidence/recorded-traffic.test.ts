@@ -1,7 +1,7 @@
 /**
  * Evidence from recorded traffic against a real server (SQLite store): coverage, replay in
  * can-i-deploy for a tightened response pattern, field-level impact, observed consumers, redaction
- * on the stored rows, a bounded burst and durability across a restart.
+ * on the stored rows, a bounded burst and durability across a restart, and the recording counter.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,6 +106,19 @@ describe('evidence from recorded traffic', () => {
   after(async () => {
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts kept and dropped interactions by reason in svc_recorded_interactions_total', async () => {
+    const count = async (outcome: string, reason: string) => {
+      const { values } = await server.server.context.metrics.recordedInteractions.get();
+      return values.find((v) => v.labels.outcome === outcome && v.labels.reason === reason)?.value;
+    };
+    assert.equal(await count('accepted', ''), 3);
+    assert.equal(await count('dropped', 'route'), 1);
+    assert.equal(await count('dropped', 'unknown_schema'), 0, 'every reason is exported from the start');
+    const answer = await record(server, [{ ...recordedInteraction({ consumer: 'web', path: '/users/1', body: {} }), schema_id: 'nobody' }]);
+    assert.deepEqual({ accepted: answer.accepted, dropped: answer.dropped, message: answer.message }, { accepted: 0, dropped: 1, message: 'not kept: 1 unknown schema' });
+    assert.equal(await count('dropped', 'unknown_schema'), 1);
   });
 
   it('lists exactly what was exercised as coverage', async () => {

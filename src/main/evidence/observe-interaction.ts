@@ -5,6 +5,7 @@
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { fieldPaths, parseJsonBody, shapeDigest } from './field-paths';
+import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
 import { redactBody, redactHeaders } from './redaction';
 import type { UsageObservation } from './usage-registry';
@@ -16,7 +17,7 @@ const ENVIRONMENT_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** Read-field paths taken from one interaction at most. */
 const MAX_READ_FIELDS = 500;
 
-export type ObservationResult = { observation: UsageObservation } | { skipped: string };
+export type ObservationResult = { observation: UsageObservation } | { skipped: RecordingDropReason };
 
 export function observeInteraction(
   message: RecordedInteraction__Output,
@@ -29,7 +30,7 @@ export function observeInteraction(
   if (!ENVIRONMENT_PATTERN.test(environment)) return { skipped: 'environment' };
   const request = message.request;
   const response = message.response;
-  if (!request || !response) return { skipped: 'missing request or response' };
+  if (!request || !response) return { skipped: 'missing_request_or_response' };
   const operation = resolved.matcher.match(request.method, request.path);
   if (!operation) return { skipped: 'route' };
 

@@ -11,7 +11,8 @@ import type {
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { OperationMatcher } from '../evidence/operation-matcher';
-import { observeInteraction } from '../evidence/observe-interaction';
+import type { RecordingDropReason } from '../evidence/drop-reasons';
+import { observeInteraction, type ObservationResult } from '../evidence/observe-interaction';
 import { DEFAULT_REDACTED_KEYS } from '../evidence/redaction';
 import { toServiceError } from '../grpc-status';
 import type { ServiceContext } from '../service-context';
@@ -27,29 +28,35 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
     RecordInteractions: (call: grpc.ServerReadableStream<RecordedInteraction__Output, RecordInteractionsResponse>, callback: grpc.sendUnaryData<RecordInteractionsResponse>) => {
       let accepted = 0;
       let dropped = 0;
-      const skipped = new Map<string, number>();
+      const skipped = new Map<RecordingDropReason, number>();
+      const drop = (reason: RecordingDropReason) => {
+        dropped++;
+        skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+        ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
+      };
       let done: Promise<void> = Promise.resolve();
       call.on('data', (message: RecordedInteraction__Output) => {
         // Messages are handled in order; the document of a new schema version is the only await.
         done = done.then(async () => {
           if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
-            dropped++;
+            drop('stream_limit');
             return;
           }
           const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version);
-          const result = resolved ? observeInteraction(message, resolved, SERVER_REDACTED_KEYS) : { skipped: 'unknown schema or version' };
-          if ('observation' in result && ctx.usage.observe(result.observation)) {
+          const result: ObservationResult = resolved ? observeInteraction(message, resolved, SERVER_REDACTED_KEYS) : { skipped: 'unknown_schema' };
+          if ('skipped' in result) {
+            drop(result.skipped);
+          } else if (ctx.usage.observe(result.observation)) {
             accepted++;
-            return;
+            ctx.metrics.recordedInteractions.labels('accepted', '').inc();
+          } else {
+            drop('limit');
           }
-          dropped++;
-          const reason = 'skipped' in result ? result.skipped : 'limit';
-          skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
         });
       });
       call.on('end', () => {
         void done.then(() => {
-          const reasons = [...skipped].map(([reason, count]) => `${count} ${reason}`).join(', ');
+          const reasons = [...skipped].map(([reason, count]) => `${count} ${reason.replaceAll('_', ' ')}`).join(', ');
           callback(null, { accepted, dropped, message: dropped === 0 ? '' : `not kept: ${reasons}` });
         }, (error: unknown) => callback(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
       });
