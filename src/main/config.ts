@@ -44,6 +44,10 @@ export interface ServerConfig {
   immutableVersions: boolean;
   /** Accept environments never created, creating them on first use (the behaviour before environments were known). */
   allowUnknownEnvironments: boolean;
+  /** Recorded usage not seen for this many days is removed (docs/evidence.md). */
+  recordingRetentionDays: number;
+  /** Aggregate rows of recorded usage kept at most; interactions of new keys beyond it are dropped and counted. */
+  recordingMaxUsageKeys: number;
 }
 
 export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
@@ -65,6 +69,8 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   apiKeyAuth: false,
   immutableVersions: false,
   allowUnknownEnvironments: false,
+  recordingRetentionDays: 30,
+  recordingMaxUsageKeys: 10_000,
 });
 
 /** Environment variables read by the server, and the option each one sets. */
@@ -85,6 +91,8 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_API_KEY_AUTH: 'apiKeyAuth',
   SVC_IMMUTABLE_VERSIONS: 'immutableVersions',
   SVC_ALLOW_UNKNOWN_ENVIRONMENTS: 'allowUnknownEnvironments',
+  SVC_RECORDING_RETENTION_DAYS: 'recordingRetentionDays',
+  SVC_RECORDING_MAX_USAGE_KEYS: 'recordingMaxUsageKeys',
 } as const);
 
 export class ConfigError extends Error {
@@ -128,6 +136,8 @@ export function resolveServerConfig(
     apiKeyAuth: requireBoolean('apiKeyAuth', merged.apiKeyAuth),
     immutableVersions: requireBoolean('immutableVersions', merged.immutableVersions),
     allowUnknownEnvironments: requireBoolean('allowUnknownEnvironments', merged.allowUnknownEnvironments),
+    recordingRetentionDays: requirePositiveInteger('recordingRetentionDays', merged.recordingRetentionDays),
+    recordingMaxUsageKeys: requirePositiveInteger('recordingMaxUsageKeys', merged.recordingMaxUsageKeys),
   };
 }
 
@@ -189,6 +199,12 @@ function requirePort(name: string, value: unknown, allowDisabled: boolean): numb
 function requireNonNegativeInteger(name: string, value: unknown): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer (got "${String(value)}")`);
+  return n;
+}
+
+function requirePositiveInteger(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${name} must be a positive integer (got "${String(value)}")`);
   return n;
 }
 

@@ -43,6 +43,8 @@ import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 import { listenForGrpc, type GrpcListener } from './grpc-listener';
 
+const MS_PER_DAY = 24 * 60 * 60 * 1000;
+
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */
   logger?: Logger;
@@ -109,7 +111,10 @@ export class SvcServer {
       const deployments = new DeploymentRegistry(storage, schemas, environments);
       const comparisons = createComparisons(documentTasks);
       const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
-      usage = await UsageRegistry.open(storage, { logger });
+      usage = await UsageRegistry.open(storage, {
+        logger,
+        limits: { retentionMs: config.recordingRetentionDays * MS_PER_DAY, maxUsageKeys: config.recordingMaxUsageKeys },
+      });
       const context: ServiceContext = {
         config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions, usage,
       };

@@ -56,6 +56,8 @@ export class ServeCommand extends SvcCommand {
   immutableVersions = Option.Boolean('--immutable-versions', { description: 'Refuse different content for a published version (identical content stays idempotent)' });
   allowUnknownEnvironments = Option.Boolean('--allow-unknown-environments', { description: 'Accept environments never created (creating them on first use)' });
   workerThreads = Option.String('--worker-threads', { description: 'Validation worker threads; 0 (default) = one per CPU core' });
+  recordingRetentionDays = Option.String('--recording-retention-days', { description: `Recorded usage not seen for this many days is removed (default ${DEFAULT_SERVER_CONFIG.recordingRetentionDays})` });
+  recordingMaxUsageKeys = Option.String('--recording-max-usage-keys', { description: `Aggregate rows of recorded usage kept at most (default ${DEFAULT_SERVER_CONFIG.recordingMaxUsageKeys})` });
 
   protected override async run(): Promise<number> {
     let server: SvcServer;
@@ -64,7 +66,7 @@ export class ServeCommand extends SvcCommand {
       const { SvcServer: Server } = await import('../../main/server');
       server = await Server.start({
         port: this.port === undefined ? undefined : parsePort('--port', this.port),
-        metricsPort: this.metricsPort === undefined ? undefined : parsePort('--metrics-port', this.metricsPort),
+        metricsPort: this.metricsPort === undefined ? undefined : parsePort('--metrics-port', this.metricsPort, METRICS_DISABLED_PORT),
         host: this.host,
         storage: this.storage as StorageKind | undefined,
         dataDir: this.dataDir,
@@ -78,6 +80,8 @@ export class ServeCommand extends SvcCommand {
         immutableVersions: this.immutableVersions,
         allowUnknownEnvironments: this.allowUnknownEnvironments,
         workerThreads: this.workerThreads === undefined ? undefined : parseCount('--worker-threads', this.workerThreads),
+        recordingRetentionDays: this.recordingRetentionDays === undefined ? undefined : parseCount('--recording-retention-days', this.recordingRetentionDays),
+        recordingMaxUsageKeys: this.recordingMaxUsageKeys === undefined ? undefined : parseCount('--recording-max-usage-keys', this.recordingMaxUsageKeys),
       });
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
@@ -102,13 +106,21 @@ export class ServeCommand extends SvcCommand {
   }
 }
 
+/** `--metrics-port -1`: no metrics server (as SVC_METRICS_PORT=-1). */
+const METRICS_DISABLED_PORT = -1;
+
 function parseCount(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer (got "${value}")`);
   return Number(value);
 }
 
-function parsePort(flag: string, value: string): number {
+/** A port; `disabledBy` (-1 for the metrics port) turns the listener off. */
+function parsePort(flag: string, value: string, disabledBy?: number): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`${flag} must be a port number from 0 to 65535 (got "${value}")`);
+  if (disabledBy !== undefined && port === disabledBy && value === String(disabledBy)) return port;
+  if (!/^\d+$/.test(value) || port > 65535) {
+    const off = disabledBy === undefined ? '' : `, or ${disabledBy} to turn it off`;
+    throw new UsageError(`${flag} must be a port number from 0 to 65535${off} (got "${value}")`);
+  }
   return port;
 }
