@@ -5,6 +5,9 @@
  * path; each `&`-separated item names a parameter of the operation (query, or header when the
  * operation declares it as one), with or without the value that selects the operation. A URL
  * never carries a fragment to the server, so the key cannot mean anything else.
+ *
+ * Some descriptions write the selector as a query string instead (`/request/{id}?cmd=diff`): a
+ * `?` ends a URL's path just as surely, so it is read the same way.
  */
 
 export interface SelectorItem {
@@ -15,18 +18,22 @@ export interface SelectorItem {
 }
 
 export interface SplitPathKey {
-  /** The path template before `#` (`/` for `/#Action=X`). */
+  /** The path template before `#` or `?` (`/` for `/#Action=X`). */
   path: string;
   /** Empty for an ordinary path key. */
   selector: SelectorItem[];
 }
 
+/** Where a path key's selector starts: the first `#` or `?` (neither can be part of a URL path). */
+const SELECTOR_START = /[#?]/;
+
 export function splitQuerySelector(key: string): SplitPathKey {
-  const hash = key.indexOf('#');
-  if (hash < 0) return { path: key, selector: [] };
-  const path = key.slice(0, hash) || '/';
+  const start = key.search(SELECTOR_START);
+  if (start < 0) return { path: key, selector: [] };
+  const path = key.slice(0, start) || '/';
   const selector: SelectorItem[] = [];
-  for (const item of key.slice(hash + 1).split('&')) {
+  // `/a?x=1#y`: a second `#` or `?` separates items like `&`.
+  for (const item of key.slice(start + 1).split(/[&#?]/)) {
     if (item === '') continue;
     const equals = item.indexOf('=');
     const name = safeDecode(equals < 0 ? item : item.slice(0, equals));

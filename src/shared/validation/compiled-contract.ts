@@ -5,6 +5,7 @@
  */
 import { isJsonObject } from '../json';
 import { HTTP_METHODS, type OpenApiDocument } from '../openapi/document';
+import { splitQuerySelector } from '../openapi/query-selector-paths';
 import { serverPathPrefixes } from '../openapi/servers';
 import type { CallContext } from './call-context';
 import { addError, createReport, toOutcome, type ErrorReport } from './error-report';
@@ -188,8 +189,7 @@ export class CompiledContract {
 const MAX_LISTED_KEYS = 10;
 
 function splitPath(template: string): string {
-  const hash = template.indexOf('#');
-  return hash < 0 ? template : template.slice(0, hash) || '/';
+  return splitQuerySelector(template).path;
 }
 
 /** `/v1/pets` without `/v1` → `/pets`; undefined when the path does not start with the prefix. */

@@ -5,7 +5,7 @@
  * A file part is its text: OpenAPI describes files as `type: string` (`format: binary`).
  */
 import { decodeComponent } from './query-string';
-import { NOT_COERCIBLE, coerceScalar, type ValueShape } from './value-shape';
+import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
 /** Parts read from one multipart body; a body with more is refused rather than read without end. */
 export const MAX_FORM_PARTS = 1_000;
@@ -84,6 +84,15 @@ export function formObject(fields: FormFields, shape: ValueShape): { value: Reco
   return { value, problems };
 }
 
+/** JSON text → value; undefined when the text is not JSON (the body's size is checked already). */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function coerceField(text: string, shape: ValueShape, name: string, problems: FieldProblem[]): unknown[] {
   if (shape.kind === 'object' || shape.kind === 'array') {
     try {
@@ -93,6 +102,7 @@ function coerceField(text: string, shape: ValueShape, name: string, problems: Fi
       return [text];
     }
   }
+  if (shape.alternatives !== undefined) return [coerceAlternatives(text, shape.alternatives, parseJsonText)];
   const value = coerceScalar(text, shape.kind);
   if (value !== NOT_COERCIBLE) return [value];
   problems.push({ name, value: text, type: shape.kind });

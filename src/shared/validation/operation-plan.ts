@@ -205,10 +205,20 @@ function bodyPlan(document: JsonValue, { node, pointer }: LocatedObject, directi
     const schema = isJsonObject(media) && media.schema !== undefined
       ? createSlot(childPointer(childPointer(contentPointer, key), 'schema'), direction, subject)
       : undefined;
-    const fields = isFormMediaType(essence(key)) && isJsonObject(media) ? shapeOf(document, media.schema) : undefined;
-    return [key, { schema, fields }];
+    return [key, { schema, fields: isFormMediaType(essence(key)) && isJsonObject(media) ? formFields(document, media.schema) : undefined }];
   });
   return { required, content: buildMediaTypeTable(entries), declared: entries.length > 0 };
+}
+
+/**
+ * What a form body's fields become. Fields are named: only a schema of an object (or of no
+ * declared type) describes them. A form schema of another type (`type: string, format: binary`,
+ * the body as one file) leaves the body to the presence and content-type checks, like other
+ * bodies that are not JSON.
+ */
+function formFields(document: JsonValue, schema: JsonValue | undefined): ValueShape | undefined {
+  const shape = shapeOf(document, schema);
+  return shape.kind === 'object' || shape.kind === 'any' ? shape : undefined;
 }
 
 function responsesPlan(document: JsonValue, operation: LocatedObject | undefined): ResponsesPlan | undefined {

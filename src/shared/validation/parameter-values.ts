@@ -11,7 +11,7 @@ import type { ParameterPlan } from './operation-plan';
 import type { QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
 import type { ErrorCategory } from './types';
-import { NOT_COERCIBLE, coerceScalar, type ValueShape } from './value-shape';
+import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
 /** The parameter is not in the message. */
 export const ABSENT: unique symbol = Symbol('absent');
@@ -50,11 +50,20 @@ export function pathParameterValue(parameter: ParameterPlan, raw: string | undef
   return fromText(parameter, raw, ',', category, call);
 }
 
-/** Form (exploded or not), spaceDelimited, pipeDelimited and deepObject query styles. */
-export function queryParameterValue(parameter: ParameterPlan, query: QueryValues, category: ErrorCategory, call: CallContext): unknown {
+/**
+ * Form (exploded or not), spaceDelimited, pipeDelimited and deepObject query styles. `declared`
+ * are the operation's query parameters: an exploded free-form object takes the other names.
+ */
+export function queryParameterValue(
+  parameter: ParameterPlan,
+  query: QueryValues,
+  category: ErrorCategory,
+  call: CallContext,
+  declared: readonly ParameterPlan[],
+): unknown {
   const { shape } = parameter;
   if (shape.kind === 'object' && !parameter.json && (parameter.style === 'deepObject' || parameter.explode)) {
-    return queryObject(parameter, shape, query, category, call);
+    return queryObject(parameter, shape, query, category, call, declared);
   }
   const values = query.get(parameter.name);
   if (values === undefined) return ABSENT;
@@ -112,11 +121,28 @@ function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategor
 }
 
 function coerce(parameter: ParameterPlan, text: string, shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
-  if (shape.kind === 'array' || shape.kind === 'object') return text; // nested structures stay text; the schema says what is wrong
+  if (shape.kind === 'array' || shape.kind === 'object') return nestedValue(text, shape.kind, call);
+  if (shape.alternatives !== undefined) return coerceAlternatives(text, shape.alternatives, (json) => readJson(json, call));
   const value = coerceScalar(text, shape.kind);
   if (value !== NOT_COERCIBLE) return value;
   addError(call.report, category, validationMessages.notAValid(parameter.place, text, shape.kind, call.options.maxQuotedValueChars));
   return REJECTED;
+}
+
+/**
+ * An array or object inside a parameter (AWS query APIs send arrays of objects): OpenAPI leaves
+ * their serialization undefined. JSON text of that kind is read as JSON, as form fields are (and
+ * as fixtures write them); anything else stays text, and the schema says what is wrong.
+ */
+function nestedValue(text: string, kind: 'array' | 'object', call: CallContext): unknown {
+  if (!text.startsWith(kind === 'array' ? '[' : '{')) return text;
+  return readJson(text, call) ?? text;
+}
+
+/** The JSON value of a text behind the body guards; undefined when it is not JSON. */
+function readJson(text: string, call: CallContext): unknown {
+  const value = parseGuardedJson(text, call.options);
+  return value instanceof JsonRefusal ? undefined : value;
 }
 
 function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
@@ -147,19 +173,28 @@ function fromAlternating(parameter: ParameterPlan, pieces: readonly string[], ca
   return toObject(parameter, entries, category, call);
 }
 
-/** Exploded form objects take one query name per property; deepObject uses `name[property]`. */
+/**
+ * Exploded form objects take one query name per property; one that declares no properties (a
+ * map: `additionalProperties` only, as AWS's `Attributes`) takes every query name no other
+ * parameter of the operation declares. deepObject uses `name[property]`.
+ */
 function queryObject(
   parameter: ParameterPlan,
   shape: Extract<ValueShape, { kind: 'object' }>,
   query: QueryValues,
   category: ErrorCategory,
   call: CallContext,
+  declared: readonly ParameterPlan[],
 ): unknown {
   const entries: Array<[string, string]> = [];
   if (parameter.style === 'deepObject') {
     const prefix = `${parameter.name}[`;
     for (const [name, values] of query) {
       if (name.startsWith(prefix) && name.endsWith(']')) entries.push([name.slice(prefix.length, -1), values[0]!]);
+    }
+  } else if (shape.properties.size === 0) {
+    for (const [name, values] of query) {
+      if (!declared.some((other) => other.name === name)) entries.push([name, values[0]!]);
     }
   } else {
     for (const property of shape.properties.keys()) {

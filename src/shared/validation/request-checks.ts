@@ -31,7 +31,7 @@ export function checkRequest(
     // Unknown query parameters are allowed (rule 4): only declared ones are read.
     const values = parseQueryString(query);
     for (const parameter of plan.queryParameters) {
-      checkParameterValue(parameter, queryParameterValue(parameter, values, CATEGORY, call), CATEGORY, call);
+      checkParameterValue(parameter, queryParameterValue(parameter, values, CATEGORY, call, plan.queryParameters), CATEGORY, call);
     }
   }
   const headers = request.headers;

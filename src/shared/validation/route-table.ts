@@ -69,6 +69,12 @@ interface RouteSlot {
   readonly routes: RouteEntry[];
   /** Matcher slots more literal than this router slot that may match the same paths. */
   shadowedBy: TemplateMatcher[] | undefined;
+  /**
+   * The slot of the same method whose template differs from this router slot's only by a
+   * trailing slash (`/coupon/` beside `/coupon`): the router, which ignores trailing slashes,
+   * refused it, yet a request written with (or without) that slash means it exactly.
+   */
+  slashTwin: RouteSlot | undefined;
 }
 
 interface TemplateMatcher {
@@ -107,10 +113,12 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
         plan: undefined,
         selector: selector.map((item) => ({ ...item, location: selectorLocation(document, pathItem.node, pathItem.node[method] as JsonObject, item.name) })),
       };
-      const key = `${upper} ${path}`;
+      // Keys that differ only in parameter names (`/{roleAssignmentId}`, `/{roleDefinitionId}#disambiguation_dummy`)
+      // are one path: their selectors choose among them, and the first plain key takes the rest.
+      const key = `${upper} ${path.replace(/\{[^}]*\}/g, '{}')}`;
       let slot = slots.get(key);
       if (slot === undefined) {
-        slot = { method: upper, path, parts, specificity: templateSpecificity(parts), routes: [], shadowedBy: undefined };
+        slot = { method: upper, path, parts, specificity: templateSpecificity(parts), routes: [], shadowedBy: undefined, slashTwin: undefined };
         slots.set(key, slot);
       }
       slot.routes.push(route);
@@ -133,14 +141,17 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
     if (matcher !== undefined) matchers.push({ matcher, slot });
   }
   matchers.sort((a, b) => compareSpecificity(b.slot.specificity, a.slot.specificity));
-  linkShadows(routerSlots, matchers);
+  linkShadows(routerSlots, [...matchers, ...mixedRouterMatchers(document, routerSlots)]);
+  linkSlashTwins(routerSlots, slots);
   // No router.compile(): measured on GitHub's 1,200 routes it cost 100 ms and made lookups 3× slower.
 
   const find = (method: string, path: string, selection?: RouteSelectionInput): RouteMatch | undefined => {
     const selected = new SelectionCache(selection);
     const found = router.find(method as RouterMethod, path);
     if (found !== null) {
-      const slot = found.store as RouteSlot;
+      const routed = found.store as RouteSlot;
+      const twin = routed.slashTwin;
+      const slot = twin !== undefined && path.endsWith('/') === twin.path.endsWith('/') ? twin : routed;
       for (const shadow of slot.shadowedBy ?? []) {
         const match = matchSlot(shadow, path, selected);
         if (match !== undefined) return match;
@@ -199,6 +210,26 @@ function tryMatcher(document: JsonValue, slot: RouteSlot): SafeRegExp | undefine
 }
 
 /**
+ * Matchers for the router slots with a segment that mixes a parameter and literal text
+ * (`{id}.schema.jsonld`): find-my-way may give a path such a template matches to a less literal
+ * one beside it (`{id}.jsonld`, taking `r.schema` as the id), so they shadow router slots too.
+ * Only those: between whole literal and parameter segments find-my-way already prefers the literal.
+ */
+function mixedRouterMatchers(document: JsonValue, routerSlots: readonly RouteSlot[]): TemplateMatcher[] {
+  const mixed: TemplateMatcher[] = [];
+  for (const slot of routerSlots) {
+    if (!hasMixedSegment(slot.path)) continue;
+    const matcher = tryMatcher(document, slot);
+    if (matcher !== undefined) mixed.push({ matcher, slot });
+  }
+  return mixed;
+}
+
+function hasMixedSegment(path: string): boolean {
+  return path.split('/').some((segment) => segment.includes('{') && !/^\{[^}]*\}$/.test(segment));
+}
+
+/**
  * A router slot whose matches a more literal matcher slot may take: same method, same number of
  * segments, and no literal segment that tells them apart. Checked on every hit of the router slot,
  * so only those that can overlap are linked.
@@ -214,13 +245,23 @@ function linkShadows(routerSlots: readonly RouteSlot[], matchers: readonly Templ
   for (const slot of routerSlots) {
     for (const candidate of matchers) {
       const other = candidate.slot;
-      if (other.method !== slot.method || compareSpecificity(other.specificity, slot.specificity) <= 0) continue;
+      if (other === slot || other.method !== slot.method || compareSpecificity(other.specificity, slot.specificity) <= 0) continue;
       const a = segments(slot);
       const b = segments(other);
       if (a.length !== b.length) continue;
       const disjoint = a.some((segment, i) => !segment.includes('{') && !b[i]!.includes('{') && segment !== b[i]);
       if (!disjoint) (slot.shadowedBy ??= []).push(candidate);
     }
+  }
+}
+
+function linkSlashTwins(routerSlots: readonly RouteSlot[], slots: ReadonlyMap<string, RouteSlot>): void {
+  const inRouter = new Set(routerSlots);
+  for (const slot of routerSlots) {
+    if (slot.path === '/') continue;
+    const twinPath = slot.path.endsWith('/') ? slot.path.slice(0, -1) : `${slot.path}/`;
+    const twin = slots.get(`${slot.method} ${twinPath.replace(/\{[^}]*\}/g, '{}')}`);
+    if (twin !== undefined && !inRouter.has(twin)) slot.slashTwin = twin;
   }
 }
 

@@ -9,7 +9,14 @@ import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 export type ScalarKind = 'integer' | 'number' | 'boolean' | 'string' | 'null' | 'any';
 
 export type ValueShape =
-  | { kind: ScalarKind }
+  | {
+      kind: ScalarKind;
+      /**
+       * For `any`: the shapes of a union whose members differ in type (`anyOf: [integer, string]`,
+       * an `enum` of booleans and numbers); the text becomes the first one that reads it.
+       */
+      alternatives?: readonly ValueShape[];
+    }
   | { kind: 'array'; items: ValueShape }
   | { kind: 'object'; properties: ReadonlyMap<string, ValueShape>; additional: ValueShape };
 
@@ -25,16 +32,57 @@ export function shapeOf(document: JsonValue, schema: JsonValue | undefined, dept
   const node = followSchemaRefs(document, schema);
   if (node === undefined || depth > MAX_SHAPE_DEPTH) return ANY;
   const kind = declaredKind(document, node);
+  if (kind === undefined) return unionShape(document, node, depth);
   if (kind === 'array') return { kind: 'array', items: shapeOf(document, node.items, depth + 1) };
   if (kind === 'object') {
     const properties = new Map<string, ValueShape>();
-    if (isJsonObject(node.properties)) {
-      for (const [name, property] of Object.entries(node.properties)) properties.set(name, shapeOf(document, property, depth + 1));
-    }
-    const additional = isJsonObject(node.additionalProperties) ? shapeOf(document, node.additionalProperties, depth + 1) : ANY;
+    let additional: ValueShape = ANY;
+    // `allOf` members describe the same object: their properties are its properties.
+    const collect = (member: JsonObject, level: number): void => {
+      if (isJsonObject(member.properties)) {
+        for (const [name, property] of Object.entries(member.properties)) {
+          if (!properties.has(name)) properties.set(name, shapeOf(document, property, depth + 1));
+        }
+      }
+      if (additional === ANY && isJsonObject(member.additionalProperties)) additional = shapeOf(document, member.additionalProperties, depth + 1);
+      if (!Array.isArray(member.allOf) || level >= MAX_SHAPE_DEPTH) return;
+      for (const part of member.allOf) {
+        const resolved = followSchemaRefs(document, part);
+        if (resolved !== undefined) collect(resolved, level + 1);
+      }
+    };
+    collect(node, depth);
     return { kind: 'object', properties, additional };
   }
-  return kind === undefined ? ANY : { kind };
+  return { kind };
+}
+
+/** ANY, with the alternatives of a `oneOf`/`anyOf` or of an `enum` whose members differ in type. */
+function unionShape(document: JsonValue, node: JsonObject, depth: number): ValueShape {
+  const members = Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined;
+  let alternatives: ValueShape[] = [];
+  if (members !== undefined) alternatives = members.map((member) => shapeOf(document, member, depth + 1));
+  else if (Array.isArray(node.enum)) {
+    const kinds = new Set(node.enum.map((value): ScalarKind => (value === null ? 'null' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'boolean' : 'string')));
+    alternatives = [...kinds].map((kind) => ({ kind }));
+  }
+  return alternatives.some((alternative) => alternative.kind !== 'any' && alternative.kind !== 'string') ? { kind: 'any', alternatives } : ANY;
+}
+
+/**
+ * A text under a union of shapes: the first scalar alternative that reads it (integer, number,
+ * boolean, null), else JSON when an object or array alternative fits its first character and
+ * `readJson` parses it (undefined when it does not), else the text itself.
+ */
+export function coerceAlternatives(text: string, alternatives: readonly ValueShape[], readJson: (text: string) => unknown): unknown {
+  for (const alternative of alternatives) {
+    if (alternative.kind === 'any' || alternative.kind === 'string' || alternative.kind === 'object' || alternative.kind === 'array') continue;
+    const value = coerceScalar(text, alternative.kind);
+    if (value !== NOT_COERCIBLE) return value;
+  }
+  const structured = alternatives.some((alternative) => (alternative.kind === 'object' && text.startsWith('{')) || (alternative.kind === 'array' && text.startsWith('[')));
+  const value = structured ? readJson(text) : undefined;
+  return value === undefined ? text : value;
 }
 
 /** Text → value of the kind; NOT_COERCIBLE when the text cannot be one. */
