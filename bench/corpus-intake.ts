@@ -30,11 +30,12 @@ const GOALS = Object.freeze({ acceptedPercent: 99.5, intakeP95Ms: 100, fixturesP
 /** Examples listed per reason. */
 const LISTED_EXAMPLES = 3;
 /**
- * Intake and round trip of one document together; past it the document's lane is stopped. Every
- * document of the directory but microsoft.com/graph.json (11,422 operations, about 170 s on its
- * own) finishes well inside it.
+ * Intake and round trip of one document together; past it the document's lane is stopped (a
+ * document that stalls the generator or the validator is listed, not waited for). The largest
+ * document of the directory, microsoft.com/graph.json (11,422 operations), takes about 170 s on its
+ * own; every other finishes in under a minute.
  */
-export const DOCUMENT_TIME_CAP_MS = 120_000;
+export const DOCUMENT_TIME_CAP_MS = 300_000;
 /** Progress line every so many documents. */
 const PROGRESS_EVERY = 200;
 

@@ -1,8 +1,9 @@
 /**
  * Polymorphism whose subtypes extend their base: `Pet: discriminator + oneOf [Cat, Dog]` with
  * `Cat: allOf [Pet, ...]` (a cycle of `$ref`s), and plain inheritance (a discriminator `mapping`
- * without a union). The subtype's reference back means the base without its dispatch, so bodies
- * validate instead of "the schema refers to itself without end". Both OpenAPI 3.0 and 3.1.
+ * without a union), also with the discriminator in an inline `allOf` member of the base (Microsoft
+ * Graph). The subtype's reference back means the base without its dispatch, so bodies validate
+ * instead of "the schema refers to itself without end". Both OpenAPI 3.0 and 3.1.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -25,6 +26,8 @@ function polymorphismDocument(openapi: string): object {
     paths: {
       '/pets': operation('Pet', '201'),
       '/vehicles': operation('Vehicle', '200'),
+      '/announcements': operation('Announcement', '200'),
+      '/issues': operation('Issue', '200'),
       '/cats/{id}': {
         get: {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
@@ -61,6 +64,17 @@ function polymorphismDocument(openapi: string): object {
         Car: { allOf: [ref('Vehicle'), { type: 'object', required: ['doors'], properties: { doors: { type: 'integer' } } }] },
         Bike: { allOf: [ref('Vehicle'), { type: 'object', properties: { gears: { type: 'integer', maximum: 30 } } }] },
         Truck: { allOf: [ref('Vehicle'), { type: 'object', required: ['axles'], properties: { axles: { type: 'integer' } } }] },
+        // Microsoft Graph's pattern: the discriminator sits in an inline allOf member of a base that
+        // itself extends a parent, and each subtype extends the base.
+        Entity: { type: 'object', properties: { id: { type: 'string' }, '@odata.type': { type: 'string' } } },
+        Announcement: {
+          allOf: [ref('Entity'), {
+            discriminator: { propertyName: '@odata.type', mapping: { '#issue': '#/components/schemas/Issue', '#update': '#/components/schemas/Update' } },
+            properties: { title: { type: 'string' } },
+          }],
+        },
+        Issue: { allOf: [ref('Announcement'), { required: ['severity'], properties: { severity: { type: 'integer' } } }] },
+        Update: { allOf: [ref('Announcement'), { properties: { channel: { type: 'string' } } }] },
       },
     },
   };
@@ -152,10 +166,20 @@ for (const openapi of ['3.0.3', '3.1.0']) {
       });
     });
 
+    describe('a discriminator in an inline allOf member of the base', () => {
+      it('validates a subtype used on its own, and dispatches from the base to it', () => {
+        assertValid(sent('/issues', { '@odata.type': '#issue', id: 'a', title: 't', severity: 2 }));
+        assertValid(answered('/announcements', 200, { '@odata.type': '#update', channel: 'mail' }));
+        assertInvalid(sent('/announcements', { '@odata.type': '#issue', title: 't' }), 'request_invalid', 'request body: property "severity" is required');
+        assertInvalid(answered('/issues', 200, { severity: 'high' }), 'response_invalid', 'response body /severity: must be integer');
+      });
+    });
+
     it('compiles without a recursion failure for every body shape', () => {
-      const bodies = [{}, { petType: 'Cat' }, { petType: 'Dog' }, { kind: 'car' }, { kind: 'bike' }, { kind: 'Truck' }, 'text', null];
+      const bodies = [{}, { petType: 'Cat' }, { petType: 'Dog' }, { kind: 'car' }, { kind: 'bike' }, { kind: 'Truck' },
+        { '@odata.type': '#issue' }, { '@odata.type': '#update' }, 'text', null];
       for (const body of bodies) {
-        for (const path of ['/pets', '/vehicles']) {
+        for (const path of ['/pets', '/vehicles', '/announcements', '/issues']) {
           for (const outcome of [sent(path, body), answered(path, path === '/pets' ? 201 : 200, body)]) {
             const recursion = outcome.errors.filter((error) => error.includes('refers to itself'));
             assert.deepEqual(recursion, [], `${path} ${JSON.stringify(body)}`);

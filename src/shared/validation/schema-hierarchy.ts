@@ -114,7 +114,8 @@ export class SchemaHierarchy {
 
   /**
    * The `$ref` targets reached in place from the union branches and dispatch targets of the schema
-   * at `base`, without walking `base` itself again (its other in-place references are no subtype's).
+   * at `base` and of the inline schemas in place at its root (`allOf: [$ref Parent, {discriminator}]`),
+   * without walking `base` itself again (its other in-place references are no subtype's).
    */
   private reachThroughUnion(base: string): ReadonlySet<string> {
     const members = new Set<string>();
@@ -130,11 +131,13 @@ export class SchemaHierarchy {
       expanded.add(pointer);
       pending.push({ node: resolveJsonPointer(this.document, pointer), pointer });
     };
-    for (const keyword of UNION_KEYWORDS) {
-      const branches = node[keyword];
-      if (Array.isArray(branches)) for (const branch of branches) pending.push({ node: branch });
+    for (const [root, pointer] of this.inlineRoots(node, base)) {
+      for (const keyword of UNION_KEYWORDS) {
+        const branches = root[keyword];
+        if (Array.isArray(branches)) for (const branch of branches) pending.push({ node: branch });
+      }
+      for (const target of this.discriminatorOf(root, pointer)?.targets.values() ?? []) reach(target);
     }
-    for (const target of this.discriminatorOf(node, base)?.targets.values() ?? []) reach(target);
 
     let visited = 0;
     while (pending.length > 0) {
@@ -155,6 +158,25 @@ export class SchemaHierarchy {
       for (const target of this.discriminatorOf(schema, pointer)?.targets.values() ?? []) reach(target);
     }
     return members;
+  }
+
+  /**
+   * The schema at `pointer` and the inline schemas in place at its root, through in-place keywords
+   * only and no `$ref` (a `$ref` names another schema, such as the base's own parent), each with its
+   * pointer where it has one (only the root: inline schemas cannot be named).
+   */
+  private inlineRoots(node: JsonObject, pointer: string): Array<[JsonObject, string | undefined]> {
+    const roots: Array<[JsonObject, string | undefined]> = [[node, pointer]];
+    for (let i = 0; i < roots.length && roots.length <= this.maxNodes; i++) {
+      const [schema] = roots[i]!;
+      for (const keyword of IN_PLACE_KEYWORDS) {
+        if (UNION_KEYWORDS.has(keyword)) continue; // a union's branches are walked as members
+        const value = schema[keyword];
+        const subschemas = Array.isArray(value) ? value : SCHEMA_MAP_KEYWORDS.has(keyword) && isJsonObject(value) ? Object.values(value) : [value];
+        for (const item of subschemas) if (isJsonObject(item) && typeof item.$ref !== 'string') roots.push([item, undefined]);
+      }
+    }
+    return roots;
   }
 
   /** A 3.0 schema object with `$ref` is only that reference. */

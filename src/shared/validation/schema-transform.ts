@@ -92,8 +92,12 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
     return node.nullable === true ? allowNull(reference) : reference;
   }
 
-  // A base unit leaves out its root's own union and dispatch; nested schemas keep theirs.
-  const withDispatch = !(at.depth === 0 && at.unit.base);
+  // A base unit leaves out its root's own union and dispatch, and the dispatch (with the union it
+  // replaces) of inline schemas in place at its root (`allOf: [$ref Parent, {discriminator, ...}]`):
+  // a subtype's reference back means neither. Schemas nested in the data keep theirs.
+  const baseRoot = at.unit.base && at.depth === 0;
+  const withDispatch = !(baseRoot || (at.unit.base && at.inPlace));
+  const withUnion = !(baseRoot || (!withDispatch && ctx.hierarchy.discriminatorOf(node, undefined)?.union !== undefined));
   const inPlace: Position = { unit: at.unit, depth: at.depth + 1, inPlace: at.inPlace };
   const inData: Position = { unit: at.unit, depth: at.depth + 1, inPlace: false };
   const child = (value: JsonValue | undefined, key: string) => transformNode(value, ctx, IN_PLACE_KEYWORDS.has(key) ? inPlace : inData);
@@ -103,7 +107,7 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
   for (const key of Object.keys(node)) {
     const value = node[key]!;
     if (DROPPED_KEYS.has(key) || key.startsWith('x-')) continue;
-    if (!withDispatch && UNION_KEYWORDS.has(key)) continue;
+    if (!withUnion && UNION_KEYWORDS.has(key)) continue;
     if (key === '$ref') {
       if (typeof value === 'string') out.$ref = referenceId(schemaRefPointer(value), ctx, at);
     } else if (key === 'properties') {
