@@ -130,7 +130,7 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
         report.environments[await importEnvironment(storage, checkEnvironmentLine(line))]++;
       } else if (line.type === 'deployment') {
         const { type: _type, ...record } = checkDeploymentLine(line);
-        const key = versionKey(record.schemaId, record.environment);
+        const key = `${record.schemaId}\u0000${record.environment}`;
         const history = histories.get(key) ?? [];
         history.push({ lineNumber, record });
         histories.set(key, history);
