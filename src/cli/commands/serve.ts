@@ -60,6 +60,15 @@ export class ServeCommand extends SvcCommand {
   recordingMaxUsageKeys = Option.String('--recording-max-usage-keys', { description: `Aggregate rows of recorded usage kept at most (default ${DEFAULT_SERVER_CONFIG.recordingMaxUsageKeys})` });
 
   protected override async run(): Promise<number> {
+    // Signal handlers come first: the server logs that it listens before start() returns, and a
+    // SIGTERM sent on that line must stop it gracefully, not end the process by default.
+    let stopRequested = false;
+    let requestStop = () => {
+      stopRequested = true;
+    };
+    const onStopSignal = () => requestStop();
+    process.on('SIGTERM', onStopSignal);
+    process.on('SIGINT', onStopSignal);
     let server: SvcServer;
     try {
       // Loaded here, not at the top: every other command starts faster without the server's modules.
@@ -84,6 +93,8 @@ export class ServeCommand extends SvcCommand {
         recordingMaxUsageKeys: this.recordingMaxUsageKeys === undefined ? undefined : parseCount('--recording-max-usage-keys', this.recordingMaxUsageKeys),
       });
     } catch (error) {
+      process.off('SIGTERM', onStopSignal);
+      process.off('SIGINT', onStopSignal);
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
@@ -93,14 +104,13 @@ export class ServeCommand extends SvcCommand {
     };
     process.on('SIGHUP', reload);
     await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
+      requestStop = () => {
+        process.off('SIGTERM', onStopSignal);
+        process.off('SIGINT', onStopSignal);
         process.off('SIGHUP', reload);
         void server.close().then(resolve);
       };
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
+      if (stopRequested) requestStop();
     });
     return 0;
   }
