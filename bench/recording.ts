@@ -10,9 +10,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
 import { ContractValidator, wrapHttpHandler, type ProducerValidationHandle } from '@svc/client';
 import { ceilingRow, createProgress, machineNote, percentile, type BenchRow, type BenchSuite, type Progress, type SuiteResult } from './harness';
+import { LoadGenerator } from './load-generator';
 import { callUnary, registerBenchSchema, startBenchServer, type BenchServer } from './servers';
 
 const SCHEMA_ID = 'items-api';
@@ -88,7 +88,7 @@ async function benchMiddlewareRecording(validator: ContractValidator, progress: 
     const wrapped = wrapHttpHandler(handler, { schemaId: SCHEMA_ID, validator, mode: 'shadow', recordInteractions: recordInteractions && { environment: 'bench' } });
     return serve(http.createServer(wrapped), wrapped);
   }));
-  const load = new LoadGenerator();
+  const load = new LoadGenerator(LOAD_WORKER_SOURCE, RATE_PER_SECOND);
   try {
     for (const app of apps) await load.run(app.url, WARMUP_MS);
     const latencies = variants.map(() => [] as number[]);
@@ -190,31 +190,6 @@ async function serve(server: http.Server, middleware: ProducerValidationHandle):
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Open-loop load from a worker thread: requests start on a fixed schedule over keep-alive connections. */
-class LoadGenerator {
-  readonly #worker = new Worker(LOAD_WORKER_SOURCE, { eval: true, workerData: { ratePerSecond: RATE_PER_SECOND } });
-  #next = 0;
-
-  run(url: string, durationMs: number): Promise<{ latencies: number[]; errors: number }> {
-    const id = this.#next++;
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: { id: number; latencies: number[]; errors: number }) => {
-        if (message.id !== id) return;
-        this.#worker.off('message', onMessage);
-        this.#worker.off('error', reject);
-        resolve(message);
-      };
-      this.#worker.on('message', onMessage);
-      this.#worker.once('error', reject);
-      this.#worker.postMessage({ id, url, durationMs });
-    });
-  }
-
-  async close(): Promise<void> {
-    await this.#worker.terminate();
-  }
 }
 
 const LOAD_WORKER_SOURCE = `

