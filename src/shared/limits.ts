@@ -66,6 +66,12 @@ export const LIMITS = Object.freeze({
    * 11,422 of its operations 13 s. A compile runs on one lane while the others serve.
    */
   validationMaxCompileSchemaNodes: 20_000,
+  /**
+   * Characters of the encoded schema closure up to which a compiled validator is shared between
+   * contracts with the same closure (shared-validators.ts). Larger closures are compiled per
+   * contract: hashing them would cost each compile more than sharing saves.
+   */
+  validationSharedClosureMaxChars: 64 * 1024,
   /** Validation: characters of a value quoted in a message; longer values are cut with "…". */
   validationMaxQuotedValueChars: 120,
   /** Fixtures: deepest nesting of a generated value (levels); a schema that needs more is cut off there. */

@@ -3,7 +3,9 @@
  * object a `$ref` reaches is transformed once per direction (and once more as a base, where a
  * subtype refers back to it: schema-hierarchy.ts) and added under its own id, and AJV resolves
  * the references between them (compiling a dereferenced schema is a denial-of-service
- * surface, DESIGN rule 2). Dropping the compiler frees everything it compiled.
+ * surface, DESIGN rule 2). A schema whose closure another contract of the thread has compiled
+ * already gets that validator (shared-validators.ts). Dropping the compiler frees everything it
+ * compiled that no other contract uses.
  */
 import type { AnyValidateFunction } from 'ajv/dist/types';
 import { errorMessage } from '../errors';
@@ -13,6 +15,7 @@ import { createAjv, hasFormat, type AjvInstance, type SchemaDialect } from './aj
 import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { nodeBudgetExceeded, SchemaCompileError } from './schema-compile-error';
 import { SchemaHierarchy } from './schema-hierarchy';
+import { closureKey, sharedValidator, shareValidator } from './shared-validators';
 import { transformSchema, type Direction, type SchemaUnit, type TransformContext } from './schema-transform';
 
 export type SchemaValidator = AnyValidateFunction<unknown> & ((data: unknown) => boolean);
@@ -30,6 +33,10 @@ export class SchemaCompiler {
   private hierarchy: SchemaHierarchy | undefined;
   /** `unitKey(direction, unit)` → id of the transformed schema added to AJV. */
   private readonly ids = new Map<string, string>();
+  /** id → the transformed schema added under it. */
+  private readonly schemas = new Map<string, unknown>();
+  /** id → the key its closure's validator is shared under; null where the closure is too large. */
+  private readonly sharingKeys = new Map<string, string | null>();
   private nextId = 0;
 
   constructor(
@@ -43,8 +50,12 @@ export class SchemaCompiler {
     const ajv = (this.ajv ??= createAjv(this.dialect, this.limits.maxErrors));
     const unit: SchemaUnit = { pointer: this.followPlainRefs(pointer), base: false };
     let validate: AnyValidateFunction | undefined;
+    let sharingKey: string | null = null;
     try {
       const id = this.ids.get(unitKey(direction, unit)) ?? this.addUnit(ajv, unit, direction);
+      sharingKey = this.sharingKeyOf(id, direction);
+      const shared = sharingKey === null ? undefined : sharedValidator(sharingKey);
+      if (shared !== undefined) return shared as SchemaValidator;
       validate = ajv.getSchema(id);
     } catch (error) {
       if (error instanceof SchemaCompileError) throw error;
@@ -54,6 +65,7 @@ export class SchemaCompiler {
       );
     }
     if (validate === undefined) throw new SchemaCompileError(`no schema at #${unit.pointer}`);
+    if (sharingKey !== null) shareValidator(sharingKey, validate);
     return validate as SchemaValidator;
   }
 
@@ -62,6 +74,24 @@ export class SchemaCompiler {
     this.ajv = undefined;
     this.hierarchy = undefined;
     this.ids.clear();
+    this.schemas.clear();
+    this.sharingKeys.clear();
+  }
+
+  /**
+   * The key the validator of `id` is shared under between contracts of this thread. Everything
+   * that shapes the generated code beyond the schemas is in the salt: the dialect picks the AJV
+   * class, `maxErrors` is compiled into the error caps.
+   */
+  private sharingKeyOf(id: string, direction: Direction): string | null {
+    let key = this.sharingKeys.get(id);
+    if (key === undefined) {
+      const salt = `${this.dialect} ${direction} ${this.limits.maxErrors}`;
+      const known = (other: string) => this.sharingKeys.get(other) === null;
+      key = closureKey(id, (other) => this.schemas.get(other), salt, LIMITS.validationSharedClosureMaxChars, known) ?? null;
+      this.sharingKeys.set(id, key);
+    }
+    return key;
   }
 
   /**
@@ -104,7 +134,10 @@ export class SchemaCompiler {
       transformed.push([id, transformSchema(node, context, unit)]);
     }
     for (const [key, id] of pending) this.ids.set(key, id);
-    for (const [id, schema] of transformed) ajv.addSchema(schema as object, id);
+    for (const [id, schema] of transformed) {
+      this.schemas.set(id, schema);
+      ajv.addSchema(schema as object, id);
+    }
     return rootId;
   }
 
