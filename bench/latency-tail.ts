@@ -91,6 +91,7 @@ function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
     ...row('server main-thread GC pause max', (r) => r.server.mainGc.maxMs),
     ...row('server main-thread GC total', (r) => r.server.mainGc.totalMs),
     ...row('server main-thread full GCs', (r) => r.server.mainGc.major?.count, 'count'),
+    ...row('server main-thread promoted to old generation', (r) => r.server.mainPromotedBytesPerSecond / 1e6, 'MB/s'),
     ...row('server CPU (all threads)', (r) => r.server.cpuCores, 'cores'),
     ...row('time in pool p50', (r) => r.server.pool?.callMs.p50),
     ...row('time in pool p99', (r) => r.server.pool?.callMs.p99),

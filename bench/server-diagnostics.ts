@@ -2,8 +2,11 @@
  * Where a bench server's time goes, for the latency-tail suite: installed in a bench server process
  * started with `--diagnostics` (bench/server-process.ts). It records, between two snapshots:
  * - the main thread's event-loop delay (perf_hooks.monitorEventLoopDelay) and utilisation;
- * - garbage collection pauses on the main thread and in the validation workers ('gc' entries);
- * - every call's time inside the validation pool (ValidationPool.validate to its answer);
+ * - garbage collection pauses on the main thread and in the validation workers ('gc' entries), and
+ *   what the main thread's young-generation collections promoted to the old generation
+ *   (v8.GCProfiler: the old space's growth across each scavenge). Objects that outlive a few
+ *   scavenges fill the old generation and bring full collections, which hold every call;
+  * - every call's time inside the validation pool (ValidationPool.validate to its answer);
  * - every batch's hops: main thread to worker start (the message hop, plus waiting behind the
  *   lane's other batch), the batch in the worker, and worker end back to the main thread (the
  *   return hop, plus however long the main thread was busy with something else);
@@ -12,6 +15,7 @@
  * the workers run bench/diagnostic-validation-worker.ts, the real batch function with timestamps.
  */
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PerformanceObserver, constants, monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import Piscina from 'piscina';
 import { ValidationPool } from '../src/main/validation-pool';
@@ -36,6 +40,8 @@ export interface ServerDiagnostics {
   mainEventLoopDelayMs: Omit<Distribution, 'sum'> & { mean: number };
   mainEventLoopUtilization: number;
   mainGc: GcSummary;
+  /** Bytes per second the main thread's young-generation collections moved to the old generation. */
+  mainPromotedBytesPerSecond: number;
   /** Only when the process runs the validation pool. */
   pool?: {
     callMs: Distribution;
@@ -111,6 +117,7 @@ class GcTally {
 
 interface Window {
   startedAt: number;
+  gcProfiler: v8.GCProfiler;
   cpu: NodeJS.CpuUsage;
   elu: EventLoopUtilization;
   mainGc: GcTally;
@@ -129,7 +136,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const fresh = (): Window => ({
-    startedAt: performance.now(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(),
+    startedAt: performance.now(), gcProfiler: startedGcProfiler(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(),
     mainGc: new GcTally(), workerGc: new GcTally(), callMs: new Samples(), queuedMs: new Samples(), batchItems: new Samples(), compileBatches: 0,
     toWorkerMs: new Samples(), inWorkerMs: new Samples(), fromWorkerMs: new Samples(),
   });
@@ -155,6 +162,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
         },
         mainEventLoopUtilization: round(performance.eventLoopUtilization(ended.elu).utilization),
         mainGc: ended.mainGc.summary(),
+        mainPromotedBytesPerSecond: Math.round(promotedBytes(ended.gcProfiler) / (windowMs / 1000)),
         ...(withPool ? {
           pool: {
             callMs: ended.callMs.summary(), queuedMs: ended.queuedMs.summary(), batchItems: ended.batchItems.summary(), compileBatches: ended.compileBatches,
@@ -168,6 +176,26 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
       return result;
     },
   };
+}
+
+function startedGcProfiler(): v8.GCProfiler {
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  return profiler;
+}
+
+type SpaceSizes = Array<{ spaceName: string; spaceUsedSize: number }>;
+type GcStatistics = Array<{ gcType: string; beforeGC: { heapSpaceStatistics: SpaceSizes }; afterGC: { heapSpaceStatistics: SpaceSizes } }>;
+
+/** Stops `profiler`; what its scavenges added to the old space. */
+function promotedBytes(profiler: v8.GCProfiler): number {
+  const { statistics } = profiler.stop() as unknown as { statistics: GcStatistics };
+  const oldSpace = (spaces: SpaceSizes) => spaces.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
+  let promoted = 0;
+  for (const gc of statistics) {
+    if (gc.gcType === 'Scavenge') promoted += Math.max(0, oldSpace(gc.afterGC.heapSpaceStatistics) - oldSpace(gc.beforeGC.heapSpaceStatistics));
+  }
+  return promoted;
 }
 
 function instrumentPool(current: () => Window): void {

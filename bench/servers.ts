@@ -109,7 +109,7 @@ export function describeDiagnostics(d: ServerDiagnostics): string {
   const parts = [
     `cpu ${d.cpuCores.toFixed(2)} cores`,
     `main loop delay p99 ${fixed(d.mainEventLoopDelayMs.p99)} max ${fixed(d.mainEventLoopDelayMs.max)} ms, busy ${(d.mainEventLoopUtilization * 100).toFixed(0)} %`,
-    `main GC ${d.mainGc.count}× ${fixed(d.mainGc.totalMs)} ms (max ${fixed(d.mainGc.maxMs)})`,
+    `main GC ${d.mainGc.count}× ${fixed(d.mainGc.totalMs)} ms (max ${fixed(d.mainGc.maxMs)}), promoted ${fixed(d.mainPromotedBytesPerSecond / 1e6)} MB/s`,
   ];
   if (d.pool) {
     const pool = d.pool;
