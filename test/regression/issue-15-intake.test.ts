@@ -96,6 +96,39 @@ describe('issue 15: registration of real-world documents', () => {
     assert.deepEqual(outcome, { valid: true, errors: [] });
   });
 
+  test('a discriminator mapping entry naming a schema the document lacks is ignored and reported; the rest still dispatches', async () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'pets', version: '1.0.0' },
+      paths: { '/pets': { post: { requestBody: { content: { 'application/json': { schema: ref('Pet') } } }, responses: { '204': { description: 'stored' } } } } },
+      components: {
+        schemas: {
+          Pet: {
+            type: 'object', required: ['kind'], properties: { kind: { type: 'string' } },
+            // `dog` (a reference) and `bird` (a component name) name nothing in the document.
+            discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog', bird: 'Bird' } },
+          },
+          Cat: { allOf: [ref('Pet'), { type: 'object', properties: { claws: { type: 'integer' } } }] },
+        },
+      },
+    };
+    const loaded = await loadSchema(JSON.stringify(document));
+    assert.deepEqual(loaded.warnings.map(({ code, pointer }) => ({ code, pointer })), [
+      { code: 'KEYWORD_IGNORED', pointer: '/components/schemas/Pet/discriminator/mapping/dog' },
+      { code: 'KEYWORD_IGNORED', pointer: '/components/schemas/Pet/discriminator/mapping/bird' },
+    ]);
+    assert.match(loaded.warnings[0]!.message, /discriminator mapping "dog" names "#\/components\/schemas\/Dog", which is not in the document: ignored/);
+    const contract = new CompiledContract(loaded.document);
+    const post = (body: object) => contract.validateInteraction({
+      request: { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    });
+    // Kept, the dangling entry failed every call of the operation ("could not be compiled").
+    assert.deepEqual(post({ kind: 'cat', claws: 3 }), { valid: true, errors: [] });
+    assert.deepEqual(post({ kind: 'cat', claws: 'sharp' }), { valid: false, errors: ['request body /claws: must be integer'], category: 'request_invalid' });
+    assert.deepEqual(post({ kind: 'dog' }), { valid: true, errors: [] });
+  });
+
   test('unsafe or senseless documents are still refused', async () => {
     const base = { openapi: '3.0.3', info: { title: 't', version: '1.0.0' } };
     const cases: Array<[object, RegExp]> = [

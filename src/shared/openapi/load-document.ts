@@ -13,7 +13,7 @@ import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
 import { splitQuerySelector } from './query-selector-paths';
-import { assertOnlyLocalRefs, derefObject } from './refs';
+import { assertOnlyLocalRefs, derefObject, discriminatorMappingPointer, resolveJsonPointer } from './refs';
 import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
 
 export interface LoadedSchema {
@@ -132,12 +132,35 @@ function reviewSchemaKeywords(document: OpenApiDocument, limits: IntakeLimits, w
       if ((key === 'properties' || key === 'patternProperties') && isJsonObject(child)) {
         checkPropertyCount(Object.keys(child).length, childPointer, limits.maxSchemaObjectProperties);
       }
+      if (key === 'discriminator' && isJsonObject(child)) ignoreDanglingMappings(document, child, childPointer, warnings);
       if (key === 'pattern' && typeof child === 'string') reviewPattern(child, childPointer, warnings);
       else if (key === 'patternProperties' && isJsonObject(child)) {
         for (const regex of Object.keys(child)) reviewPattern(regex, `${childPointer}/${escapePointerToken(regex)}`, warnings);
       }
       if (!LITERAL_KEYS.has(key) && !key.startsWith('x-')) stack.push([child, childPointer, NAME_MAP_KEYS.has(key)]);
     }
+  }
+}
+
+/**
+ * A discriminator `mapping` entry naming a schema the document does not have is ignored, with a
+ * warning: kept, it would fail the compile of every operation whose schema reaches the
+ * discriminator (DigitalOcean's descriptions have such entries). The tag is then read like any tag the mapping
+ * does not list.
+ */
+function ignoreDanglingMappings(document: OpenApiDocument, discriminator: JsonObject, pointer: string, warnings: IntakeWarnings): void {
+  const { mapping } = discriminator;
+  if (!isJsonObject(mapping)) return;
+  for (const [tag, target] of Object.entries(mapping)) {
+    if (typeof target !== 'string') continue;
+    const at = discriminatorMappingPointer(target);
+    if (at !== undefined && resolveJsonPointer(document, at) !== undefined) continue;
+    delete mapping[tag];
+    warnings.add(
+      IntakeWarningCode.KEYWORD_IGNORED,
+      `${pointer}/mapping/${escapePointerToken(tag)}`,
+      `discriminator mapping "${clip(tag, 200)}" names ${JSON.stringify(clip(target, 200))}, which is not in the document: ignored`,
+    );
   }
 }
 

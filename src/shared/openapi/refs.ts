@@ -39,6 +39,14 @@ export function refToPointer(ref: string): string | undefined {
   return pointer !== undefined && (pointer === '' || pointer.startsWith('/')) ? pointer : undefined;
 }
 
+/**
+ * Where a discriminator `mapping` value points (OpenAPI 3): a local reference, or else the name of a
+ * schema under components/schemas. Undefined for an external or malformed reference.
+ */
+export function discriminatorMappingPointer(target: string): string | undefined {
+  return target.startsWith('#') ? refToPointer(target) : `/components/schemas/${escapePointerToken(target)}`;
+}
+
 /** The value at an RFC 6901 pointer (`/paths/~1pets/get`, no URI encoding); undefined when there is none. */
 export function resolveJsonPointer(root: JsonValue, pointer: string): JsonValue | undefined {
   if (pointer === '') return root;

@@ -11,7 +11,7 @@
  */
 import { isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { SchemaDialect } from './ajv-instance';
-import { refToPointer, resolveJsonPointer } from '../openapi/refs';
+import { discriminatorMappingPointer, refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { childPointer } from './document-pointer';
 import { nodeBudgetExceeded } from './schema-compile-error';
 
@@ -83,7 +83,7 @@ export class SchemaHierarchy {
     if (isJsonObject(discriminator.mapping)) {
       for (const [tag, target] of Object.entries(discriminator.mapping)) {
         if (typeof target !== 'string') continue;
-        const at = target.startsWith('#') ? refToPointer(target) : childPointer(COMPONENT_SCHEMAS, target);
+        const at = discriminatorMappingPointer(target);
         if (at === undefined) continue;
         targets.set(tag, at);
         mapped.add(at);
