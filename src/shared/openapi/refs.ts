@@ -47,6 +47,12 @@ export function discriminatorMappingPointer(target: string): string | undefined 
   return target.startsWith('#') ? refToPointer(target) : `/components/schemas/${escapePointerToken(target)}`;
 }
 
+/** Whether the discriminator `mapping` value `target` names the schema `ref` refers to. */
+export function mappingNamesRef(target: string, ref: string): boolean {
+  const at = discriminatorMappingPointer(target);
+  return at !== undefined && at === refToPointer(ref);
+}
+
 /** The value at an RFC 6901 pointer (`/paths/~1pets/get`, no URI encoding); undefined when there is none. */
 export function resolveJsonPointer(root: JsonValue, pointer: string): JsonValue | undefined {
   if (pointer === '') return root;
