@@ -60,13 +60,24 @@ describe('validators shared between contracts', () => {
     );
   });
 
-  it('a contract keeps working after the contract whose validator it shares is closed', () => {
-    const first = new CompiledContract(documentWith('first', ref('Item'), ITEM_SCHEMAS));
-    const second = new CompiledContract(documentWith('second', ref('Item'), ITEM_SCHEMAS));
+  it('a closed contract withdraws what it filed; a contract that took one of its validators keeps working', () => {
+    // A schema of its own, so no earlier test has filed it.
+    const schemas = { ...ITEM_SCHEMAS, Item: { ...ITEM_SCHEMAS.Item, minProperties: 2 } };
+    const first = new CompiledContract(documentWith('first', ref('Item'), schemas));
+    const second = new CompiledContract(documentWith('second', ref('Item'), schemas));
+    const before = sharedValidatorCount();
     assertValid(post(first, { id: 1, tags: [] }));
+    assertValid(post(second, { id: 2, tags: [] }));
+    const filed = sharedValidatorCount() - before;
+    assert.ok(filed >= 1);
     first.close();
+    assert.equal(sharedValidatorCount() - before, 0, 'the closed contract withdrew its validators');
     assertValid(post(second, { id: 1, tags: [{ name: 'n' }] }));
-    assertInvalid(post(second, { id: 1 }), 'request_invalid', 'request body: property "tags" is required');
+    assertInvalid(post(second, { id: 1, name: 'x' }), 'request_invalid', 'request body: property "tags" is required');
+    // A contract made now compiles and files its own.
+    const third = new CompiledContract(documentWith('third', ref('Item'), schemas));
+    assertValid(post(third, { id: 3, tags: [] }));
+    assert.equal(sharedValidatorCount() - before, filed);
   });
 
   it('the same schema text behind references to different schemas is not shared', () => {

@@ -15,7 +15,7 @@ import { createAjv, hasFormat, type AjvInstance, type SchemaDialect } from './aj
 import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { nodeBudgetExceeded, SchemaCompileError } from './schema-compile-error';
 import { SchemaHierarchy } from './schema-hierarchy';
-import { closureKey, sharedValidator, shareValidator } from './shared-validators';
+import { closureKey, sharedValidator, shareValidator, withdrawValidator } from './shared-validators';
 import { transformSchema, type Direction, type SchemaUnit, type TransformContext } from './schema-transform';
 
 export type SchemaValidator = AnyValidateFunction<unknown> & ((data: unknown) => boolean);
@@ -37,6 +37,8 @@ export class SchemaCompiler {
   private readonly schemas = new Map<string, unknown>();
   /** id → the key its closure's validator is shared under; null where the closure is too large. */
   private readonly sharingKeys = new Map<string, string | null>();
+  /** Validators this compiler compiled and filed for other contracts, by key. */
+  private readonly filed = new Map<string, AnyValidateFunction>();
   private nextId = 0;
 
   constructor(
@@ -65,12 +67,17 @@ export class SchemaCompiler {
       );
     }
     if (validate === undefined) throw new SchemaCompileError(`no schema at #${unit.pointer}`);
-    if (sharingKey !== null) shareValidator(sharingKey, validate);
+    if (sharingKey !== null) {
+      shareValidator(sharingKey, validate);
+      this.filed.set(sharingKey, validate);
+    }
     return validate as SchemaValidator;
   }
 
-  /** Frees the AJV instance and everything compiled with it. */
+  /** Frees the AJV instance and everything compiled with it that no other contract took. */
   close(): void {
+    for (const [key, validate] of this.filed) withdrawValidator(key, validate);
+    this.filed.clear();
     this.ajv = undefined;
     this.hierarchy = undefined;
     this.ids.clear();

@@ -8,8 +8,9 @@
  * contract that compiles the same closure gets the function already made.
  *
  * Entries are weak: a validator lives as long as a contract's operation holds it, so sharing keeps
- * nothing alive that no contract uses. A shared validator keeps the AJV instance it was compiled in
- * alive while it is used, after its first contract has been dropped.
+ * nothing alive that no contract uses. A contract that is dropped withdraws what it filed; the
+ * contracts that took one of its validators keep that validator, and with it the AJV instance it was
+ * compiled in, until they are dropped too.
  */
 import { createHash } from 'node:crypto';
 import type { AnyValidateFunction } from 'ajv/dist/types';
@@ -28,6 +29,15 @@ export function sharedValidator(key: string): AnyValidateFunction | undefined {
 export function shareValidator(key: string, validate: AnyValidateFunction): void {
   validators.set(key, new WeakRef(validate));
   collected.register(validate, key);
+}
+
+/**
+ * Withdraws `validate` from `key` (its contract is being dropped): contracts that hold it keep it,
+ * but no new contract takes it, so a dropped contract's compiled code outlives it only in the
+ * contracts that already share it.
+ */
+export function withdrawValidator(key: string, validate: AnyValidateFunction): void {
+  if (validators.get(key)?.deref() === validate) validators.delete(key);
 }
 
 /** Closures filed in this thread (some may have been collected since). */
