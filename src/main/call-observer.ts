@@ -112,26 +112,29 @@ function observeEnding(call: grpc.ServerInterceptingCallInterface, observed: Obs
 }
 
 /**
- * Counts and times one ended call. Label children are looked up once per (operation, status):
- * both sets are bounded, and this runs on every call of the main thread.
+ * Counts and times one ended call. Label children are looked up once per (operation, status), by
+ * nested maps on the values themselves (no key string built per call): both sets are bounded, and
+ * this runs on every call of the main thread.
  */
 function createCallRecorder(metrics: Metrics): (operation: string, code: status, seconds: number) => void {
-  const counters = new Map<string, { inc(): void }>();
-  const histograms = new Map<string, { observe(value: number): void }>();
+  interface OperationSeries {
+    duration: { observe(value: number): void };
+    requests: Map<status, { inc(): void }>;
+  }
+  const byOperation = new Map<string, OperationSeries>();
   return (operation, code, seconds) => {
-    const key = `${operation} ${code}`;
-    let counter = counters.get(key);
+    let series = byOperation.get(operation);
+    if (!series) {
+      series = { duration: metrics.grpcDuration.labels(operation), requests: new Map() };
+      byOperation.set(operation, series);
+    }
+    let counter = series.requests.get(code);
     if (!counter) {
       counter = metrics.grpcRequests.labels(operation, statusName(code));
-      counters.set(key, counter);
+      series.requests.set(code, counter);
     }
     counter.inc();
-    let histogram = histograms.get(operation);
-    if (!histogram) {
-      histogram = metrics.grpcDuration.labels(operation);
-      histograms.set(operation, histogram);
-    }
-    histogram.observe(seconds);
+    series.duration.observe(seconds);
   };
 }
 

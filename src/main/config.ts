@@ -3,6 +3,7 @@
  * and environment variables (flags win) and validated at start, with errors that name the option.
  */
 import path from 'node:path';
+import { DEFAULT_RECORDING_LIMITS, MS_PER_DAY } from './evidence/recording-limits';
 import { STORAGE_KINDS, type StorageKind } from './storage/storage';
 import { checkDatabaseUrl } from './storage/postgres/database-url';
 
@@ -69,8 +70,8 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   apiKeyAuth: false,
   immutableVersions: false,
   allowUnknownEnvironments: false,
-  recordingRetentionDays: 30,
-  recordingMaxUsageKeys: 10_000,
+  recordingRetentionDays: DEFAULT_RECORDING_LIMITS.retentionMs / MS_PER_DAY,
+  recordingMaxUsageKeys: DEFAULT_RECORDING_LIMITS.maxUsageKeys,
 });
 
 /** Environment variables read by the server, and the option each one sets. */

@@ -32,6 +32,7 @@ import { createDeploymentHandlers } from './services/deployments';
 import { createCoverageHandlers } from './services/coverage';
 import { createRecordingHandlers } from './services/recording';
 import { UsageRegistry } from './evidence/usage-registry';
+import { MS_PER_DAY } from './evidence/recording-limits';
 import { createEnvironmentHandlers } from './services/environments';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
@@ -42,8 +43,6 @@ import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 import { listenForGrpc, type GrpcListener } from './grpc-listener';
-
-const MS_PER_DAY = 24 * 60 * 60 * 1000;
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */

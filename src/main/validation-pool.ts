@@ -337,10 +337,10 @@ export class ValidationPool {
       if (taken.length < target && lane.known.has(hash) && (taken.length === 0 || bytes + call.message.byteLength <= maxBatchBytes)) {
         taken.push(call);
         bytes += call.message.byteLength;
-      } else if (this.#compilingOn.has(hash) || !this.#lanes.some((other) => other.known.has(hash))) {
+      } else if (this.#compilingOn.has(hash) || !anyHolds(this.#lanes, hash)) {
         this.#addToCompileGroup(call, undefined);
       } else {
-        if (!lane.known.has(hash) && !takers.some((other) => other !== lane && other.known.has(hash))) others.push(kept);
+        if (!lane.known.has(hash) && !anyHolds(takers, hash, lane)) others.push(kept);
         this.#queue[kept++] = call;
       }
     }
@@ -564,6 +564,12 @@ export class ValidationPool {
     metrics.cacheItems.set(items);
     metrics.cacheSizeBytes.set(bytes);
   }
+}
+
+/** Whether a lane of `lanes` other than `except` holds the contract `hash` (a loop: this runs per queued call). */
+function anyHolds(lanes: readonly Lane[], hash: string, except?: Lane): boolean {
+  for (const other of lanes) if (other !== except && other.known.has(hash)) return true;
+  return false;
 }
 
 function unavailable(message: string): SvcError {

@@ -66,7 +66,7 @@ function runBatch(batch: ValidationBatch): BatchResult {
     }
     if (!verdict.ok) {
       outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.FAILED;
-      failures.push({ index, code: verdict.code, message: verdict.message });
+      failures.push({ code: verdict.code, message: verdict.message });
       continue;
     }
     const { valid, errors, category } = verdict.outcome;

@@ -1,4 +1,8 @@
 /** Named limits of recorded usage (docs/evidence.md "Limits and retention"). */
+
+/** Retention is configured in days (`--recording-retention-days`) and kept in milliseconds. */
+export const MS_PER_DAY = 24 * 60 * 60 * 1000;
+
 export interface RecordingLimits {
   /** Aggregate rows (consumer × schema × environment × operation × status) kept at most; new keys beyond it are dropped and counted. */
   maxUsageKeys: number;
@@ -27,7 +31,7 @@ export const DEFAULT_RECORDING_LIMITS: Readonly<RecordingLimits> = Object.freeze
   maxFieldsPerKey: 500,
   maxPendingSamples: 2_000,
   flushIntervalMs: 1_000,
-  retentionMs: 30 * 24 * 3600 * 1000, // 30 days
+  retentionMs: 30 * MS_PER_DAY,
   retentionSweepMs: 3600 * 1000, // 1 hour
   maxInteractionsPerStream: 1_000_000,
 });

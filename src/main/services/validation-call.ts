@@ -19,12 +19,10 @@ import type { ServiceContext } from '../service-context';
 /** Validates one raw request message and resolves with the encoded ValidationResult. */
 export type CallValidator = (operation: ValidationOperation, message: Buffer) => Promise<Buffer>;
 
-
 /** `result` label of svc_validations_total: the result's `valid`, or `error` when no result could be given. */
 type ResultLabel = 'valid' | 'invalid' | 'error';
 
 const METHOD_LABELS = new Set(HTTP_METHODS.map((method) => method.toUpperCase()));
-const CATEGORY_LABELS = new Set<string>(ERROR_CATEGORIES);
 const MESSAGE_NAMES = Object.freeze({
   [ValidationOperation.INTERACTION]: 'svc.InteractionRequest',
   [ValidationOperation.PRODUCER_RESPONSE]: 'svc.ValidateProducerRequest',
@@ -98,7 +96,13 @@ function failureResult(error: unknown): { category: ErrorCategory; message: stri
  */
 function createOutcomeRecorder(metrics: Metrics) {
   // Every category exported from the start (at 0), so dashboards see every series.
-  for (const category of ERROR_CATEGORIES) metrics.validationErrors.labels(category).inc(0);
+  const errorsByCategory = new Map<string, { inc(): void }>();
+  for (const category of ERROR_CATEGORIES) {
+    const counter = metrics.validationErrors.labels(category);
+    counter.inc(0);
+    errorsByCategory.set(category, counter);
+  }
+  const unknownCategory = metrics.validationErrors.labels(UNKNOWN_LABEL);
   interface Series {
     duration: { observe(value: number): void };
     results: Map<ResultLabel, { inc(): void }>;
@@ -122,6 +126,6 @@ function createOutcomeRecorder(metrics: Metrics) {
       series.results.set(result, counter);
     }
     counter.inc();
-    if (category !== '') metrics.validationErrors.labels(CATEGORY_LABELS.has(category) ? category : UNKNOWN_LABEL).inc();
+    if (category !== '') (errorsByCategory.get(category) ?? unknownCategory).inc();
   };
 }

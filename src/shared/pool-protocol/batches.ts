@@ -27,7 +27,7 @@ export const BatchItemField = Object.freeze({
   /** Index of the item's contract in `ValidationBatch.contracts`. */
   CONTRACT: 2,
 });
-export const BATCH_ITEM_FIELDS = 3;
+export const BATCH_ITEM_FIELDS = Object.keys(BatchItemField).length;
 export const BATCH_CONTRACT_FIELDS = 2;
 
 export interface ValidationBatch {
@@ -81,11 +81,10 @@ export const OutcomeField = Object.freeze({
   /** End offset of the item's encoded ValidationResult in `results`. */
   END: 3,
 });
-export const OUTCOME_FIELDS = 4;
+export const OUTCOME_FIELDS = Object.keys(OutcomeField).length;
 
-/** An item the worker could not validate at all (OutcomeStatus.FAILED). */
+/** An item the worker could not validate at all (OutcomeStatus.FAILED); listed in item order. */
 export interface ItemFailure {
-  index: number;
   code: ErrorCode;
   message: string;
 }
