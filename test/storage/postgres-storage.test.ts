@@ -69,6 +69,54 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     }
   });
 
+  it('numbers the writes of a version in the order they commit, across connections', async () => {
+    const databaseUrl = await freshDatabase();
+    const [a, b] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);
+    try {
+      const first = await a!.saveSchemaVersion(record());
+      const second = await a!.saveSchemaVersion(record({ contentHash: 'b'.repeat(64) }));
+      assert.ok(first.saved && second.saved && first.revision! < second.revision!);
+      // Unconditional writes of one version racing from two connections: the one stored is the one
+      // with the highest revision, and a read gives that revision.
+      for (let round = 0; round < 10; round++) {
+        const hashes = [`${round}a`.padEnd(64, 'a'), `${round}b`.padEnd(64, 'b')];
+        const saved = await Promise.all([a!.saveSchemaVersion(record({ contentHash: hashes[0] })), b!.saveSchemaVersion(record({ contentHash: hashes[1] }))]);
+        const revisions = saved.map((result) => (result.saved ? result.revision! : -1));
+        const [stored] = (await b!.loadSchemaVersions('users'));
+        assert.equal(stored!.revision, Math.max(...revisions));
+        assert.equal(stored!.contentHash, hashes[revisions.indexOf(Math.max(...revisions))]);
+      }
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+    }
+  });
+
+  it('upgrades a database of an earlier svc: versions stored before revisions get one', async () => {
+    const databaseUrl = await freshDatabase();
+    const revisionsAt = MIGRATIONS.findIndex((migration) => migration.includes('svc_schema_revisions'));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE svc_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      for (let version = 0; version < revisionsAt; version++) {
+        await client.query(MIGRATIONS[version]!);
+        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
+      }
+      await client.query(`INSERT INTO svc_schema_versions VALUES ('users', '1.0.0', '{}', '${'a'.repeat(64)}', '{}', '3.0.0', 1, '', '', '', false, 1, 1)`);
+    } finally {
+      await client.end();
+    }
+    const store = await PostgresStorage.open({ databaseUrl });
+    try {
+      const [before] = await store.loadSchemaVersions('users');
+      assert.equal(typeof before!.revision, 'number');
+      const saved = await store.saveSchemaVersion(record({ contentHash: 'b'.repeat(64) }));
+      assert.ok(saved.saved && saved.revision! > before!.revision!);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps a read-only version unchanged whoever writes, and tells every store of each change', async () => {
     const databaseUrl = await freshDatabase();
     const [writer, follower] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);

@@ -188,7 +188,7 @@ export class SchemaRegistry {
       // Conditional on what was read: another replica may have written the version meanwhile.
       const saved = await this.#storage.saveSchemaVersion(record, existing ?? null);
       if (!saved.saved) return { ...this.#afterConcurrentWrite(record, saved.current, loaded), versionAssignment: assignment };
-      this.#indexVersion(summary);
+      this.#indexVersion(saved.revision === undefined ? summary : { ...summary, revision: saved.revision });
       this.#documents.set(cacheKey(input.schemaId, version, contentHash), { documentJson });
       return { ...base, outcome: existing ? 'updated' : 'created', metadata: summary };
     });
@@ -433,7 +433,7 @@ export class SchemaRegistry {
       const known = this.#summary(summary.schemaId, summary.version);
       // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
       if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
-        && sameOwnership(known.ownership, summary.ownership)) continue;
+        && known.revision === summary.revision && sameOwnership(known.ownership, summary.ownership)) continue;
       this.#indexVersion(summary);
     }
   }
@@ -441,6 +441,9 @@ export class SchemaRegistry {
   #indexVersion(summary: SchemaVersionSummary): void {
     const versions = this.#index.get(summary.schemaId) ?? [];
     const at = versions.findIndex((s) => s.version === summary.version);
+    // A summary read before a write this index already holds (a late notification or resync, after
+    // this replica's own write) would move the index back until the next resync.
+    if (at >= 0 && isOlder(summary, versions[at]!)) return;
     if (at >= 0) versions[at] = summary;
     else {
       versions.push(summary);
@@ -473,6 +476,10 @@ export function coerceVersion(infoVersion: string): string | undefined {
 
 function versionAssignment(message: string): VersionAssignment {
   return { code: 'VERSION_ASSIGNED', pointer: '/info/version', message };
+}
+
+function isOlder(summary: SchemaVersionSummary, than: SchemaVersionSummary): boolean {
+  return summary.revision !== undefined && than.revision !== undefined && summary.revision < than.revision;
 }
 
 function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {

@@ -25,7 +25,13 @@ export interface SchemaVersionRecord {
 }
 
 /** A version record without its texts: what the in-memory index keeps. */
-export type SchemaVersionSummary = Omit<SchemaVersionRecord, 'content' | 'documentJson'>;
+export type SchemaVersionSummary = Omit<SchemaVersionRecord, 'content' | 'documentJson'> & {
+  /**
+   * Where replicas share the store: rises with every write of this version, in commit order, so a
+   * summary read before a later write can be told apart from one read after it. Absent elsewhere.
+   */
+  revision?: number;
+};
 
 export interface EndpointUsageRecord {
   method: string;
@@ -206,8 +212,11 @@ export interface Storage {
  */
 export type ExpectedVersion = SchemaVersionSummary | null;
 
-/** `saved: false` when the expectation did not hold; `current` is what the store holds instead. */
-export type SaveResult = { saved: true } | { saved: false; current: SchemaVersionSummary | undefined };
+/**
+ * `saved: false` when the expectation did not hold; `current` is what the store holds instead.
+ * `revision`: the saved version's, where the store keeps them.
+ */
+export type SaveResult = { saved: true; revision?: number } | { saved: false; current: SchemaVersionSummary | undefined };
 
 /** Whether `current` (undefined: no version) is what `expected` describes. */
 export function holdsExpected(current: SchemaVersionSummary | undefined, expected: ExpectedVersion): boolean {

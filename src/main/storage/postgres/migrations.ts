@@ -120,6 +120,19 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (consumer_id, schema_id, environment, method, path, status, shape)
    );
    CREATE INDEX svc_usage_samples_by_schema ON svc_usage_samples (schema_id, environment);`,
+  // Write order of each version. A replica's index may meet the same version twice, read at
+  // different times (its own write, a notification, a resync); the higher revision is the later.
+  // Set in a BEFORE trigger, which runs once the row is locked: writes of one version commit in
+  // revision order.
+  `CREATE SEQUENCE svc_schema_revisions;
+   ALTER TABLE svc_schema_versions ADD COLUMN revision bigint NOT NULL DEFAULT nextval('svc_schema_revisions');
+   CREATE FUNCTION svc_next_schema_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     NEW.revision := nextval('svc_schema_revisions');
+     RETURN NEW;
+   END $$;
+   CREATE TRIGGER svc_schema_versions_revision BEFORE INSERT OR UPDATE ON svc_schema_versions
+     FOR EACH ROW EXECUTE FUNCTION svc_next_schema_revision();`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

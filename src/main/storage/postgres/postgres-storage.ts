@@ -22,7 +22,7 @@ import { redactDatabaseUrl } from './database-url';
 import { DEFAULT_POSTGRES_OPTIONS, type PostgresStorageOptions } from './postgres-options';
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
-  contact_email, read_only, registered_at, updated_at`;
+  contact_email, read_only, registered_at, updated_at, revision`;
 const SCHEMA_VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13';
 const INSERT_SCHEMA = `INSERT INTO svc_schema_versions (schema_id, version, content, content_hash, document_json,
   openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at) VALUES (${SCHEMA_VALUES})`;
@@ -39,6 +39,7 @@ interface SummaryRow {
   read_only: boolean;
   registered_at: string;
   updated_at: string;
+  revision: string;
 }
 
 interface EnvironmentRow {
@@ -149,7 +150,10 @@ export class PostgresStorage implements Storage {
       [schemaId, version],
     );
     const row = rows[0];
-    return row && { ...rowToSummary(row), content: row.content, documentJson: row.document_json };
+    if (!row) return undefined;
+    // A record is what was written; the revision is the index's business.
+    const { revision: _revision, ...summary } = rowToSummary(row);
+    return { ...summary, content: row.content, documentJson: row.document_json };
   }
 
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
@@ -181,8 +185,8 @@ export class PostgresStorage implements Storage {
       values.splice(11, 1, expected.contentHash);
       values.push(expected.ownership.owner, expected.ownership.team, expected.ownership.contactEmail, expected.ownership.readOnly);
     }
-    const { rowCount } = await this.#query(statement, values);
-    if (rowCount === 1) return { saved: true };
+    const { rows } = await this.#query<{ revision: string }>(`${statement} RETURNING revision`, values);
+    if (rows.length === 1) return { saved: true, revision: Number(rows[0]!.revision) };
     return { saved: false, current: await this.#readSummary(record.schemaId, record.version) };
   }
 
@@ -397,6 +401,7 @@ function rowToSummary(row: SummaryRow): SchemaVersionSummary {
     ownership: { owner: row.owner, team: row.team, contactEmail: row.contact_email, readOnly: row.read_only },
     registeredAt: Number(row.registered_at),
     updatedAt: Number(row.updated_at),
+    revision: Number(row.revision),
   };
 }
 

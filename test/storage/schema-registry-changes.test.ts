@@ -1,0 +1,66 @@
+/**
+ * How a replica's index follows a shared store: a summary read before a write the index already
+ * holds (a late notification or resync, after this replica's own write) never moves it back.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { SchemaRegistry } from '../../src/main/registry/schema-registry';
+import { MemoryStorage } from '../../src/main/storage/memory-storage';
+import type { ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, StorageChange, StorageChangeFeed } from '../../src/main/storage/storage';
+
+/** A memory store that numbers its writes and lets the test deliver changes, as a shared one would. */
+class SharedStoreDouble extends MemoryStorage {
+  readonly #listeners = new Set<(change: StorageChange) => void>();
+  #revision = 0;
+  readonly changes: StorageChangeFeed = {
+    subscribe: (listener) => {
+      this.#listeners.add(listener);
+      return () => this.#listeners.delete(listener);
+    },
+  };
+
+  override async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+    const result = await super.saveSchemaVersion(record, expected);
+    return result.saved ? { saved: true, revision: ++this.#revision } : result;
+  }
+
+  deliver(change: StorageChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+}
+
+function document(title: string): string {
+  return JSON.stringify({ openapi: '3.0.3', info: { title, version: '1.0.0' }, paths: {} });
+}
+
+describe('a schema index following a shared store', () => {
+  it('keeps its own later write when an older summary of the version arrives after it', async () => {
+    const store = new SharedStoreDouble();
+    const registry = await SchemaRegistry.open(store);
+    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined });
+    const firstSummary: SchemaVersionSummary = { ...first.metadata, revision: 1 };
+    const second = await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined });
+    assert.equal(second.outcome, 'updated');
+
+    store.deliver({ type: 'schema-version', summary: firstSummary });
+    assert.equal(registry.metadata('users', '1.0.0').contentHash, second.metadata.contentHash, 'a late notification');
+    store.deliver({ type: 'resync', summaries: [firstSummary] });
+    assert.equal(registry.metadata('users', '1.0.0').contentHash, second.metadata.contentHash, 'a late resync');
+
+    const third = { ...firstSummary, contentHash: 'c'.repeat(64), revision: 3 };
+    store.deliver({ type: 'schema-version', summary: third });
+    assert.equal(registry.metadata('users', '1.0.0').contentHash, third.contentHash, 'a newer write by another replica');
+  });
+
+  it('takes every summary where the store keeps no revisions', async () => {
+    const store = new MemoryStorage();
+    const registry = await SchemaRegistry.open(store);
+    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined });
+    assert.equal(first.metadata.revision, undefined);
+    await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined });
+    const shared = new SharedStoreDouble();
+    const follower = await SchemaRegistry.open(shared);
+    shared.deliver({ type: 'schema-version', summary: first.metadata });
+    assert.equal(follower.metadata('users', '1.0.0').contentHash, first.metadata.contentHash);
+  });
+});
