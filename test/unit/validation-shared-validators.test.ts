@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { CompiledContract, type ContractOptions } from '../../src/shared/validation';
 import { closureKey, sharedValidatorCount } from '../../src/shared/validation/shared-validators';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
@@ -33,6 +35,19 @@ const ITEM_SCHEMAS = {
   Item: { type: 'object', required: ['id', 'tags'], properties: { id: { type: 'integer' }, tags: { type: 'array', items: ref('Tag') } } },
   Tag: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, parent: ref('Tag') } },
 };
+
+/** The AJV instance a contract compiles with (a private field, reached for the memory check only). */
+function ajvOf(contract: CompiledContract): object {
+  return (contract as unknown as { compiler: { ajv: object } }).compiler.ajv;
+}
+
+/** A full collection, after the current job (which keeps WeakRef targets alive) has ended. */
+async function collectGarbage(): Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+}
 
 function post(contract: CompiledContract, body: unknown) {
   return contract.validateInteraction({ request: request('POST', '/items', { headers: { 'content-type': 'application/json' }, body }) });
@@ -78,6 +93,22 @@ describe('validators shared between contracts', () => {
     const third = new CompiledContract(documentWith('third', ref('Item'), schemas));
     assertValid(post(third, { id: 3, tags: [] }));
     assert.equal(sharedValidatorCount() - before, filed);
+  });
+
+  it('a closed contract\'s AJV instance is freed while a contract that took its validators lives on', async () => {
+    const schemas = { ...ITEM_SCHEMAS, Item: { ...ITEM_SCHEMAS.Item, maxProperties: 9 } };
+    let first: CompiledContract | undefined = new CompiledContract(documentWith('first', ref('Item'), schemas));
+    const second = new CompiledContract(documentWith('second', ref('Item'), schemas));
+    assertValid(post(first, { id: 1, tags: [] }));
+    const filed = sharedValidatorCount();
+    assertValid(post(second, { id: 2, tags: [] }));
+    assert.equal(sharedValidatorCount(), filed, 'the second contract took the first one\'s validators');
+    const firstAjv = new WeakRef(ajvOf(first));
+    first.close();
+    first = undefined;
+    await collectGarbage();
+    assert.equal(firstAjv.deref(), undefined, 'nothing holds the closed contract\'s compiled code');
+    assertInvalid(post(second, { id: 'x', tags: [] }), 'request_invalid', 'request body /id: must be integer');
   });
 
   it('the same schema text behind references to different schemas is not shared', () => {

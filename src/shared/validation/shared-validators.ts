@@ -9,8 +9,9 @@
  *
  * Entries are weak: a validator lives as long as a contract's operation holds it, so sharing keeps
  * nothing alive that no contract uses. A contract that is dropped withdraws what it filed; the
- * contracts that took one of its validators keep that validator, and with it the AJV instance it was
- * compiled in, until they are dropped too.
+ * contracts that took one of its validators keep that function and what it refers to, which is
+ * what they would have compiled themselves (generated code holds only what it uses, not the AJV
+ * instance it was compiled in).
  */
 import { createHash } from 'node:crypto';
 import type { AnyValidateFunction } from 'ajv/dist/types';
