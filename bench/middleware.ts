@@ -32,10 +32,13 @@ const RATE_PER_SECOND = 400;
 /**
  * Every variant's app runs side by side; the load visits them in turn, a short slice each, for many
  * cycles, and all the latencies of a variant are pooled: the machine's slow drifts (other processes on
- * these cores) fall on every variant alike.
+ * these cores) fall on every variant alike. Each cycle starts one variant later, and the second
+ * half of the CYCLES = 2 × VARIANTS.length cycles goes through the variants backwards: every variant
+ * takes every place in the order twice, after one neighbour as often as after the other. After each
+ * slice the app's pending validations finish before the next app's slice starts, so none of an app's
+ * background work falls into another's slice.
  */
-const SLICE_MS = 400;
-const CYCLES = 8;
+const SLICE_MS = 300;
 const WARMUP_MS = 500;
 /** Shadow and warn may add at most this share to the p50 of the app alone. */
 const MAX_ADDED_SHARE = 0.05;
@@ -56,6 +59,8 @@ const VARIANTS: readonly Variant[] = [
   { label: 'shadow, no-op server', mode: 'shadow', server: 'noop' },
   { label: 'warn, no-op server', mode: 'warn', server: 'noop' },
 ];
+
+const CYCLES = 2 * VARIANTS.length;
 
 type Validators = Record<Variant['server'], ContractValidator>;
 
@@ -115,8 +120,12 @@ async function benchFramework(framework: Framework, validators: Validators, load
     const baselineHalves: [number[], number[]] = [[], []];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       progress(`${framework.name}: cycle ${cycle + 1}/${CYCLES}`);
-      for (const [index, app] of apps.entries()) {
+      const backwards = cycle >= apps.length;
+      for (let place = 0; place < apps.length; place++) {
+        const index = (cycle + (backwards ? apps.length - place : place)) % apps.length;
+        const app = apps[index]!;
         const slice = await load.run(app.url, SLICE_MS);
+        await app.middleware?.flush();
         if (slice.errors > 0) throw new Error(`${framework.name} ${VARIANTS[index]!.label}: ${slice.errors} requests failed`);
         latencies[index]!.push(...slice.latencies);
         if (index === 0) baselineHalves[cycle % 2]!.push(...slice.latencies);
