@@ -65,6 +65,32 @@ describe('concurrent writes on two replicas', { skip: POSTGRES_SKIP_REASON }, ()
     assert.equal(stored.metadata.schema_hash, locked.metadata.schema_hash);
   });
 
+  it('a consumer deployed and undeployed at once on two replicas: its deployment record and its registration agree', async () => {
+    await register(0, { schema_id: 'gated', schema_content: usersDocument('1.0.0') });
+    const consumer = { consumer_id: 'web', schema_id: 'gated' };
+    const registered = await set.replicas[0]!.client.call('RegisterConsumer', {
+      ...consumer, consumer_version: '2.0.0', environment: 'dev',
+      used_endpoints: [{ method: 'GET', path: '/users/{id}', used_fields: ['email'] }],
+    });
+    assert.equal(registered.success, true, registered.message);
+    const [first, second] = set.replicas.map((replica) => replica.client);
+    const deploy = (client: typeof first) => client!.call('RecordDeployment', { ...consumer, version: '2.0.0', environment: 'prod' });
+    const undeploy = (client: typeof first) => client!.call('RecordUndeployment', { ...consumer, environment: 'prod' });
+    assert.equal((await deploy(first)).success, true);
+    for (let round = 0; round < 8; round++) {
+      // Undeploy on one replica while the other deploys again, then the other way round.
+      const [a, b] = round % 2 === 0 ? [first, second] : [second, first];
+      await Promise.all([undeploy(a), deploy(b)]);
+      const listed = await first!.call('ListDeployments', { schema_id: 'gated', environment: 'prod' });
+      const deployed = listed.current.some((entry: { consumer_id: string }) => entry.consumer_id === 'web');
+      const registrations = await second!.call('ListConsumers', { schema_id: 'gated', environment: 'prod' });
+      const counted = registrations.consumers.some((info: { consumer_id: string }) => info.consumer_id === 'web');
+      // CanIDeploy judges a consumer by its registration: recorded as deployed means counted.
+      assert.equal(counted, deployed, `round ${round}: recorded as ${deployed ? '' : 'not '}deployed, registration ${counted ? 'present' : 'absent'}`);
+      if (!deployed) assert.equal((await deploy(first)).success, true);
+    }
+  });
+
   it('a consumer registered at once on both replicas is one registration', async () => {
     await register(0, { schema_id: 'consumed', schema_content: usersDocument('1.0.0') });
     const request = {

@@ -91,6 +91,53 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     }
   });
 
+  it('excludes work under one key across replicas, and a replica that waits too long is told CONFLICT', async () => {
+    const databaseUrl = await freshDatabase();
+    const [a, b, impatient] = await Promise.all([
+      PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl, lockWaitMs: 200 }),
+    ]);
+    let releaseFirst!: () => void;
+    const firstHolds = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    try {
+      const key = 'the deployment of users in prod';
+      const events: string[] = [];
+      let firstStarted!: () => void;
+      const started = new Promise<void>((resolve) => {
+        firstStarted = resolve;
+      });
+      const first = a!.exclusive(key, async () => {
+        events.push('a start');
+        firstStarted();
+        await firstHolds;
+        events.push('a end');
+      });
+      await started;
+      const second = b!.exclusive(key, async () => {
+        events.push('b start');
+      });
+      await assert.rejects(impatient!.exclusive(key, async () => events.push('impatient ran')), (error: SvcError) => {
+        assert.equal(error.code, ErrorCode.CONFLICT);
+        assert.equal(error.message, `another replica has been writing ${key} for over 200 ms; nothing was written: try again`);
+        return true;
+      });
+      assert.equal(await impatient!.exclusive('the deployment of users in dev', async () => 'free'), 'free', 'another key is not held');
+      assert.deepEqual(events, ['a start'], 'b waits while a holds the key');
+      releaseFirst();
+      await Promise.all([first, second]);
+      assert.deepEqual(events, ['a start', 'a end', 'b start']);
+      // Work that fails releases the lock: the other replica gets it at once.
+      await assert.rejects(a!.exclusive('k', async () => {
+        throw new Error('work failed');
+      }), /work failed/);
+      assert.equal(await impatient!.exclusive('k', async () => 'after'), 'after');
+    } finally {
+      releaseFirst(); // a store closes once its work is done
+      await Promise.all([a!.close(), b!.close(), impatient!.close()]);
+    }
+  });
+
   it('upgrades a database of an earlier svc: versions stored before revisions get one', async () => {
     const databaseUrl = await freshDatabase();
     const revisionsAt = MIGRATIONS.findIndex((migration) => migration.includes('svc_schema_revisions'));

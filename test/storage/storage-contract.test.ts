@@ -266,6 +266,30 @@ for (const backend of backends()) {
       assert.deepEqual(await storage.listSamples({}), []);
     });
 
+    it('runs work under one key one at a time, under different keys side by side, and goes on after a failure', async () => {
+      const events: string[] = [];
+      const step = (name: string, ms: number) => async () => {
+        events.push(`${name} start`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        events.push(`${name} end`);
+        return name;
+      };
+      const failing = storage.exclusive('target', async () => {
+        events.push('failing start');
+        throw new Error('work failed');
+      });
+      const results = await Promise.allSettled([
+        failing,
+        storage.exclusive('target', step('first', 40)),
+        storage.exclusive('target', step('second', 1)),
+        storage.exclusive('other', step('other', 1)),
+      ]);
+      assert.deepEqual(results.map((result) => result.status), ['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+      const target = events.filter((event) => !event.startsWith('other'));
+      assert.deepEqual(target, ['failing start', 'first start', 'first end', 'second start', 'second end']);
+      assert.ok(events.indexOf('other end') < events.indexOf('first end'), `another key waited: ${events.join(', ')}`);
+    });
+
     it('closes idempotently', async () => {
       await storage.close();
       await storage.close();

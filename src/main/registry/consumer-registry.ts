@@ -12,7 +12,7 @@ import { listOperations } from '../../shared/openapi/operations';
 import { normalizePathTemplate } from '../../shared/compare';
 import { consumerKeyString } from '../storage/consumer-key';
 import type { ConsumerKey, ConsumerRecord, EndpointUsageRecord, Storage } from '../storage/storage';
-import { KeyedMutex } from './keyed-mutex';
+import { KeyedMutex } from '../storage/keyed-mutex';
 import type { SchemaRegistry } from './schema-registry';
 
 /** Environment of RegisterConsumer and DeregisterConsumer when none is given (spec "Defaults"). */

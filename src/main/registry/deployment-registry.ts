@@ -12,7 +12,6 @@ import { ErrorCode, SvcError, schemaNotFound } from '../../shared/errors';
 import { checkIdentifier, checkMetadataText } from '../../shared/identifiers';
 import type { ConsumerRecord, DeploymentRecord, Storage } from '../storage/storage';
 import type { EnvironmentRegistry } from './environment-registry';
-import { KeyedMutex } from './keyed-mutex';
 import { recentVersions } from './consumer-registry';
 import type { SchemaRegistry } from './schema-registry';
 
@@ -37,8 +36,6 @@ export class DeploymentRegistry {
   readonly #schemas: SchemaRegistry;
   readonly #environments: EnvironmentRegistry;
   readonly #now: () => number;
-  /** One writer per (schema, environment, consumer): "what was deployed before" stays exact. */
-  readonly #writes = new KeyedMutex();
 
   constructor(storage: Storage, schemas: SchemaRegistry, environments: EnvironmentRegistry, options: { now?: () => number } = {}) {
     this.#storage = storage;
@@ -53,7 +50,7 @@ export class DeploymentRegistry {
     if (version === '') throw new SvcError(ErrorCode.INVALID_ARGUMENT, 'version is required: the version that was deployed');
     checkMetadataText('version', version);
     await this.#environments.require(target.environment, { create: true, origin: 'deployment', actor });
-    return this.#writes.run(targetKey(target), async () => {
+    return this.#storage.exclusive(targetKey(target), async () => {
       const replaced = await this.current(target);
       let schemaVersion = '';
       if (target.consumerId === '') {
@@ -71,7 +68,7 @@ export class DeploymentRegistry {
   async undeploy(target: DeploymentTarget, actor: string): Promise<DeploymentRecord> {
     await this.#checkTarget(target);
     await this.#environments.require(target.environment, { create: false });
-    return this.#writes.run(targetKey(target), async () => {
+    return this.#storage.exclusive(targetKey(target), async () => {
       const current = await this.current(target);
       let removedRegistration = false;
       if (target.consumerId !== '') {
@@ -152,6 +149,13 @@ export class DeploymentRegistry {
   }
 }
 
+/**
+ * One writer per (schema, environment, consumer), across replicas: "what was deployed before" stays
+ * exact, and a deployment and an undeployment of one consumer at once cannot leave it recorded as
+ * deployed with its registration deleted (which CanIDeploy would not check). Also the wording of the
+ * CONFLICT a replica answers when another holds the target too long.
+ */
 function targetKey(target: DeploymentTarget): string {
-  return `${target.schemaId}\u0000${target.environment}\u0000${target.consumerId}`;
+  const subject = target.consumerId === '' ? target.schemaId : `consumer ${target.consumerId} of ${target.schemaId}`;
+  return `the deployment of ${subject} in ${target.environment}`;
 }

@@ -17,7 +17,7 @@ import type { OpenApiDocument } from '../../shared/openapi/document';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
-import { KeyedMutex } from './keyed-mutex';
+import { KeyedMutex } from '../storage/keyed-mutex';
 import { LruCache } from './lru-cache';
 
 export interface ResolvedSchema {

@@ -5,6 +5,7 @@ import {
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
+import { KeyedMutex } from './keyed-mutex';
 import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './usage-keys';
 
 export class MemoryStorage implements Storage {
@@ -16,6 +17,7 @@ export class MemoryStorage implements Storage {
   readonly #usage = new Map<string, UsageRecord>();
   /** Samples by usage key, then by shape. */
   readonly #samples = new Map<string, Map<string, InteractionSampleRecord>>();
+  readonly #exclusive = new KeyedMutex();
 
   async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
     return [...this.#schemas.values()].map(toSummary);
@@ -139,6 +141,10 @@ export class MemoryStorage implements Storage {
       if (shapes.size === 0) this.#samples.delete(key);
     }
     return removed;
+  }
+
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.#exclusive.run(key, work);
   }
 
   async close(): Promise<void> {}

@@ -21,6 +21,7 @@ import {
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
 } from './storage';
+import { KeyedMutex } from './keyed-mutex';
 import { usageKeyString } from './usage-keys';
 import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
 
@@ -169,6 +170,8 @@ export class SqliteStorage implements Storage {
   readonly #identity: { dev: number; ino: number };
   readonly #logger: Logger | undefined;
   readonly #statements;
+  /** One server per data directory (enforced at open), so a lock of this process excludes every writer. */
+  readonly #exclusive = new KeyedMutex();
   #closed = false;
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
@@ -420,6 +423,10 @@ export class SqliteStorage implements Storage {
     const parameters = usageParameters(filter);
     return this.#write(() => this.#db.transaction(() =>
       this.#statements.deleteUsage.run(parameters).changes + this.#statements.deleteSamples.run(parameters).changes)());
+  }
+
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.#exclusive.run(key, work);
   }
 
   async close(): Promise<void> {

@@ -197,6 +197,14 @@ export interface Storage {
   deleteUsage(filter: UsageFilter): Promise<number>;
 
   /**
+   * Runs `work` while no other writer of this store runs work under the same `key`: within this
+   * process for an embedded store (one server per data directory), across every replica for a
+   * shared one. For writes that read before they write where no single statement can decide, such
+   * as what was deployed before a deployment is recorded.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+
+  /**
    * Present on a store that several replicas share: what the others wrote, so that in-memory
    * indexes follow. Embedded stores have one writer and leave it out.
    */

@@ -17,6 +17,9 @@ const UNAVAILABLE_MESSAGES = [
 /** Raised by the trigger that keeps read-only versions unchanged (migration 1). */
 export const READ_ONLY_SQLSTATE = 'SV001';
 
+/** `lock_not_available`: a lock was not granted within `lock_timeout`. */
+export const LOCK_NOT_AVAILABLE_SQLSTATE = '55P03';
+
 export function isUnavailableError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {

@@ -10,6 +10,8 @@ export interface PostgresStorageOptions {
   connectTimeoutMs: number;
   /** Longest a statement may run, on the server and as seen from the client. */
   statementTimeoutMs: number;
+  /** Longest wait for another replica's write under the same key (`exclusive`) before giving up with CONFLICT. */
+  lockWaitMs: number;
   /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
   resyncIntervalMs: number;
   /** Pause before the change listener connects again after losing its connection. */
@@ -23,6 +25,7 @@ export const DEFAULT_POSTGRES_OPTIONS = Object.freeze({
   poolSize: 10,
   connectTimeoutMs: 2_000,
   statementTimeoutMs: 5_000,
+  lockWaitMs: 5_000,
   resyncIntervalMs: 30_000,
   reconnectDelayMs: 500,
   logger: undefined,

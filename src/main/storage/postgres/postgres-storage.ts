@@ -12,14 +12,18 @@ import type {
   ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
   StorageChange, StorageChangeFeed, InteractionSampleRecord, UsageFilter, UsageRecord,
 } from '../storage';
+import { KeyedMutex } from '../keyed-mutex';
 import { sampleKeyString, usageKeyString } from '../usage-keys';
 import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
-import { READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
+import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
 import { IncompatibleDatabaseError, migrate } from './migrations';
 import { redactDatabaseUrl } from './database-url';
 import { DEFAULT_POSTGRES_OPTIONS, type PostgresStorageOptions } from './postgres-options';
+
+/** Namespace of `exclusive`'s advisory locks (hashed with the key), apart from other users of the database. */
+const EXCLUSIVE_LOCK_PREFIX = 'svc exclusive ';
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
   contact_email, read_only, registered_at, updated_at, revision`;
@@ -80,6 +84,13 @@ export class PostgresStorage implements Storage {
   readonly #options: PostgresStorageOptions;
   readonly #location: string;
   readonly #pool: pg.Pool;
+  /**
+   * Connections that hold advisory locks for `exclusive` while its work runs on #pool: a holder never
+   * takes a connection the work it guards would need.
+   */
+  readonly #lockPool: pg.Pool;
+  /** Work of this process under one key waits here, so it holds at most one lock connection per key. */
+  readonly #localExclusive = new KeyedMutex();
   readonly #availability: DatabaseAvailability;
   readonly #listener: ChangeListener;
   readonly #listeners = new Set<(change: StorageChange) => void>();
@@ -98,8 +109,18 @@ export class PostgresStorage implements Storage {
       application_name: 'svc',
     };
     this.#pool = new pg.Pool({ ...clientConfig, max: this.#options.poolSize });
+    // Waiting for a lock ends with lock_timeout (CONFLICT), before the statement timeouts would (UNAVAILABLE).
+    const lockStatementMs = this.#options.lockWaitMs + this.#options.statementTimeoutMs;
+    this.#lockPool = new pg.Pool({
+      ...clientConfig,
+      max: this.#options.poolSize,
+      lock_timeout: this.#options.lockWaitMs,
+      statement_timeout: lockStatementMs,
+      query_timeout: lockStatementMs + 1_000,
+    });
     // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the process.
     this.#pool.on('error', (error) => this.#availability.markDown(error));
+    this.#lockPool.on('error', (error) => this.#availability.markDown(error));
     this.#availability = new DatabaseAvailability(this.#options.logger, this.#options.reportUp);
     this.#listener = new ChangeListener({
       clientConfig,
@@ -321,12 +342,54 @@ export class PostgresStorage implements Storage {
     return (usage.rowCount ?? 0) + (samples.rowCount ?? 0);
   }
 
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.#localExclusive.run(key, async () => {
+      const holder = await this.#lockHolder();
+      const lockKey = `${EXCLUSIVE_LOCK_PREFIX}${key}`;
+      try {
+        // A session lock, released below or by the server if this connection or process dies.
+        await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+        this.#availability.markUp();
+      } catch (error) {
+        const timedOut = (error as { code?: unknown }).code === LOCK_NOT_AVAILABLE_SQLSTATE;
+        holder.release(!timedOut);
+        if (timedOut) {
+          throw new SvcError(
+            ErrorCode.CONFLICT,
+            `another replica has been writing ${key} for over ${this.#options.lockWaitMs} ms; nothing was written: try again`,
+            { cause: error },
+          );
+        }
+        throw this.#mapped(error);
+      }
+      try {
+        return await work();
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).then(
+          () => holder.release(),
+          // A connection that failed is closed, which releases the lock too.
+          (error: unknown) => holder.release(error instanceof Error ? error : true),
+        );
+      }
+    });
+  }
+
+  async #lockHolder(): Promise<pg.PoolClient> {
+    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
+    await this.#whenReady();
+    try {
+      return await this.#lockPool.connect();
+    } catch (error) {
+      throw this.#mapped(error);
+    }
+  }
+
   /** Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#listeners.clear();
       await this.#listener.close();
-      await this.#pool.end();
+      await Promise.all([this.#pool.end(), this.#lockPool.end()]);
     })();
     return this.#closing;
   }
@@ -347,15 +410,20 @@ export class PostgresStorage implements Storage {
       this.#availability.markUp();
       return result;
     } catch (error) {
-      if (isUnavailableError(error)) {
-        this.#availability.markDown(error);
-        throw unavailable(error);
-      }
-      if ((error as { code?: unknown }).code === READ_ONLY_SQLSTATE) {
-        throw new SvcError(ErrorCode.READ_ONLY, `${errorMessage(error)} and cannot be updated; register a new version instead`, { cause: error });
-      }
-      throw error;
+      throw this.#mapped(error);
     }
+  }
+
+  /** A failed statement as the service reports it; an unreachable database is also marked down. */
+  #mapped(error: unknown): unknown {
+    if (isUnavailableError(error)) {
+      this.#availability.markDown(error);
+      return unavailable(error);
+    }
+    if ((error as { code?: unknown }).code === READ_ONLY_SQLSTATE) {
+      return new SvcError(ErrorCode.READ_ONLY, `${errorMessage(error)} and cannot be updated; register a new version instead`, { cause: error });
+    }
+    return error;
   }
 
   #whenReady(): Promise<void> {
