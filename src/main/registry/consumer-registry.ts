@@ -46,6 +46,10 @@ export class ConsumerRegistry {
   readonly #storage: Storage;
   readonly #schemas: SchemaRegistry;
   readonly #now: () => number;
+  /**
+   * Writes of one registration in this process, one at a time. Across replicas a registration is one
+   * row replaced whole, so two at once leave one of them, as two in a row would.
+   */
   readonly #writes = new KeyedMutex();
 
   constructor(storage: Storage, schemas: SchemaRegistry, options: Partial<ConsumerRegistryOptions> = {}) {

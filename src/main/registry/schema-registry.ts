@@ -112,6 +112,10 @@ export class SchemaRegistry {
   readonly #index = new Map<string, SchemaVersionSummary[]>();
   /** Documents as JSON by version and hash, parsed on the first `resolve` that needs the object. */
   readonly #documents: LruCache<string, { document?: OpenApiDocument; documentJson: string }>;
+  /**
+   * Registrations of one schema id in this process, one at a time. Across replicas the store's
+   * conditional write decides (saveSchemaVersion with `expected`), so no lock of the store is needed.
+   */
   readonly #writes = new KeyedMutex();
   /** One frozen VersionRef per summary (a re-registration indexes a new summary, so no invalidation). */
   readonly #refs = new WeakMap<SchemaVersionSummary, VersionRef>();
