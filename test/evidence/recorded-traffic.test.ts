@@ -208,7 +208,7 @@ describe('evidence from recorded traffic', () => {
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
     assert.ok(heapGrowth < 256 * 1024 * 1024, `heap grew ${Math.round(heapGrowth / 1024 / 1024)} MiB`);
     await server.client.call('PurgeRecordings', { schema_id: SCHEMA, consumer_id: 'burst-1' });
-    assert.equal(usage.list({ consumerId: 'burst-1' }).length, 0);
+    assert.equal((await usage.list({ consumerId: 'burst-1' })).length, 0);
   });
 
   it('keeps usage and samples across a restart', async () => {

@@ -103,6 +103,8 @@ function deploymentRecord(overrides: Partial<DeploymentRecord> = {}): Deployment
   };
 }
 
+const USAGE_LIMITS = Object.freeze({ samplesPerKey: 20, maxFieldsPerKey: 500 });
+
 function usageRecord(overrides: Partial<UsageRecord> = {}): UsageRecord {
   return {
     consumerId: 'web', schemaId: 'users', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
@@ -233,11 +235,21 @@ for (const backend of backends()) {
       assert.deepEqual(await storage.currentDeployments({ schemaId: 'users', environment: 'staging' }), []);
     });
 
-    it('saves usage rows by key, replacing the row of the same key', async () => {
-      await storage.saveUsage([usageRecord(), usageRecord({ consumerId: 'app', status: 404 })], [], 20);
-      await storage.saveUsage([usageRecord({ callCount: 9, usedFields: ['id'] })], [], 20);
+    it('adds usage to the row of its key: counts add, times widen, fields unite up to the limit', async () => {
+      await storage.addUsage([usageRecord(), usageRecord({ consumerId: 'app', status: 404 })], [], USAGE_LIMITS);
+      await storage.addUsage([usageRecord({
+        callCount: 9, validCount: 9, firstSeenAt: 1_700_000_050, lastSeenAt: 1_700_000_090, schemaVersion: '0.9.0',
+        usedFields: ['name'], receivedFields: ['email', 'id'],
+      })], [], USAGE_LIMITS);
       const rows = await storage.listUsage({ schemaId: 'users' });
-      assert.deepEqual(rows, [usageRecord({ consumerId: 'app', status: 404 }), usageRecord({ callCount: 9, usedFields: ['id'] })]);
+      assert.deepEqual(rows, [
+        usageRecord({ consumerId: 'app', status: 404 }),
+        // Used by either: used. The schema version is the one seen last (the first addition's).
+        usageRecord({ callCount: 12, validCount: 11, usedFields: ['id', 'name', 'tags[]'], receivedFields: ['email'] }),
+      ]);
+      await storage.addUsage([usageRecord({ callCount: 1, validCount: 0, usedFields: ['a', 'b'], receivedFields: ['c'] })], [], { ...USAGE_LIMITS, maxFieldsPerKey: 4 });
+      const [capped] = await storage.listUsage({ consumerId: 'web' });
+      assert.deepEqual([capped!.usedFields, capped!.receivedFields], [['a', 'id', 'name', 'tags[]'], []], 'stored fields first, used before received');
       assert.deepEqual(await storage.listUsage({ consumerId: 'nobody' }), []);
       assert.deepEqual((await storage.listUsage({ before: 1_700_000_101, environment: 'prod' })).length, 2);
       assert.deepEqual(await storage.listUsage({ before: 1_700_000_100 }), []);
@@ -245,8 +257,8 @@ for (const backend of backends()) {
 
     it('keeps the newest samples of a key, one per shape', async () => {
       const samples = Array.from({ length: 5 }, (_, i) => sampleRecord({ shape: `shape-${i}`, recordedAt: 1_700_000_000 + i }));
-      await storage.saveUsage([], samples, 3);
-      await storage.saveUsage([], [sampleRecord({ shape: 'shape-2', recordedAt: 1_700_000_500, valid: false })], 3);
+      await storage.addUsage([], samples, { ...USAGE_LIMITS, samplesPerKey: 3 });
+      await storage.addUsage([], [sampleRecord({ shape: 'shape-2', recordedAt: 1_700_000_500, valid: false })], { ...USAGE_LIMITS, samplesPerKey: 3 });
       const kept = await storage.listSamples({ schemaId: 'users' });
       assert.deepEqual(kept.map((sample) => `${sample.shape}@${sample.recordedAt}`), ['shape-2@1700000500', 'shape-4@1700000004', 'shape-3@1700000003']);
       assert.equal(kept[0]!.valid, false);
@@ -254,10 +266,10 @@ for (const backend of backends()) {
     });
 
     it('deletes usage and samples by filter and by age', async () => {
-      await storage.saveUsage(
-        [usageRecord(), usageRecord({ consumerId: 'app', lastSeenAt: 1_600_000_000 })],
+      await storage.addUsage(
+        [usageRecord(), usageRecord({ consumerId: 'app', firstSeenAt: 1_500_000_000, lastSeenAt: 1_600_000_000 })],
         [sampleRecord(), sampleRecord({ consumerId: 'app', recordedAt: 1_600_000_000 })],
-        20,
+        USAGE_LIMITS,
       );
       assert.equal(await storage.deleteUsage({ before: 1_650_000_000 }), 2);
       assert.deepEqual((await storage.listUsage({})).map((row) => row.consumerId), ['web']);
@@ -301,7 +313,7 @@ for (const backend of backends()) {
         await storage.saveConsumer(consumerRecord());
         await storage.createEnvironment(environmentRecord());
         await storage.appendDeployment(deploymentRecord());
-        await storage.saveUsage([usageRecord()], [sampleRecord()], 20);
+        await storage.addUsage([usageRecord()], [sampleRecord()], USAGE_LIMITS);
         await storage.close();
         storage = await backend.reopen!();
         assert.deepEqual(await storage.listUsage({}), [usageRecord()]);

@@ -22,7 +22,7 @@ export async function gatherEvidence(
   input: { schemaId: string; environment: string; registered: readonly ConsumerRecord[]; includeObserved: boolean },
 ): Promise<DeployEvidence> {
   const filter = { schemaId: input.schemaId, environment: input.environment };
-  const usage = ctx.usage.list(filter);
+  const usage = await ctx.usage.list(filter);
   const samples = usage.length === 0 ? [] : await ctx.usage.samples(filter);
   const usageByConsumer = groupBy(usage, (record) => record.consumerId);
   const samplesByConsumer = groupBy(samples, (sample) => sample.consumerId);

@@ -1,12 +1,16 @@
 /**
- * Recorded usage on the main thread: aggregates per consumer × schema × environment × operation ×
- * status kept in memory (bounded by `maxUsageKeys`) and written to storage every `flushIntervalMs`;
- * new interaction shapes become samples (bounded per key in storage, and while pending). Recording
- * is fire-and-forget for the sender: a full registry drops and counts, it never pushes back.
+ * Recorded usage on the main thread: what was seen per consumer × schema × environment × operation ×
+ * status since the last flush is gathered in memory and added to storage every `flushIntervalMs`
+ * (counts add, fields unite: usage-merge.ts), so replicas recording the same keys lose nothing; reads
+ * go to storage, which holds every replica's flushed usage. Keys are bounded by `maxUsageKeys` (the
+ * stored ones this replica knows and its own new ones); new interaction shapes become samples
+ * (bounded per key in storage, and while pending). Recording is fire-and-forget for the sender: a
+ * full registry drops and counts, it never pushes back.
  */
 import type { Logger } from '../logger';
 import type { InteractionSampleRecord, Storage, UsageFilter, UsageRecord } from '../storage/storage';
 import { usageKeyString } from '../storage/usage-keys';
+import { mergeUsage, uniteFields } from '../storage/usage-merge';
 import { DEFAULT_RECORDING_LIMITS, type RecordingLimits } from './recording-limits';
 
 /** One interaction, resolved and redacted, as the recording service hands it over. */
@@ -31,10 +35,12 @@ export class UsageRegistry {
   readonly limits: RecordingLimits;
   readonly #storage: Storage;
   readonly #logger: Logger | undefined;
-  readonly #usage = new Map<string, UsageRecord>();
+  /** What was seen per key since the last flush: additions to the stored rows. */
+  #pending = new Map<string, UsageRecord>();
+  /** Keys stored (as of start or the last purge) or pending: what `maxUsageKeys` bounds. */
+  #knownKeys = new Set<string>();
   /** Shapes known per key (stored or pending), so a repeated shape is not written again. */
   readonly #shapes = new Map<string, Set<string>>();
-  readonly #dirty = new Set<string>();
   #pendingSamples: InteractionSampleRecord[] = [];
   readonly #dropped = new Map<DropReason, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -52,7 +58,7 @@ export class UsageRegistry {
   static async open(storage: Storage, options: { limits?: Partial<RecordingLimits>; logger?: Logger } = {}): Promise<UsageRegistry> {
     const registry = new UsageRegistry(storage, { ...DEFAULT_RECORDING_LIMITS, ...options.limits }, options.logger);
     await registry.applyRetention();
-    for (const record of await storage.listUsage({})) registry.#usage.set(usageKeyString(record), record);
+    await registry.#loadKnownKeys();
     for (const sample of await storage.listSamples({})) registry.#knownShapes(usageKeyString(sample)).add(sample.shape);
     registry.#timer = setInterval(() => void registry.flush(), registry.limits.flushIntervalMs).unref();
     registry.#retentionTimer = setInterval(() => void registry.applyRetention(), registry.limits.retentionSweepMs).unref();
@@ -63,22 +69,22 @@ export class UsageRegistry {
   observe(observation: UsageObservation, nowMs = Date.now()): boolean {
     const key = usageKeyString(observation);
     const now = Math.floor(nowMs / 1000);
-    let record = this.#usage.get(key);
+    let record = this.#pending.get(key);
     if (!record) {
-      if (this.#usage.size >= this.limits.maxUsageKeys) return this.#drop('usage_keys');
+      if (!this.#knownKeys.has(key) && this.#knownKeys.size >= this.limits.maxUsageKeys) return this.#drop('usage_keys');
+      this.#knownKeys.add(key);
       record = {
         consumerId: observation.consumerId, schemaId: observation.schemaId, environment: observation.environment,
         method: observation.method, path: observation.path, status: observation.status, schemaVersion: observation.schemaVersion,
         callCount: 0, validCount: 0, firstSeenAt: now, lastSeenAt: now, usedFields: [], receivedFields: [],
       };
-      this.#usage.set(key, record);
+      this.#pending.set(key, record);
     }
     record.callCount++;
     if (observation.valid) record.validCount++;
     record.lastSeenAt = now;
     record.schemaVersion = observation.schemaVersion;
-    mergeFields(record, observation, this.limits.maxFieldsPerKey);
-    this.#dirty.add(key);
+    Object.assign(record, uniteFields(record, observation, this.limits.maxFieldsPerKey));
 
     const shapes = this.#knownShapes(key);
     if (shapes.has(observation.shape)) return true;
@@ -95,11 +101,10 @@ export class UsageRegistry {
     return true;
   }
 
-  /** Usage rows matching the filter (what is in memory includes what is not flushed yet). */
-  list(filter: UsageFilter): UsageRecord[] {
-    return [...this.#usage.values()].filter((record) => (filter.schemaId === undefined || record.schemaId === filter.schemaId)
-      && (filter.consumerId === undefined || record.consumerId === filter.consumerId)
-      && (filter.environment === undefined || record.environment === filter.environment));
+  /** Usage rows matching the filter, from storage after a flush: every replica's, as of its last flush. */
+  async list(filter: UsageFilter): Promise<UsageRecord[]> {
+    await this.flush();
+    return this.#storage.listUsage(filter);
   }
 
   /** Samples kept in storage (after a flush, so pending ones are included). */
@@ -125,17 +130,10 @@ export class UsageRegistry {
   /** Removes usage and samples matching the filter, in memory and in storage. */
   async purge(filter: UsageFilter): Promise<number> {
     await this.flush();
-    for (const [key, record] of this.#usage) {
-      const matches = (filter.schemaId === undefined || record.schemaId === filter.schemaId)
-        && (filter.consumerId === undefined || record.consumerId === filter.consumerId)
-        && (filter.environment === undefined || record.environment === filter.environment)
-        && (filter.before === undefined || record.lastSeenAt < filter.before);
-      if (matches) {
-        this.#usage.delete(key);
-        this.#shapes.delete(key);
-      }
-    }
-    return this.#storage.deleteUsage(filter);
+    const removed = await this.#storage.deleteUsage(filter);
+    await this.#loadKnownKeys();
+    for (const key of this.#shapes.keys()) if (!this.#knownKeys.has(key)) this.#shapes.delete(key);
+    return removed;
   }
 
   /** Interactions dropped by a limit since start, by reason. */
@@ -143,8 +141,9 @@ export class UsageRegistry {
     return { usage_keys: this.#dropped.get('usage_keys') ?? 0, pending_samples: this.#dropped.get('pending_samples') ?? 0, sample_bytes: this.#dropped.get('sample_bytes') ?? 0 };
   }
 
+  /** Keys this replica counts against `maxUsageKeys`. */
   get size(): number {
-    return this.#usage.size;
+    return this.#knownKeys.size;
   }
 
   /** Idempotent: stops the timers and writes what is pending. */
@@ -157,19 +156,29 @@ export class UsageRegistry {
   }
 
   async #writePending(): Promise<void> {
-    if (this.#dirty.size === 0 && this.#pendingSamples.length === 0) return;
-    const usage = [...this.#dirty].map((key) => this.#usage.get(key)).filter((record) => record !== undefined).map((record) => structuredClone(record));
+    if (this.#pending.size === 0 && this.#pendingSamples.length === 0) return;
+    const additions = [...this.#pending.values()];
     const samples = this.#pendingSamples;
-    this.#dirty.clear();
+    this.#pending = new Map();
     this.#pendingSamples = [];
+    const { samplesPerKey, maxFieldsPerKey } = this.limits;
+    let written = 0;
     try {
-      for (let i = 0; i < Math.max(usage.length, samples.length); i += WRITE_CHUNK) {
-        await this.#storage.saveUsage(usage.slice(i, i + WRITE_CHUNK), samples.slice(i, i + WRITE_CHUNK), this.limits.samplesPerKey);
+      for (; written < Math.max(additions.length, samples.length); written += WRITE_CHUNK) {
+        await this.#storage.addUsage(additions.slice(written, written + WRITE_CHUNK), samples.slice(written, written + WRITE_CHUNK), { samplesPerKey, maxFieldsPerKey });
       }
     } catch (error) {
-      for (const record of usage) this.#dirty.add(usageKeyString(record));
+      // What was not added goes back in front of what was seen since; lost samples are only examples.
+      for (const addition of additions.slice(written)) {
+        const key = usageKeyString(addition);
+        this.#pending.set(key, mergeUsage(addition, this.#pending.get(key) ?? emptyLike(addition), maxFieldsPerKey));
+      }
       throw error;
     }
+  }
+
+  async #loadKnownKeys(): Promise<void> {
+    this.#knownKeys = new Set([...(await this.#storage.listUsage({})).map(usageKeyString), ...this.#pending.keys()]);
   }
 
   #knownShapes(key: string): Set<string> {
@@ -187,13 +196,7 @@ export class UsageRegistry {
 /** Rows per storage write (PostgreSQL takes at most 65,535 parameters a statement). */
 const WRITE_CHUNK = 500;
 
-function mergeFields(record: UsageRecord, observation: UsageObservation, maxFields: number): void {
-  const used = new Set(record.usedFields);
-  for (const field of observation.usedFields) if (used.size + record.receivedFields.length < maxFields) used.add(field);
-  const received = new Set(record.receivedFields.filter((field) => !used.has(field)));
-  for (const field of observation.receivedFields) {
-    if (!used.has(field) && used.size + received.size < maxFields) received.add(field);
-  }
-  record.usedFields = [...used].sort();
-  record.receivedFields = [...received].sort();
+/** An addition of nothing on the key of `record` (a merge with it changes nothing). */
+function emptyLike(record: UsageRecord): UsageRecord {
+  return { ...record, callCount: 0, validCount: 0, usedFields: [], receivedFields: [] };
 }

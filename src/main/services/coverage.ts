@@ -21,7 +21,7 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   if (request.environment) checkEnvironment('environment', request.environment);
   const resolved = await ctx.schemas.resolve(request.schema_id, request.schema_version);
   const matcher = new OperationMatcher(resolved.document as OpenApiDocument);
-  const usage = ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
+  const usage = await ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
   const byOperation = new Map<string, UsageRecord[]>();
   for (const record of usage) {
     const key = `${record.method} ${record.path}`;
@@ -44,6 +44,8 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
       entry.consumers.push({ consumer_id: record.consumerId, call_count: record.callCount, last_seen: record.lastSeenAt, environment: record.environment });
     }
     for (const entry of statuses.values()) {
+      // The heaviest consumer first.
+      entry.consumers.sort((a, b) => Number(b.call_count) - Number(a.call_count) || ((a.consumer_id ?? '') < (b.consumer_id ?? '') ? -1 : 1));
       if (!entry.documented) continue;
       documented++;
       if (Number(entry.call_count) > 0) exercised++;

@@ -2,10 +2,11 @@
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
 import { KeyedMutex } from './keyed-mutex';
+import { mergeUsage } from './usage-merge';
 import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './usage-keys';
 
 export class MemoryStorage implements Storage {
@@ -104,8 +105,12 @@ export class MemoryStorage implements Storage {
     return [...newest.values()].filter((record) => record.action === 'deployed').sort(compareDeployments).map((record) => ({ ...record }));
   }
 
-  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
-    for (const record of usage) this.#usage.set(usageKeyString(record), structuredClone(record));
+  async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
+    const { samplesPerKey, maxFieldsPerKey } = limits;
+    for (const added of additions) {
+      const key = usageKeyString(added);
+      this.#usage.set(key, mergeUsage(this.#usage.get(key), structuredClone(added), maxFieldsPerKey));
+    }
     for (const sample of samples) {
       const key = usageKeyString(sample);
       let shapes = this.#samples.get(key);

@@ -19,9 +19,10 @@ import type { Logger } from '../logger';
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
+import { mergeUsage } from './usage-merge';
 import { usageKeyString } from './usage-keys';
 import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
 
@@ -240,6 +241,8 @@ export class SqliteStorage implements Storage {
           WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
           GROUP BY schema_id, environment, consumer_id)
         ORDER BY schema_id, environment, consumer_id`),
+      usageRow: this.#db.prepare(`SELECT * FROM usage WHERE consumer_id = @consumer_id AND schema_id = @schema_id
+          AND environment = @environment AND method = @method AND path = @path AND status = @status`),
       saveUsage: this.#db.prepare(`INSERT OR REPLACE INTO usage (consumer_id, schema_id, environment, method, path, status,
           schema_version, call_count, valid_count, first_seen_at, last_seen_at, used_fields, received_fields)
         VALUES (@consumer_id, @schema_id, @environment, @method, @path, @status, @schema_version, @call_count, @valid_count,
@@ -397,9 +400,14 @@ export class SqliteStorage implements Storage {
     return (this.#statements.currentDeployments.all(deploymentParameters(filter)) as DeploymentRow[]).map(rowToDeployment);
   }
 
-  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
+  async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
+    const { samplesPerKey, maxFieldsPerKey } = limits;
     this.#write(() => this.#db.transaction(() => {
-      for (const record of usage) this.#statements.saveUsage.run(usageToRow(record));
+      for (const added of additions) {
+        const { consumer_id, schema_id, environment, method, path, status } = usageToRow(added);
+        const stored = this.#statements.usageRow.get({ consumer_id, schema_id, environment, method, path, status }) as UsageRow | undefined;
+        this.#statements.saveUsage.run(usageToRow(mergeUsage(stored && rowToUsage(stored), added, maxFieldsPerKey)));
+      }
       const touched = new Map<string, Omit<SampleRow, 'shape' | 'schema_version' | 'valid' | 'recorded_at' | 'interaction_json'>>();
       for (const sample of samples) {
         const row = sampleToRow(sample);

@@ -138,6 +138,12 @@ export interface InteractionSampleRecord {
   interactionJson: string;
 }
 
+/** What bounds the usage a store keeps per key. */
+export interface UsageStoreLimits {
+  samplesPerKey: number;
+  maxFieldsPerKey: number;
+}
+
 /** Empty fields match every value; `before` (unix seconds) matches usage last seen earlier. */
 export interface UsageFilter {
   schemaId?: string;
@@ -186,10 +192,13 @@ export interface Storage {
   currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]>;
 
   /**
-   * Inserts or replaces usage rows and samples (a sample of the same key and shape replaces the
-   * older one), then keeps the newest `samplesPerKey` samples of every key it touched. Durable when the promise resolves.
+   * Adds recorded usage: each record is what was seen on its key since the last addition, merged
+   * into the stored row by mergeUsage (counts add, times widen, fields unite up to
+   * `maxFieldsPerKey`), atomically per key, so replicas adding to one key lose nothing. Samples
+   * are inserted or replaced (a sample of the same key and shape replaces the older one), then the
+   * newest `samplesPerKey` of every key touched are kept. Durable when the promise resolves.
    */
-  saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void>;
+  addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void>;
   listUsage(filter: UsageFilter): Promise<UsageRecord[]>;
   /** Samples matching the filter, newest first. */
   listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]>;

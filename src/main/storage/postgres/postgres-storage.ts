@@ -10,11 +10,12 @@ import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
   ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
-  StorageChange, StorageChangeFeed, InteractionSampleRecord, UsageFilter, UsageRecord,
+  StorageChange, StorageChangeFeed, InteractionSampleRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
 import { KeyedMutex } from '../keyed-mutex';
-import { sampleKeyString, usageKeyString } from '../usage-keys';
-import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
+import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
+import { mergeUsage } from '../usage-merge';
+import { USAGE_KEY_COLUMNS, rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
 import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
@@ -295,15 +296,37 @@ export class PostgresStorage implements Storage {
     return rows.map(rowToDeployment);
   }
 
-  async saveUsage(usage: UsageRecord[], samples: InteractionSampleRecord[], samplesPerKey: number): Promise<void> {
-    // One row per key in a statement: ON CONFLICT cannot touch the same row twice.
-    const usageRows = [...new Map(usage.map((record) => [usageKeyString(record), usageToRow(record)])).values()];
-    const sampleRows = [...new Map(samples.map((sample) => [sampleKeyString(sample), sampleToRow(sample)])).values()];
-    if (usageRows.length > 0) {
-      const { text, values } = multiRowInsert('svc_usage', USAGE_COLUMNS, usageRows);
-      await this.#query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status) DO UPDATE SET
-          ${USAGE_COLUMNS.slice(6).map((column) => `${column} = excluded.${column}`).join(', ')}`, values);
+  async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
+    const { samplesPerKey, maxFieldsPerKey } = limits;
+    // One addition per key (ON CONFLICT cannot touch one row twice in a statement), in the order every
+    // replica locks rows in, so two adding to the same keys wait for each other instead of deadlocking.
+    const byKey = new Map<string, UsageRecord>();
+    for (const added of additions) {
+      const key = usageKeyString(added);
+      byKey.set(key, mergeUsage(byKey.get(key), added, maxFieldsPerKey));
     }
+    const ordered = [...byKey.values()].sort(compareUsage);
+    if (ordered.length > 0) {
+      await this.#transaction(async (client) => {
+        // Rows for new keys first (empty, so the merge below is the same for every key), then every
+        // row locked until commit: the merge reads what no other replica can change meanwhile.
+        const empty = ordered.map((added) => usageToRow({ ...added, callCount: 0, validCount: 0, usedFields: [], receivedFields: [] }));
+        const placeholders = multiRowInsert('svc_usage', USAGE_COLUMNS, empty);
+        await client.query(`${placeholders.text} ON CONFLICT DO NOTHING`, placeholders.values);
+        const keys = keyList(ordered.map(usageToRow));
+        const { rows } = await client.query<UsageRow>(
+          `SELECT * FROM svc_usage WHERE (${USAGE_KEY_COLUMNS.join(', ')}) IN (${keys.text})
+            ORDER BY schema_id, environment, consumer_id, path, method, status FOR UPDATE`,
+          keys.values,
+        );
+        const stored = new Map(rows.map((row) => [usageKeyString(rowToUsage(row)), rowToUsage(row)]));
+        const merged = ordered.map((added) => usageToRow(mergeUsage(stored.get(usageKeyString(added)), added, maxFieldsPerKey)));
+        const update = multiRowInsert('svc_usage', USAGE_COLUMNS, merged);
+        await client.query(`${update.text} ON CONFLICT (${USAGE_KEY_COLUMNS.join(', ')}) DO UPDATE SET
+            ${USAGE_COLUMNS.slice(USAGE_KEY_COLUMNS.length).map((column) => `${column} = excluded.${column}`).join(', ')}`, update.values);
+      });
+    }
+    const sampleRows = [...new Map(samples.map((sample) => [sampleKeyString(sample), sampleToRow(sample)])).values()];
     if (sampleRows.length === 0) return;
     const { text, values } = multiRowInsert('svc_usage_samples', SAMPLE_COLUMNS, sampleRows.map((row) => ({ ...row, valid: row.valid === 1 })));
     await this.#query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status, shape) DO UPDATE SET
@@ -372,6 +395,33 @@ export class PostgresStorage implements Storage {
         );
       }
     });
+  }
+
+  /** `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
+    await this.#whenReady();
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw this.#mapped(error);
+    }
+    let failure: unknown;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      this.#availability.markUp();
+      return result;
+    } catch (error) {
+      failure = error;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw this.#mapped(error);
+    } finally {
+      // A connection whose statement failed for want of the database is not reused.
+      client.release(failure !== undefined && isUnavailableError(failure) ? (failure as Error) : undefined);
+    }
   }
 
   async #lockHolder(): Promise<pg.PoolClient> {
@@ -509,6 +559,13 @@ function multiRowInsert<C extends string>(table: string, columns: readonly C[], 
   const values: unknown[] = [];
   const tuples = rows.map((row) => `(${columns.map((column) => `$${values.push(row[column])}`).join(', ')})`);
   return { text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values };
+}
+
+/** `($1, $2, …), (…)`: the key columns of `rows`, for `(columns) IN (…)`. */
+function keyList(rows: UsageRow[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => `(${USAGE_KEY_COLUMNS.map((column) => `$${values.push(row[column])}`).join(', ')})`);
+  return { text: tuples.join(', '), values };
 }
 
 /** Null parameters match every row; `seenColumn` is what a `before` filter compares. */
