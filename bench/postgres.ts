@@ -129,6 +129,10 @@ async function canIDeployP95(deployment: Deployment, progress: Progress): Promis
   progress(`${deployment.name}: ${CONSUMERS} consumers, then ${CAN_I_DEPLOY_CALLS} CanIDeploy calls`);
   await client.call('RegisterSchema', { schema_id: 'deployed', schema_content: usersDocument('1.0.0') });
   await client.call('RegisterSchema', { schema_id: 'deployed', schema_content: usersDocument('1.1.0') });
+  for (let environment = 0; environment < ENVIRONMENTS; environment++) {
+    const created = await client.call('CreateEnvironment', { name: `env-${environment}`, description: 'bench' });
+    if (!created.success) throw new Error(created.message);
+  }
   await measureAsyncRate(async (i) => {
     const answer = await client.call('RegisterConsumer', {
       consumer_id: `consumer-${i}`, consumer_version: '1.0.0', schema_id: 'deployed', schema_version: '1.0.0',
