@@ -171,7 +171,8 @@ export class UsageRegistry {
       // What was not added goes back in front of what was seen since; lost samples are only examples.
       for (const addition of additions.slice(written)) {
         const key = usageKeyString(addition);
-        this.#pending.set(key, mergeUsage(addition, this.#pending.get(key) ?? emptyLike(addition), maxFieldsPerKey));
+        const since = this.#pending.get(key);
+        this.#pending.set(key, since === undefined ? addition : mergeUsage(addition, since, maxFieldsPerKey));
       }
       throw error;
     }
@@ -195,8 +196,3 @@ export class UsageRegistry {
 
 /** Rows per storage write (PostgreSQL takes at most 65,535 parameters a statement). */
 const WRITE_CHUNK = 500;
-
-/** An addition of nothing on the key of `record` (a merge with it changes nothing). */
-function emptyLike(record: UsageRecord): UsageRecord {
-  return { ...record, callCount: 0, validCount: 0, usedFields: [], receivedFields: [] };
-}

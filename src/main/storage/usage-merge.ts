@@ -34,11 +34,14 @@ export function mergeUsage(stored: UsageRecord | undefined, added: UsageRecord, 
  * `maxFields` in all; what `into` holds comes first, used fields before received ones.
  */
 export function uniteFields(into: FieldSets, added: FieldSets, maxFields: number): { usedFields: string[]; receivedFields: string[] } {
+  // Runs once per recorded interaction on the main thread: no concatenated copies of the lists.
   const used = new Set<string>();
-  for (const field of [...into.usedFields, ...added.usedFields]) if (used.size < maxFields) used.add(field);
+  for (const fields of [into.usedFields, added.usedFields]) {
+    for (const field of fields) if (used.size < maxFields) used.add(field);
+  }
   const received = new Set<string>();
-  for (const field of [...into.receivedFields, ...added.receivedFields]) {
-    if (!used.has(field) && used.size + received.size < maxFields) received.add(field);
+  for (const fields of [into.receivedFields, added.receivedFields]) {
+    for (const field of fields) if (!used.has(field) && used.size + received.size < maxFields) received.add(field);
   }
   return { usedFields: [...used].sort(), receivedFields: [...received].sort() };
 }

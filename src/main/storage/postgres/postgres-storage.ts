@@ -319,7 +319,7 @@ export class PostgresStorage implements Storage {
             ORDER BY schema_id, environment, consumer_id, path, method, status FOR UPDATE`,
           keys.values,
         );
-        const stored = new Map(rows.map((row) => [usageKeyString(rowToUsage(row)), rowToUsage(row)]));
+        const stored = new Map(rows.map(rowToUsage).map((record) => [usageKeyString(record), record]));
         const merged = ordered.map((added) => usageToRow(mergeUsage(stored.get(usageKeyString(added)), added, maxFieldsPerKey)));
         const update = multiRowInsert('svc_usage', USAGE_COLUMNS, merged);
         await client.query(`${update.text} ON CONFLICT (${USAGE_KEY_COLUMNS.join(', ')}) DO UPDATE SET
@@ -367,7 +367,7 @@ export class PostgresStorage implements Storage {
 
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
     return this.#localExclusive.run(key, async () => {
-      const holder = await this.#lockHolder();
+      const holder = await this.#checkout(this.#lockPool);
       const lockKey = `${EXCLUSIVE_LOCK_PREFIX}${key}`;
       try {
         // A session lock, released below or by the server if this connection or process dies.
@@ -399,14 +399,7 @@ export class PostgresStorage implements Storage {
 
   /** `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
-    await this.#whenReady();
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw this.#mapped(error);
-    }
+    const client = await this.#checkout(this.#pool);
     let failure: unknown;
     try {
       await client.query('BEGIN');
@@ -424,11 +417,11 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async #lockHolder(): Promise<pg.PoolClient> {
-    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
-    await this.#whenReady();
+  /** A connection of `pool` for statements of the caller's own (a transaction, a held lock). */
+  async #checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+    await this.#usable();
     try {
-      return await this.#lockPool.connect();
+      return await pool.connect();
     } catch (error) {
       throw this.#mapped(error);
     }
@@ -453,8 +446,7 @@ export class PostgresStorage implements Storage {
   }
 
   async #query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
-    await this.#whenReady();
+    await this.#usable();
     try {
       const result = await this.#pool.query<R>(text, values);
       this.#availability.markUp();
@@ -474,6 +466,12 @@ export class PostgresStorage implements Storage {
       return new SvcError(ErrorCode.READ_ONLY, `${errorMessage(error)} and cannot be updated; register a new version instead`, { cause: error });
     }
     return error;
+  }
+
+  /** Connected and migrated; refused once the store is closing. */
+  async #usable(): Promise<void> {
+    if (this.#closing) throw new SvcError(ErrorCode.UNAVAILABLE, 'the registry database connection is closed: the server is shutting down');
+    await this.#whenReady();
   }
 
   #whenReady(): Promise<void> {
