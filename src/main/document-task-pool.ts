@@ -4,6 +4,13 @@
  * caller's large document, and none of it shares the validation lanes. Each task has a time budget
  * and the threads a heap limit: a task over either is stopped (its thread is replaced) and fails with
  * LIMIT_EXCEEDED, so one caller's pathological document costs that caller alone.
+ *
+ * Tasks wait here, not in Piscina, and are handed over only when a thread is free:
+ * - a task's budget counts from the moment it starts, so a task that waited behind slow ones is
+ *   never stopped for their time;
+ * - fixtures never take the last free thread (`fixtureThreads`): registrations and the deploy gate's
+ *   comparisons always find one, however many slow fixtures are asked for;
+ * - at most `maxQueued` tasks wait; more are refused with RESOURCE_EXHAUSTED.
  */
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -13,13 +20,19 @@ import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import type { Logger } from './logger';
 
+type TaskKind = DocumentTask['kind'];
+
 export interface DocumentTaskPoolOptions {
   /** Tasks that run at once, one thread each. */
   threads: number;
+  /** Fixtures that run at once (default: all threads but one, so other tasks always find a thread). */
+  fixtureThreads: number | undefined;
+  /** Tasks waiting for a thread at most; more are refused with RESOURCE_EXHAUSTED. */
+  maxQueued: number;
   /** A thread left without work this long stops (the next task starts one again, in tens of ms). */
   idleTimeoutMs: number;
-  /** Longest a task may run before it is stopped, by kind. */
-  budgetMs: Readonly<Record<DocumentTask['kind'], number>>;
+  /** Longest a task may run, from its start, before it is stopped, by kind. */
+  budgetMs: Readonly<Record<TaskKind, number>>;
   /** Old-generation heap of a thread; a task that needs more is stopped. */
   maxHeapBytes: number;
   /** The worker entry (compiled JavaScript). */
@@ -29,6 +42,8 @@ export interface DocumentTaskPoolOptions {
 
 export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOptions> = Object.freeze({
   threads: 2,
+  fixtureThreads: undefined,
+  maxQueued: LIMITS.documentTaskMaxQueued,
   idleTimeoutMs: 60_000, // 1 min: a deploy's comparisons (one per consumer version) share a thread
   budgetMs: Object.freeze({ intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs }),
   maxHeapBytes: LIMITS.documentTaskMaxHeapBytes,
@@ -43,17 +58,32 @@ const WHAT = Object.freeze({
   fixture: { worker: 'fixture', undone: 'no fixture was generated' },
 });
 
+interface WaitingTask {
+  task: DocumentTask;
+  resolve: (result: DocumentTaskResult) => void;
+  reject: (error: unknown) => void;
+}
+
 export class DocumentTaskPool {
   readonly #options: DocumentTaskPoolOptions;
+  /** How many fixtures may run at once (resolved from `fixtureThreads`). */
+  readonly #fixtureThreads: number;
   #piscina: Piscina<DocumentTask, DocumentTaskResult> | undefined;
   #closing: Promise<void> | undefined;
+  readonly #waiting: WaitingTask[] = [];
+  readonly #running: Record<TaskKind, number> = { intake: 0, compare: 0, fixture: 0 };
 
   constructor(options: Partial<DocumentTaskPoolOptions> = {}) {
     const merged: DocumentTaskPoolOptions = { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, ...options };
-    for (const name of ['threads', 'idleTimeoutMs', 'maxHeapBytes'] as const) {
+    for (const name of ['threads', 'maxQueued', 'idleTimeoutMs', 'maxHeapBytes'] as const) {
       if (!Number.isSafeInteger(merged[name]) || merged[name] < 1) throw new TypeError(`options.${name} must be a positive integer`);
     }
+    const fixtureThreads = merged.fixtureThreads ?? Math.max(1, merged.threads - 1);
+    if (!Number.isSafeInteger(fixtureThreads) || fixtureThreads < 1 || fixtureThreads > merged.threads) {
+      throw new TypeError('options.fixtureThreads must be an integer from 1 to options.threads');
+    }
     this.#options = merged;
+    this.#fixtureThreads = fixtureThreads;
   }
 
   /** The live threads (none until the first task, and again once idle). */
@@ -63,34 +93,76 @@ export class DocumentTaskPool {
 
   /**
    * Runs one task off the main thread. Rejects with the engine's SvcError, LIMIT_EXCEEDED when the task
-   * ran over its time budget or the heap limit, or UNAVAILABLE when its thread stopped or the pool is closed.
+   * ran over its time budget or the heap limit, OVERLOADED when too many tasks wait, or UNAVAILABLE when
+   * its thread stopped or the pool is closed.
    */
   async run<K extends DocumentTaskAnswer['kind']>(task: DocumentTask): Promise<Extract<DocumentTaskAnswer, { kind: K }>> {
     if (this.#closing) throw unavailable('the document task pool is closed');
-    const budgetMs = this.#options.budgetMs[task.kind];
-    const what = WHAT[task.kind];
-    let result: DocumentTaskResult;
-    try {
-      result = await this.#threads().run(task, { signal: AbortSignal.timeout(budgetMs) });
-    } catch (error) {
-      if (this.#closing) throw unavailable('the document task pool is closed');
-      if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-        throw new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} took longer than ${budgetMs / 1000} s and was stopped (${task.kind}MaxMs); ${what.undone}`);
-      }
-      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} needed more than ${formatBytes(this.#options.maxHeapBytes)} of memory and was stopped (documentTaskMaxHeapBytes); ${what.undone}`);
-      }
-      throw unavailable(`the ${what.worker} worker stopped (${errorMessage(error)}); ${what.undone}, retry`);
+    if (this.#waiting.length >= this.#options.maxQueued) {
+      throw new SvcError(
+        ErrorCode.OVERLOADED,
+        `${this.#waiting.length} schema intakes, comparisons and fixtures are waiting for a thread, at the limit of ${this.#options.maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
+      );
     }
+    const result = await new Promise<DocumentTaskResult>((resolve, reject) => {
+      this.#waiting.push({ task, resolve, reject });
+      this.#startWaiting();
+    });
     if (!result.ok) throw new SvcError(result.code, result.message);
     const { ok: _ok, ...answer } = result;
     return answer as Extract<DocumentTaskAnswer, { kind: K }>;
   }
 
-  /** Stops the threads; tasks still running fail with UNAVAILABLE. Idempotent. */
+  /** Stops the threads; tasks running or waiting fail with UNAVAILABLE. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= this.#piscina?.destroy() ?? Promise.resolve();
+    if (!this.#closing) {
+      for (const waiting of this.#waiting.splice(0)) waiting.reject(unavailable('the document task pool is closed'));
+      this.#closing = this.#piscina?.destroy() ?? Promise.resolve();
+    }
     return this.#closing;
+  }
+
+  /** Starts waiting tasks, oldest first, while threads are free; a fixture passes over when fixtures hold their share. */
+  #startWaiting(): void {
+    const { threads } = this.#options;
+    while (!this.#closing && this.#runningCount() < threads) {
+      const index = this.#waiting.findIndex(({ task }) => task.kind !== 'fixture' || this.#running.fixture < this.#fixtureThreads);
+      if (index < 0) return;
+      this.#start(this.#waiting.splice(index, 1)[0]!);
+    }
+  }
+
+  #runningCount(): number {
+    return this.#running.intake + this.#running.compare + this.#running.fixture;
+  }
+
+  #start({ task, resolve, reject }: WaitingTask): void {
+    const budgetMs = this.#options.budgetMs[task.kind];
+    this.#running[task.kind]++;
+    let running: Promise<DocumentTaskResult>;
+    try {
+      running = this.#threads().run(task, { signal: AbortSignal.timeout(budgetMs) });
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(resolve, (error: unknown) => reject(this.#failure(task, error)))
+      .finally(() => {
+        this.#running[task.kind]--;
+        this.#startWaiting();
+      });
+  }
+
+  /** Why a task that Piscina did not complete failed, as the caller should read it. */
+  #failure(task: DocumentTask, error: unknown): SvcError {
+    const what = WHAT[task.kind];
+    if (this.#closing) return unavailable('the document task pool is closed');
+    if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
+      return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} took longer than ${this.#options.budgetMs[task.kind] / 1000} s and was stopped (${task.kind}MaxMs); ${what.undone}`);
+    }
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} needed more than ${formatBytes(this.#options.maxHeapBytes)} of memory and was stopped (documentTaskMaxHeapBytes); ${what.undone}`);
+    }
+    return unavailable(`the ${what.worker} worker stopped (${errorMessage(error)}); ${what.undone}, retry`);
   }
 
   #threads(): Piscina<DocumentTask, DocumentTaskResult> {

@@ -49,12 +49,20 @@ export const LIMITS = Object.freeze({
    * (`svc_auth_failure_total`) and summed into the next line's `suppressed`.
    */
   authFailureAuditLinesPerMinute: 60,
+  /** "call failed" lines per minute for UNAUTHENTICATED and PERMISSION_DENIED calls; the rest summed into the next line's `suppressed`. */
+  refusedCallLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */
   validationMaxErrors: 100,
   /** Validation: largest request or response body parsed (bytes of UTF-8). */
   validationMaxBodyBytes: 10 * 1024 * 1024, // 10 MiB
   /** Validation: deepest nesting of arrays and objects in a body (levels), checked before parsing. */
   validationMaxBodyDepth: 256,
+  /**
+   * Recording: characters of a recorded request or response body at most. The server reads a recorded
+   * body on its main thread (redaction, field paths, shape), about 70 ms per MiB: a larger one is not
+   * kept, and the answer names this limit. Samples keep 64 KiB at most anyway (maxSampleBytes).
+   */
+  recordingMaxBodyChars: 256 * 1024, // 256 Ki characters
   /** Validation: header entries of one request or response (Node's HTTP server keeps 2,000 at most); more fail the call. */
   validationMaxHeaderEntries: 1_000,
   /** Validation: longest request path, query string included (characters). */
@@ -92,6 +100,11 @@ export const LIMITS = Object.freeze({
    * about 31,000 (a step costs about 7 µs there, so the limit bounds a comparison to seconds).
    */
   compareMaxSteps: 1_000_000,
+  /**
+   * Compare: breaking changes one comparison may list; one with more fails with LIMIT_EXCEEDED (the
+   * versions are not compatible). Each costs the main thread about 4 µs and the answer about 240 bytes.
+   */
+  compareMaxChanges: 10_000,
   /** Compare: longest a comparison may run on its thread before it is stopped (LIMIT_EXCEEDED). */
   compareMaxMs: 60_000, // 1 min
   /** Intake: longest reading one registered text may take (parse, convert, check) before it is stopped. */
@@ -104,6 +117,11 @@ export const LIMITS = Object.freeze({
   fixtureMaxBodyBytes: 4 * 1024 * 1024, // 4 MiB
   /** Fixtures: longest one fixture may take before it is stopped. */
   fixtureMaxMs: 10_000, // 10 s
+  /**
+   * Document tasks (intake, comparisons, fixtures) waiting for a thread at most; a task beyond it is
+   * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
+   */
+  documentTaskMaxQueued: 64,
   /** Document tasks (intake, comparisons, fixtures): old-generation heap of one task thread. */
   documentTaskMaxHeapBytes: 1024 * 1024 * 1024, // 1 GiB
   /** Document tasks: JSON size of the parsed documents a task thread keeps for the next task. */

@@ -1,7 +1,8 @@
 /**
  * DocumentTaskPool on its own (no gRPC): intake, comparisons and fixtures answer off the main thread
  * exactly what the engines answer in-process; engine failures come back as the same SvcError; a task
- * over its time budget is stopped with LIMIT_EXCEEDED and the pool serves on; close() is idempotent.
+ * over its time budget is stopped with LIMIT_EXCEEDED and the pool serves on; budgets count from a
+ * task's start; fixtures never hold every thread; the wait is bounded; close() is idempotent.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -94,6 +95,75 @@ test('a task over its time budget is stopped with LIMIT_EXCEEDED, and the next t
   }
 });
 
+/** A fixture that runs until its budget stops it: 9,999 arrays of 9,999 integers, built one value at a time. */
+const SLOW_FIXTURE_DOCUMENT: TaskDocument = {
+  hash: 'slow-fixture',
+  documentJson: JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Slow fixture', version: '1.0.0' },
+    paths: { '/grid': { get: { responses: { 200: { description: 'ok', content: { 'application/json': {
+      schema: { type: 'array', minItems: 9_999, items: { type: 'array', minItems: 9_999, items: { type: 'integer' } } },
+    } } } } } } },
+  }),
+};
+
+function slowFixture(pool: DocumentTaskPool): Promise<unknown> {
+  return pool.run({ kind: 'fixture', document: SLOW_FIXTURE_DOCUMENT, spec: { method: 'GET', path: '/grid' }, output: 'response' });
+}
+
+const isStoppedFixture = (error: SvcError) => error.code === ErrorCode.LIMIT_EXCEEDED && /the fixture took longer than .* \(fixtureMaxMs\)/.test(error.message);
+
+test("a task's budget counts from its start: a task that waited behind slow ones is not stopped for their time", async () => {
+  const fixtureMs = 600;
+  const pool = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs, intake: fixtureMs * 1.5 } });
+  try {
+    const started = performance.now();
+    const slow = [slowFixture(pool), slowFixture(pool)].map((run) => assert.rejects(run, isStoppedFixture));
+    // Waits about two fixture budgets, longer than its own budget, then runs in a few milliseconds.
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() });
+    assert.ok(schema.endpointCount > 0);
+    assert.ok(performance.now() - started >= 2 * fixtureMs, 'the intake waited for both fixtures (one thread)');
+    await Promise.all(slow);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('fixtures never take the last free thread: an intake and a comparison start at once while slow fixtures wait their turn', async () => {
+  const fixtureMs = 800;
+  const pool = new DocumentTaskPool({ threads: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  try {
+    const started = performance.now();
+    const fixtureEnds: number[] = [];
+    const slow = Array.from({ length: 3 }, () => assert.rejects(slowFixture(pool), isStoppedFixture).then(() => fixtureEnds.push(performance.now() - started)));
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() });
+    const orders = await registered('orders', ordersApi());
+    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders });
+    assert.ok(schema.endpointCount > 0);
+    assert.deepEqual(changes, []);
+    assert.equal(fixtureEnds.length, 0, 'the intake and the comparison finished while the first fixture still ran');
+    await Promise.all(slow);
+    // One fixture at a time on two threads: each starts when the one before is stopped.
+    fixtureEnds.sort((a, b) => a - b);
+    assert.ok(fixtureEnds[1]! >= 2 * fixtureMs && fixtureEnds[2]! >= 3 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('at most maxQueued tasks wait: the next is refused with OVERLOADED, and close() fails the waiting ones', async () => {
+  const pool = new DocumentTaskPool({ threads: 1, maxQueued: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: 30_000 } });
+  const closedOut = (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message);
+  const runningAndWaiting = [slowFixture(pool), slowFixture(pool), pool.run({ kind: 'intake', text: ordersApi() })].map((task) => assert.rejects(task, closedOut));
+  await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }), (error: SvcError) => {
+    assert.equal(error.code, ErrorCode.OVERLOADED);
+    assert.equal(error.message, '2 schema intakes, comparisons and fixtures are waiting for a thread, at the limit of 2 (documentTaskMaxQueued); the schema was not registered, retry shortly');
+    return true;
+  });
+  await pool.close();
+  await Promise.all(runningAndWaiting);
+});
+
 test('identical comparisons in flight share one task', async () => {
   const pool = new DocumentTaskPool();
   try {
@@ -124,4 +194,5 @@ test('close is idempotent, fails a running task and refuses later ones with UNAV
   await running.close();
   await failed;
   assert.throws(() => new DocumentTaskPool({ threads: 0 }), /options\.threads must be a positive integer/);
+  assert.throws(() => new DocumentTaskPool({ threads: 2, fixtureThreads: 3 }), /options\.fixtureThreads must be an integer from 1 to options\.threads/);
 });
