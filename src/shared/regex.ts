@@ -7,6 +7,7 @@
  * intake reports that with a warning. A pattern never refuses a document.
  */
 import RE2 from 're2';
+import { limitExceeded } from './errors';
 import { analyseRedos } from './redos-analysis';
 
 export type SafeRegExp = RE2;
@@ -29,6 +30,8 @@ export function unsafePatternReason(pattern: string): string | undefined {
 /** Something that tells whether a text holds a match (all AJV and the engines use). */
 export interface PatternMatcher {
   test(text: string): boolean;
+  /** Distinct per pattern: AJV files a document's matchers under it. */
+  toString(): string;
 }
 
 /**
@@ -68,7 +71,7 @@ function choosePlan(pattern: string): PatternPlan {
     return { engine: 'none', reason: `not a valid ECMA-262 regular expression (RE2: ${re2Reason})` };
   }
   const verdict = analyseRedos(ecma.source, ecma.flags);
-  if (verdict.status === 'safe') return { engine: 'ecma', matcher: ecma };
+  if (verdict.status === 'safe') return { engine: 'ecma', matcher: stackGuarded(pattern, ecma) };
   return {
     engine: 'none',
     reason: verdict.status === 'vulnerable'
@@ -89,8 +92,26 @@ function compileEcma(pattern: string): RegExp | undefined {
   return undefined;
 }
 
+/**
+ * Proven linear in time, a pattern on V8 can still run out of backtracking stack on a long text:
+ * that is a clear LIMIT_EXCEEDED for the call, never a mismatch (or a "schema loops" report).
+ */
+function stackGuarded(pattern: string, expression: RegExp): PatternMatcher {
+  return {
+    toString: () => String(expression),
+    test(text) {
+      try {
+        return expression.test(text);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        throw limitExceeded(`a value of ${text.length} characters is too long to check against pattern ${JSON.stringify(pattern)}: RE2 cannot run the pattern, and the JavaScript engine ran out of stack`);
+      }
+    },
+  };
+}
+
 /** Matches every text: what a pattern that is not enforced constrains. */
-const MATCHES_EVERYTHING: PatternMatcher = Object.freeze({ test: () => true });
+const MATCHES_EVERYTHING: PatternMatcher = Object.freeze({ test: () => true, toString: () => '(a pattern not enforced)' });
 
 /** The matcher of a pattern's plan; a pattern that is not enforced matches everything. */
 export function patternMatcher(pattern: string): PatternMatcher {

@@ -3,7 +3,7 @@
  * run the compiled contract. Everything it answers is a value; a malformed message is reported
  * to the caller as a call failure, never thrown across the thread boundary.
  */
-import { ErrorCode, errorMessage } from '../shared/errors';
+import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { WireFormatError } from '../shared/pool-protocol/protobuf-wire';
 import { MessageLimitError, decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/pool-protocol/validation-codec';
 import { ValidationOperation } from '../shared/pool-protocol/batches';
@@ -36,6 +36,8 @@ export function validateMessage(operation: ValidationOperation, bytes: Buffer, c
       return { ok: false, code: ErrorCode.INVALID_ARGUMENT, message: `the request is not a valid protobuf message: ${error.message}` };
     }
     if (error instanceof MessageLimitError) return { ok: false, code: ErrorCode.LIMIT_EXCEEDED, message: error.message };
+    // The engine's own refusals (a value too long for any engine to check against its format or pattern).
+    if (error instanceof SvcError) return { ok: false, code: error.code, message: error.message };
     return { ok: false, code: ErrorCode.INTERNAL, message: `validation failed unexpectedly: ${errorMessage(error)}` };
   }
 }

@@ -3,6 +3,7 @@
  * a schema that cannot be compiled keeps its reason, so the failure is reported on every call
  * without being retried.
  */
+import { ErrorCode, SvcError, limitExceeded } from '../errors';
 import type { ErrorCategory } from './types';
 import type { CallContext } from './call-context';
 import { addError, isFull } from './error-report';
@@ -47,11 +48,14 @@ export function runSlot(
   try {
     valid = validate(data);
   } catch (error) {
-    // A schema whose `$ref`s loop without consuming data (A → allOf B → allOf A) recurses until the stack ends.
+    // A schema whose `$ref`s loop without consuming data (A → allOf B → allOf A) recurses until the
+    // stack ends. Formats and patterns never throw RangeError (format-checks.ts, regex.ts).
     if (error instanceof RangeError) {
       addError(call.report, category, validationMessages.schemaRecursion(place));
       return;
     }
+    // A value no engine could check: the call fails, saying where.
+    if (error instanceof SvcError && error.code === ErrorCode.LIMIT_EXCEEDED) throw limitExceeded(`${place} could not be checked: ${error.message}`);
     throw error;
   }
   if (valid) return;
