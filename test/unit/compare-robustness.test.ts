@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { compareDocuments } from '../../src/shared/compare';
 import { ErrorCode, isSvcError } from '../../src/shared/errors';
 import type { JsonObject } from '../../src/shared/json';
+import { LIMITS } from '../../src/shared/limits';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 
@@ -110,6 +111,23 @@ test('a comparison that needs more than maxSteps fails with LIMIT_EXCEEDED namin
     assert.match(error.message, /compareMaxSteps/);
     return true;
   });
+});
+
+test('more breaking changes than maxChanges fail with LIMIT_EXCEEDED, never a partial list; the default is compareMaxChanges', () => {
+  /** An API of `count` endpoints, or of none: removing them all is `count` breaking changes. */
+  const endpoints = (count: number): OpenApiDocument => ({
+    openapi: '3.0.3',
+    info: { title: 'Many', version: '1.0.0' },
+    paths: Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things${i}`, { get: { responses: { '200': { description: 'ok' } } } }])),
+  });
+  assert.equal(compareDocuments(endpoints(5), endpoints(0), { maxChanges: 5 }).length, 5, 'up to the bound, every change is listed');
+  assert.throws(() => compareDocuments(endpoints(6), endpoints(0), { maxChanges: 5 }), (error: unknown) => {
+    assert.ok(isSvcError(error) && error.code === ErrorCode.LIMIT_EXCEEDED, String(error));
+    assert.equal(error.message, 'the versions differ by more than 5 breaking changes (compareMaxChanges), too many to list; they are not compatible');
+    return true;
+  });
+  assert.equal(compareDocuments(endpoints(LIMITS.compareMaxChanges), endpoints(0)).length, LIMITS.compareMaxChanges);
+  assert.throws(() => compareDocuments(endpoints(LIMITS.compareMaxChanges + 1), endpoints(0)), /compareMaxChanges/);
 });
 
 test('dangling references and boolean schemas compare as unknown instead of failing', () => {

@@ -6,16 +6,20 @@ export interface CompareOptions {
   maxSteps?: number;
   /** Deepest nesting of schemas followed (properties, items, alternatives, references). */
   maxDepth?: number;
+  /** Breaking changes listed at most; more fail the comparison instead of filling memory and the wire. */
+  maxChanges?: number;
 }
 
 export interface CompareLimits {
   maxSteps: number;
   maxDepth: number;
+  maxChanges: number;
 }
 
 export function compareLimits(options: CompareOptions = {}): CompareLimits {
   return {
     maxSteps: options.maxSteps ?? LIMITS.compareMaxSteps,
     maxDepth: options.maxDepth ?? LIMITS.compareMaxDepth,
+    maxChanges: options.maxChanges ?? LIMITS.compareMaxChanges,
   };
 }
