@@ -3,14 +3,18 @@
  * `svc_grpc_requests_total{method,status}`, times `svc_grpc_request_duration_seconds{method}` and
  * writes one log line per call of the ContractValidator service, whatever ends the call: the handler,
  * an auth refusal, a message over the size limit, a decompression bomb, the deadline or the client
- * going away. Label values are bounded: `method` is an operation name of the service, `status` a
+ * going away. Refusals (UNAUTHENTICATED, PERMISSION_DENIED) are lines any client can cause at will, so
+ * they are written at most refusedCallLogLinesPerMinute, the rest summed into the next one's
+ * `suppressed`. Label values are bounded: `method` is an operation name of the service, `status` a
  * gRPC status name.
  */
 import * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { SERVICE_NAME, contractValidatorDefinition } from '@svc/client/protocol';
+import { LIMITS } from '../shared/limits';
 import { clip, contextOf } from './call-log-context';
 import { statusName } from './grpc-status';
+import { rateLimited, type RateLimitedWrite } from './log-rate-limit';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -26,7 +30,11 @@ export function operationOf(path: string): string | undefined {
 }
 
 export function createCallObserver(metrics: Metrics, logger: Logger): grpc.ServerInterceptor {
-  const observer: Observer = { log: logger.child({ caller: 'rpc' }), record: createCallRecorder(metrics) };
+  const observer: Observer = {
+    log: logger.child({ caller: 'rpc' }),
+    record: createCallRecorder(metrics),
+    logRefusal: rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000),
+  };
   return (descriptor, call) => {
     const operation = operationOf(descriptor.path);
     if (operation === undefined) return new grpc.ServerInterceptingCall(call); // health, reflection
@@ -49,6 +57,7 @@ export function createCallObserver(metrics: Metrics, logger: Logger): grpc.Serve
 interface Observer {
   log: Logger;
   record: (operation: string, code: status, seconds: number) => void;
+  logRefusal: RateLimitedWrite;
 }
 
 /** What a call's metrics and log line need when it ends. Holds nothing that reaches the call (see observeEnding). */
@@ -64,17 +73,28 @@ interface ObservedCall {
 function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedCall, code: status, details: string | undefined): void {
   if (observed.ended) return;
   observed.ended = true;
-  const { observer: { log, record }, operation } = observed;
+  const { observer: { log, record, logRefusal }, operation } = observed;
   const seconds = Number(process.hrtime.bigint() - observed.started) / 1e9;
   record(operation, code, seconds);
-  const level = code === status.OK ? 'debug' : 'info';
-  if (!log.isLevelEnabled(level)) return;
+  if (!log.isLevelEnabled(code === status.OK ? 'debug' : 'info')) return;
+  if (code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED) {
+    logRefusal((suppressed) => writeCallLine(call, observed, code, seconds, details, suppressed));
+  } else {
+    writeCallLine(call, observed, code, seconds, details, 0);
+  }
+}
+
+/** The call's one line. A refusal's details are the interceptor's own words, never the presented key. */
+function writeCallLine(
+  call: grpc.ServerInterceptingCallInterface, observed: ObservedCall, code: status, seconds: number, details: string | undefined, suppressed: number,
+): void {
+  const { observer: { log }, operation } = observed;
   const line = {
     operation, code: statusName(code), durationMs: Math.round(seconds * 1e6) / 1e3, peer: call.getPeer(),
     ...contextOf(operation, observed.firstMessage),
   };
   if (code === status.OK) log.debug(line, 'call completed');
-  else log.info({ ...line, details: clip(details ?? '') }, 'call failed');
+  else log.info({ ...line, details: clip(details ?? ''), ...(suppressed > 0 ? { suppressed } : {}) }, 'call failed');
 }
 
 type SentStatus = Parameters<grpc.ServerInterceptingCall['sendStatus']>[0];

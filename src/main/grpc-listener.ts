@@ -1,9 +1,12 @@
 /**
  * The gRPC server's TCP listener. grpc-js binds its own HTTP/2 server, which keeps a connection that
- * never sends the HTTP/2 preface open for as long as the peer likes (50 of them exhaust a 256
- * descriptor limit). Here the server listens itself and hands every connection to grpc-js through its
- * connection injector, closing the ones that have sent nothing within `prefaceTimeoutMs`.
+ * never completes the HTTP/2 preface open for as long as the peer likes (50 of them exhaust a 256
+ * descriptor limit; 20 that sent one byte were still open after 330 s, past the idle limit). Here the
+ * server listens itself and hands every connection to grpc-js through its connection injector,
+ * resetting the ones whose HTTP/2 session has not started within `prefaceTimeoutMs`: silent, one
+ * byte, half a preface or a stalled TLS handshake, all alike.
  */
+import type http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 
@@ -18,15 +21,33 @@ export function listenForGrpc(
   server: grpc.Server,
   options: { host: string; port: number; credentials: grpc.ServerCredentials; prefaceTimeoutMs: number },
 ): Promise<GrpcListener> {
-  const injector = server.createConnectionInjector(options.credentials);
+  const { injector, http2Server } = createInjector(server, options.credentials, options.prefaceTimeoutMs);
+  /** Connections whose preface has not arrived, by their address pair (the one key both ends of the wait can read). */
+  const awaitingPreface = new Map<string, NodeJS.Timeout>();
+  const forget = (key: string, timer: NodeJS.Timeout) => {
+    clearTimeout(timer);
+    // A reset peer may reconnect from the same port before this socket's 'close': keep the newer entry.
+    if (awaitingPreface.get(key) === timer) awaitingPreface.delete(key);
+  };
+  // The signal is the session's first SETTINGS frame from the peer ('remoteSettings'): nghttp2 reports
+  // it only after the 24-byte client magic and a whole SETTINGS frame (the client connection preface,
+  // RFC 9113 §3.4), and for TLS only after the handshake. Counting bytes read would keep a peer that
+  // sends 24 bytes of anything, or a few TLS records; a session's 'connect' fires as soon as grpc-js
+  // has the socket, before a byte arrives.
+  http2Server?.on('session', (session) => {
+    // session.socket is the accepted socket (plaintext) or the TLS socket over it: both give its addresses.
+    const key = addressPairOf(session.socket);
+    const timer = key === undefined ? undefined : awaitingPreface.get(key);
+    if (key !== undefined && timer !== undefined) session.once('remoteSettings', () => forget(key, timer));
+  });
   const tcp = net.createServer({ noDelay: true }, (socket) => {
-    if (options.prefaceTimeoutMs > 0) {
-      const timer = setTimeout(() => {
-        // A reset, not a FIN: grpc-js's HTTP/2 session holds the socket, and only a reset ends it for the peer.
-        if (socket.bytesRead === 0) socket.resetAndDestroy();
-      }, options.prefaceTimeoutMs);
+    const key = http2Server ? addressPairOf(socket) : undefined;
+    if (key !== undefined) {
+      // A reset, not a FIN: grpc-js's HTTP/2 session holds the socket, and only a reset ends it for the peer.
+      const timer = setTimeout(() => socket.resetAndDestroy(), options.prefaceTimeoutMs);
       timer.unref();
-      socket.once('close', () => clearTimeout(timer));
+      awaitingPreface.set(key, timer);
+      socket.once('close', () => forget(key, timer));
     }
     injector.injectConnection(socket);
   });
@@ -44,4 +65,32 @@ export function listenForGrpc(
       });
     });
   });
+}
+
+type Http2ServerOfGrpc = http2.Http2Server | http2.Http2SecureServer;
+
+/**
+ * grpc-js's connection injector and, where a preface timeout is asked for, the HTTP/2 server behind
+ * it, whose sessions tell when a peer's preface arrived. grpc-js exposes that server to no public API;
+ * it is the one entry that creating the injector adds to the server's `http2Servers` (grpc-js
+ * src/server.ts). If a grpc-js upgrade moves it, the start fails here rather than run unprotected.
+ */
+function createInjector(server: grpc.Server, credentials: grpc.ServerCredentials, prefaceTimeoutMs: number) {
+  const http2Servers = (server as unknown as { http2Servers?: Map<Http2ServerOfGrpc, unknown> }).http2Servers;
+  const before = new Set(http2Servers?.keys());
+  const injector = server.createConnectionInjector(credentials);
+  if (prefaceTimeoutMs <= 0) return { injector, http2Server: undefined };
+  const added = [...(http2Servers?.keys() ?? [])].filter((candidate) => !before.has(candidate));
+  if (added.length !== 1) {
+    throw new Error('connectionPrefaceTimeoutMs cannot be enforced: this grpc-js version does not show its HTTP/2 server '
+      + '(set connectionPrefaceTimeoutMs to 0 to serve without the limit)');
+  }
+  return { injector, http2Server: added[0] };
+}
+
+/** `local|remote` addresses and ports: unique among open connections of one listener. */
+function addressPairOf(socket: net.Socket): string | undefined {
+  const { localAddress, localPort, remoteAddress, remotePort } = socket;
+  if (remoteAddress === undefined || remotePort === undefined) return undefined; // already closed
+  return `${localAddress}:${localPort}|${remoteAddress}:${remotePort}`;
 }

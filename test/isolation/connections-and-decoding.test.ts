@@ -1,5 +1,6 @@
 /**
- * Issue 12: connections that never speak are closed; malformed protobuf is the caller's mistake
+ * Issue 12: connections that never complete the HTTP/2 preface (silent, one byte, part of it) are
+ * closed; malformed protobuf is the caller's mistake
  * (INVALID_ARGUMENT) on every operation; header maps over their limit fail the call at once.
  */
 import { after, before, test } from 'node:test';
@@ -7,6 +8,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
+import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, closedAfter, connectAndWrite } from '../helpers/raw-connections';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, rawUnary, registerSchema } from '../helpers/validation';
 import { contractValidatorDefinition } from '@svc/client/protocol';
@@ -36,6 +38,36 @@ test('a connection that sends nothing is closed after connectionPrefaceTimeoutMs
   await new Promise((resolve) => setTimeout(resolve, PREFACE_TIMEOUT_MS * 2));
   const answer = await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
   assert.equal(answer.valid, true);
+});
+
+test('connections that send one byte, part of the preface or the magic without SETTINGS are closed like silent ones', async () => {
+  const partial = {
+    'one byte': Buffer.from('P'),
+    'the first line of the magic': Buffer.from('PRI * HTTP/2.0\r\n'),
+    'the whole magic, no SETTINGS': CLIENT_MAGIC,
+    'the magic and half a SETTINGS frame header': Buffer.concat([CLIENT_MAGIC, EMPTY_SETTINGS_FRAME.subarray(0, 4)]),
+  };
+  const connections = await Promise.all(Object.entries(partial).map(async ([label, bytes]) => ({
+    label, ...await connectAndWrite(server.server.port, bytes),
+  })));
+  const closed = connections.map(({ label, socket, opened }) => closedAfter(socket, opened, PREFACE_TIMEOUT_MS * 10, label));
+  // A real client on the same server is served while they wait, and after they are gone.
+  const during = await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
+  assert.equal(during.valid, true);
+  const times = await Promise.all(closed);
+  times.forEach((ms, i) => assert.ok(ms >= PREFACE_TIMEOUT_MS * 0.8, `${connections[i]!.label}: closed after ${Math.round(ms)} ms`));
+  const afterwards = await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
+  assert.equal(afterwards.valid, true);
+});
+
+test('a connection that completes the preface (magic and SETTINGS) and then waits stays open past the timeout', async () => {
+  const { socket } = await connectAndWrite(server.server.port, Buffer.concat([CLIENT_MAGIC, EMPTY_SETTINGS_FRAME]));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, PREFACE_TIMEOUT_MS * 3));
+    assert.equal(socket.destroyed, false, 'a connection that completed the preface is not closed by the preface timeout');
+  } finally {
+    socket.destroy();
+  }
 });
 
 test('malformed protobuf answers INVALID_ARGUMENT on every operation', async () => {

@@ -13,6 +13,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../shared/limits';
 import type { AuditRecorder } from '../audit';
+import { rateLimited } from '../log-rate-limit';
 import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
 import type { ApiKeyStore } from './api-key-store';
@@ -80,30 +81,5 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
       })
       .build();
     return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });
-  };
-}
-
-/**
- * Runs `write` at most `perWindow` times per window; the first write after a quiet spell is told how
- * many were left out since the last one, so a client that hammers the server with a bad key cannot
- * fill the log (the failures are still counted in full by the metric).
- */
-function rateLimited(perWindow: number, windowMs: number): (write: (suppressed: number) => void) => void {
-  let windowStart = -Infinity;
-  let written = 0;
-  let suppressed = 0;
-  return (write) => {
-    const now = performance.now();
-    if (now - windowStart >= windowMs) {
-      windowStart = now;
-      written = 0;
-    }
-    if (written >= perWindow) {
-      suppressed += 1;
-      return;
-    }
-    written += 1;
-    write(suppressed);
-    suppressed = 0;
   };
 }

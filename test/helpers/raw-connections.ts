@@ -1,0 +1,34 @@
+/**
+ * Raw TCP connections to a test server, for the tests of connections that never complete the HTTP/2
+ * preface (plaintext and TLS alike): open one and write some bytes, then time when the server closes it.
+ */
+import net from 'node:net';
+
+/** The 24 bytes every HTTP/2 client sends first (RFC 9113 §3.4), and an empty SETTINGS frame, which completes the preface. */
+export const CLIENT_MAGIC = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+export const EMPTY_SETTINGS_FRAME = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+
+/** A raw TCP connection to the server that writes `bytes` once connected, and the time it was opened. */
+export async function connectAndWrite(port: number, bytes: Buffer): Promise<{ socket: net.Socket; opened: number }> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => undefined); // the server resets it
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('close', () => reject(new Error('closed before it connected')));
+  });
+  const opened = performance.now();
+  if (bytes.length > 0) socket.write(bytes);
+  return { socket, opened };
+}
+
+/** Milliseconds from `opened` to the socket's close; rejects if it is still open after `withinMs`. */
+export function closedAfter(socket: net.Socket, opened: number, withinMs: number, label: string): Promise<number> {
+  if (socket.destroyed) return Promise.resolve(performance.now() - opened);
+  return new Promise((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`${label}: still open after ${withinMs} ms`)), withinMs);
+    socket.once('close', () => {
+      clearTimeout(guard);
+      resolve(performance.now() - opened);
+    });
+  });
+}

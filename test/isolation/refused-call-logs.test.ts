@@ -1,0 +1,72 @@
+/**
+ * A client that hammers the server with a wrong API key cannot flood the log through the per-call
+ * lines either: "call failed" lines of refused calls (UNAUTHENTICATED, PERMISSION_DENIED) are written
+ * at most refusedCallLogLinesPerMinute, the next one after the minute carries how many were left out,
+ * and other failed calls are still logged one by one. No part of a key reaches the log.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../../src/shared/limits';
+import { captureLogs } from '../helpers/log-capture';
+import { startTestServer } from '../helpers/server';
+
+const RIGHT_KEY = 'right-key-Qw8Er4Ty6Ui2';
+const WRONG_KEY = 'wrong-key-Zx3Cv5Bn7Mm1';
+const REFUSED_CALLS = 300;
+const IN_FLIGHT = 20;
+
+function withKey(key: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set('x-api-key', key);
+  return metadata;
+}
+
+test('refused calls write at most refusedCallLogLinesPerMinute "call failed" lines, the next carries suppressed; other failures are all logged', async (t) => {
+  const logs = captureLogs('info');
+  const server = await startTestServer({ apiKeyAuth: true, logger: logs.logger, env: { SVC_API_KEYS: RIGHT_KEY } });
+  try {
+    const refusedOnce = () => assert.rejects(server.client.call('ListSchemas', {}, { metadata: withKey(WRONG_KEY), deadlineMs: 10_000 }),
+      (error: grpc.ServiceError) => error.code === grpc.status.UNAUTHENTICATED);
+    // IN_FLIGHT workers share REFUSED_CALLS calls: bounded in count, each call bounded by its deadline.
+    let started = 0;
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (started < REFUSED_CALLS) {
+        started += 1;
+        await refusedOnce();
+      }
+    }));
+    const refusalLines = () => logs.lines().filter((line) => line.msg === 'call failed' && line.code === 'UNAUTHENTICATED');
+    const duringFlood = refusalLines();
+    assert.ok(duringFlood.length >= 1, 'the first refusals are logged');
+    assert.ok(duringFlood.length <= LIMITS.refusedCallLogLinesPerMinute,
+      `${duringFlood.length} lines for ${REFUSED_CALLS} refusals (refusedCallLogLinesPerMinute ${LIMITS.refusedCallLogLinesPerMinute})`);
+
+    // Other failures are not held back by the exhausted refusal budget: every one has its line.
+    const notFoundCalls = LIMITS.refusedCallLogLinesPerMinute + 10;
+    for (let i = 0; i < notFoundCalls; i++) {
+      await assert.rejects(server.client.call('ListEndpoints', { schema_id: `nobody-${i}` }, { metadata: withKey(RIGHT_KEY), deadlineMs: 10_000 }),
+        (error: grpc.ServiceError) => error.code === grpc.status.NOT_FOUND);
+    }
+    const notFoundLines = logs.lines().filter((line) => line.msg === 'call failed' && line.code === 'NOT_FOUND');
+    assert.equal(notFoundLines.length, notFoundCalls);
+    assert.equal(refusalLines().length, duringFlood.length, 'no refusal line written meanwhile');
+
+    // A minute later (the clock moved on, not waited for), the next refusal's line says how many were left out.
+    const now = performance.now.bind(performance);
+    t.mock.method(performance, 'now', () => now() + 61_000);
+    await refusedOnce();
+    const lines = refusalLines();
+    assert.equal(lines.length, duringFlood.length + 1);
+    const next = lines.at(-1)!;
+    assert.equal(next.suppressed, REFUSED_CALLS - duringFlood.length, JSON.stringify(next));
+    assert.equal(lines.filter((line) => line.suppressed !== undefined).length, 1, 'only the line after the quiet spell carries suppressed');
+
+    const text = logs.text();
+    for (const key of [RIGHT_KEY, WRONG_KEY]) {
+      for (const part of [key, key.slice(-12)]) assert.ok(!text.includes(part), `"${part}" appears in the log`);
+    }
+  } finally {
+    await server.close();
+  }
+});
