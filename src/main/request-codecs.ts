@@ -1,7 +1,9 @@
 /**
  * How requests are decoded, operation by operation. The validation operations keep their messages
- * as raw protobuf bytes on the main thread (workers decode them). Every other operation is decoded by
- * the protobuf library, behind a guard: grpc-js answers a request that fails to decode with
+ * as raw protobuf bytes on the main thread (workers decode them). RecordInteractions is read with the
+ * same wire reader on the main thread, which counts an interaction's header entries before building
+ * it (evidence/recorded-interaction-codec.ts). Every other operation is decoded by the protobuf
+ * library. Both are behind a guard: grpc-js answers a request that fails to decode with
  * INTERNAL, while a malformed message is the caller's mistake, so the guard hands the handler a
  * marker instead and the handler answers INVALID_ARGUMENT. RegisterSchema's content is also checked
  * for UTF-8 on its bytes, which decoding would hide.
@@ -12,6 +14,7 @@ import type { ContractValidatorDefinition } from '@svc/client/protocol';
 import { invalidArgument, errorMessage, type SvcError } from '../shared/errors';
 import { RAW_VALIDATION_OPERATIONS } from '../shared/pool-protocol/validation-codec';
 import { WireReader, WireType } from '../shared/pool-protocol/protobuf-wire';
+import { decodeRecordedInteraction } from './evidence/recorded-interaction-codec';
 
 const MALFORMED = Symbol('malformed request');
 /** Set on a RegisterSchemaRequest whose schema_content bytes are not UTF-8 (decoding hid them behind U+FFFD). */
@@ -36,6 +39,11 @@ export function schemaContentIsNotUtf8(request: object): boolean {
   return CONTENT_NOT_UTF8 in request;
 }
 
+/** Operations whose messages the server decodes with its own wire reader instead of the protobuf library. */
+const OWN_DECODERS: Readonly<Partial<Record<string, (bytes: Buffer) => unknown>>> = Object.freeze({
+  RecordInteractions: decodeRecordedInteraction,
+});
+
 /** The service definition with pass-through codecs for the validation operations and guarded decoding for the rest. */
 export function withRequestCodecs(definition: ContractValidatorDefinition): grpc.ServiceDefinition {
   // One map for operations of different message types: only `any` fits them all.
@@ -43,7 +51,7 @@ export function withRequestCodecs(definition: ContractValidatorDefinition): grpc
   for (const [name, method] of Object.entries(definition) as Array<[string, grpc.MethodDefinition<any, any>]>) {
     codecs[name] = name in RAW_VALIDATION_OPERATIONS
       ? { ...method, requestDeserialize: (bytes: Buffer) => bytes, responseSerialize: (bytes: Buffer) => bytes }
-      : { ...method, requestDeserialize: guardedDeserializer(name === 'RegisterSchema' ? withContentBytesCheck(method.requestDeserialize) : method.requestDeserialize) };
+      : { ...method, requestDeserialize: guardedDeserializer(OWN_DECODERS[name] ?? (name === 'RegisterSchema' ? withContentBytesCheck(method.requestDeserialize) : method.requestDeserialize)) };
   }
   return codecs as grpc.ServiceDefinition;
 }

@@ -4,6 +4,7 @@
  * shape. Undefined (with the reason) when the interaction cannot be attributed to an operation.
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
+import { LIMITS } from '../../shared/limits';
 import { fieldPaths, parseJsonBody, shapeDigest } from './field-paths';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
@@ -14,8 +15,8 @@ import type { UsageObservation } from './usage-registry';
 export const UNKNOWN_CONSUMER = 'unknown';
 const CONSUMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const ENVIRONMENT_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** Read-field paths taken from one interaction at most. */
-const MAX_READ_FIELDS = 500;
+/** Read-field paths taken from one interaction at most (the rest are not even decoded: recorded-interaction-codec.ts). */
+export const MAX_READ_FIELDS = 500;
 
 export type ObservationResult = { observation: UsageObservation } | { skipped: RecordingDropReason };
 
@@ -33,6 +34,8 @@ export function observeInteraction(
   if (!request || !response) return { skipped: 'missing_request_or_response' };
   const operation = resolved.matcher.match(request.method, request.path);
   if (!operation) return { skipped: 'route' };
+  // Checked before anything below reads a body: each of those steps costs the main thread per byte.
+  if (request.body.length > LIMITS.recordingMaxBodyChars || response.body.length > LIMITS.recordingMaxBodyChars) return { skipped: 'body_size' };
 
   const redactedRequest = {
     method: request.method.toUpperCase(), path: request.path,

@@ -2,19 +2,23 @@
  * RecordInteractions and PurgeRecordings (docs/evidence.md). The stream is read as fast as it comes:
  * each interaction is attributed to an operation by routing its real path, redacted again with the
  * server's key list (the sender redacts first) and handed to the usage registry, which drops and
- * counts when a limit is reached. The answer says how many were kept and how many were not.
+ * counts when a limit is reached. An interaction over a header limit arrives already marked by its
+ * decoder (request-codecs.ts) and is dropped unbuilt; a malformed message fails the call with
+ * INVALID_ARGUMENT. The answer says how many were kept and how many were not, and why.
  */
 import type * as grpc from '@grpc/grpc-js';
 import type {
   ContractValidatorHandlers, PurgeRecordingsRequest__Output, RecordedInteraction__Output, RecordInteractionsResponse,
 } from '@svc/client/protocol';
-import { ErrorCode, SvcError } from '../../shared/errors';
+import { ErrorCode, SvcError, invalidArgument } from '../../shared/errors';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { OperationMatcher } from '../evidence/operation-matcher';
-import type { RecordingDropReason } from '../evidence/drop-reasons';
+import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
 import { observeInteraction, type ObservationResult } from '../evidence/observe-interaction';
+import { overLimitReason } from '../evidence/recorded-interaction-codec';
 import { DEFAULT_REDACTED_KEYS } from '../evidence/redaction';
 import { toServiceError } from '../grpc-status';
+import { malformedRequestError } from '../request-codecs';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
 
@@ -28,6 +32,13 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
     RecordInteractions: (call: grpc.ServerReadableStream<RecordedInteraction__Output, RecordInteractionsResponse>, callback: grpc.sendUnaryData<RecordInteractionsResponse>) => {
       let accepted = 0;
       let dropped = 0;
+      let received = 0;
+      let answered = false;
+      const answer: grpc.sendUnaryData<RecordInteractionsResponse> = (error, response) => {
+        if (answered) return;
+        answered = true;
+        callback(error, response);
+      };
       const skipped = new Map<RecordingDropReason, number>();
       const drop = (reason: RecordingDropReason) => {
         dropped++;
@@ -36,10 +47,24 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       };
       let done: Promise<void> = Promise.resolve();
       call.on('data', (message: RecordedInteraction__Output) => {
+        received++;
+        const malformed = malformedRequestError(message);
+        if (malformed) {
+          // Those before it are handled (kept or dropped) as usual; the rest of the stream is not read.
+          const error = invalidArgument(`${malformed.message} (message ${received} of the stream; the ones before it were handled)`);
+          answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null);
+          return;
+        }
+        if (answered) return;
         // Messages are handled in order; the document of a new schema version is the only await.
         done = done.then(async () => {
           if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
             drop('stream_limit');
+            return;
+          }
+          const overLimit = overLimitReason(message);
+          if (overLimit) {
+            drop(overLimit);
             return;
           }
           const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version);
@@ -56,9 +81,13 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       });
       call.on('end', () => {
         void done.then(() => {
-          const reasons = [...skipped].map(([reason, count]) => `${count} ${reason.replaceAll('_', ' ')}`).join(', ');
-          callback(null, { accepted, dropped, message: dropped === 0 ? '' : `not kept: ${reasons}` });
-        }, (error: unknown) => callback(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
+          const message = notKeptMessage(skipped);
+          const overLimit = [...skipped].filter(([reason]) => isInteractionLimit(reason));
+          if (overLimit.length > 0) {
+            ctx.logger.info({ caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) }, `recorded interactions dropped over a limit: ${message}`);
+          }
+          answer(null, { accepted, dropped, message });
+        }, (error: unknown) => answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
       });
       call.on('error', () => undefined);
     },

@@ -205,6 +205,40 @@ function decodeResponseData(bytes: Buffer, [start, end]: [number, number], into:
   return response;
 }
 
+/**
+ * Whether the embedded RequestData (or ResponseData) occurrences at `ranges` hold more header entries
+ * than validationMaxHeaderEntries, all occurrences together (protobuf merges them). Counted on the
+ * wire without decoding, and the count stops past the limit: for readers on the main thread
+ * (recorded interactions) that must refuse such a message before building any of it.
+ */
+export function headerEntriesOverLimit(bytes: Buffer, ranges: ReadonlyArray<[number, number]>, side: 'request' | 'response'): boolean {
+  const headersField = side === 'request' ? REQUEST_DATA.HEADERS : RESPONSE_DATA.HEADERS;
+  let entries = 0;
+  for (const [start, end] of ranges) {
+    const reader = new WireReader(bytes, start, end);
+    while (!reader.done) {
+      const tag = reader.readTag();
+      if (tag >>> 3 === headersField && ++entries > LIMITS.validationMaxHeaderEntries) return true;
+      reader.skip(tag & 7);
+    }
+  }
+  return false;
+}
+
+/** RequestData from its embedded occurrences, decoded and merged as validation does; undefined when there are none. */
+export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): RequestFields | undefined {
+  let request: RequestFields | undefined;
+  for (const range of ranges) request = decodeRequestData(bytes, range, request);
+  return request;
+}
+
+/** ResponseData from its embedded occurrences, decoded and merged as validation does; undefined when there are none. */
+export function decodeResponseOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): ResponseFields | undefined {
+  let response: ResponseFields | undefined;
+  for (const range of ranges) response = decodeResponseData(bytes, range, response);
+  return response;
+}
+
 /** Only RequestData.method, for the routing head; undefined when the field is absent. */
 function readRequestMethod(bytes: Buffer, start: number, end: number): string | undefined {
   const reader = new WireReader(bytes, start, end);
@@ -243,17 +277,17 @@ function readMapEntry(bytes: Buffer, [start, end]: [number, number], map: Record
   else map[key] = value;
 }
 
-function readString(reader: WireReader, tag: number): string {
+export function readString(reader: WireReader, tag: number): string {
   expectWireType(tag, WireType.LENGTH_DELIMITED);
   return reader.readString();
 }
 
-function readEmbedded(reader: WireReader, tag: number): [number, number] {
+export function readEmbedded(reader: WireReader, tag: number): [number, number] {
   expectWireType(tag, WireType.LENGTH_DELIMITED);
   return reader.readLengthDelimited();
 }
 
-function expectWireType(tag: number, expected: number): void {
+export function expectWireType(tag: number, expected: number): void {
   if ((tag & 7) !== expected) throw new WireFormatError(`field ${tag >>> 3} has wire type ${tag & 7}, expected ${expected}`);
 }
 
