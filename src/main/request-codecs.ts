@@ -59,12 +59,23 @@ export function withRequestCodecs(definition: ContractValidatorDefinition): grpc
 function guardedDeserializer(deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
   return (bytes) => {
     try {
+      checkFieldBounds(bytes);
       return deserialize(bytes);
     } catch (error) {
       const marker: MalformedRequest = { [MALFORMED]: invalidArgument(`the request is not a valid protobuf message: ${errorMessage(error)}`) };
       return marker;
     }
   };
+}
+
+/**
+ * Every top-level field of `bytes` ends inside the message. The protobuf library reads a string
+ * whose length runs past the end as the bytes that are there (`0a 05 61 62` decoded as name "ab"
+ * and created that environment), so a truncated message must be caught before it decodes.
+ */
+function checkFieldBounds(bytes: Buffer): void {
+  const reader = new WireReader(bytes);
+  while (!reader.done) reader.skip(reader.readTag() & 7);
 }
 
 function withContentBytesCheck(deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {

@@ -73,16 +73,24 @@ test('a connection that completes the preface (magic and SETTINGS) and then wait
 test('malformed protobuf answers INVALID_ARGUMENT on every operation', async () => {
   const client = rawClient(server.address);
   try {
-    // Field 1, length-delimited, whose length varint never ends.
-    const garbage = Buffer.from([0x0a, 0xff]);
-    for (const [name, method] of Object.entries(contractValidatorDefinition())) {
-      if (method.requestStream) continue; // the stream reports per message, covered by the validation tests
-      await assert.rejects(rawUnary(client, name, garbage), (error: grpc.ServiceError) => {
-        assert.equal(error.code, grpc.status.INVALID_ARGUMENT, `${name}: ${error.details}`);
-        assert.match(error.details, /not a valid (protobuf|svc\.\w+) message/);
-        return true;
-      }, name);
+    const malformed = {
+      // Field 1, length-delimited, whose length varint never ends.
+      'an unterminated length': Buffer.from([0x0a, 0xff]),
+      // Field 1 says 5 bytes, 2 follow: the protobuf library alone would read the string "ab".
+      'a truncated string': Buffer.from([0x0a, 0x05, 0x61, 0x62]),
+    };
+    for (const [label, bytes] of Object.entries(malformed)) {
+      for (const [name, method] of Object.entries(contractValidatorDefinition())) {
+        if (method.requestStream) continue; // the stream reports per message, covered by the validation tests
+        await assert.rejects(rawUnary(client, name, bytes), (error: grpc.ServiceError) => {
+          assert.equal(error.code, grpc.status.INVALID_ARGUMENT, `${name}, ${label}: ${error.details}`);
+          assert.match(error.details, /not a valid (protobuf|svc\.\w+) message/);
+          return true;
+        }, `${name}, ${label}`);
+      }
     }
+    const { environments } = await server.client.call('ListEnvironments', {});
+    assert.ok(!environments.some((environment: { name: string }) => environment.name === 'ab'), 'nothing was created from a truncated message');
   } finally {
     client.close();
   }
