@@ -1,7 +1,8 @@
 /**
  * Issue 12: work that scales with what one caller sends is bounded. Bytes waiting for validation
  * have an aggregate limit (beyond it: OVERLOADED, RESOURCE_EXHAUSTED on the wire); repeated consumer
- * endpoints merge in linear time and their total is limited.
+ * endpoints merge in linear time, the fields of one endpoint stay within consumerMaxUsedFields once
+ * merged, and their total is limited.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,25 +45,31 @@ before(async () => {
 });
 after(() => server.close());
 
-function usage(repeats: number, fieldsEach: number) {
+/** One endpoint listed `repeats` times with `fieldsEach` fields each: distinct per repeat, or the same ones. */
+function usage(repeats: number, fieldsEach: number, distinct = true) {
   return Array.from({ length: repeats }, (_, r) => ({
     method: 'GET',
     path: '/users/{id}',
-    used_fields: Array.from({ length: fieldsEach }, (_, f) => `f${r}_${f}`),
+    used_fields: Array.from({ length: fieldsEach }, (_, f) => (distinct ? `f${r}_${f}` : `f${f}`)),
   }));
 }
 
-test('one endpoint repeated with distinct fields merges in linear time', async () => {
-  const started = performance.now();
-  const answer = await server.client.call('RegisterConsumer', {
-    consumer_id: 'wide', consumer_version: '1', schema_id: 'users', schema_version: '1.0.0', environment: 'dev',
-    used_endpoints: usage(100, 1_000),
+test('one endpoint repeated merges in linear time: the same fields are kept once, more distinct ones than consumerMaxUsedFields are refused', async () => {
+  const register = (consumerId: string, usedEndpoints: ReturnType<typeof usage>) => server.client.call('RegisterConsumer', {
+    consumer_id: consumerId, consumer_version: '1', schema_id: 'users', schema_version: '1.0.0', environment: 'dev', used_endpoints: usedEndpoints,
   });
-  const ms = performance.now() - started;
-  assert.equal(answer.success, true, answer.message);
-  assert.equal(answer.consumer.used_endpoints.length, 1);
-  assert.equal(answer.consumer.used_endpoints[0].used_fields.length, 100_000);
-  assert.ok(ms < 5_000, `${Math.round(ms)} ms`);
+  let started = performance.now();
+  const same = await register('repeating', usage(100, 1_000, false));
+  assert.equal(same.success, true, same.message);
+  assert.equal(same.consumer.used_endpoints.length, 1);
+  assert.equal(same.consumer.used_endpoints[0].used_fields.length, 1_000);
+  assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+
+  started = performance.now();
+  const wide = await register('wide', usage(100, 1_000));
+  assert.equal(wide.success, false);
+  assert.equal(wide.message, `used_endpoints lists GET /users/{id} more than once, with 100000 distinct used fields in all, over the limit of ${LIMITS.consumerMaxUsedFields} per endpoint (consumerMaxUsedFields)`);
+  assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
 });
 
 test('more used fields in all than consumerMaxUsedFieldsTotal are refused before any merging', async () => {

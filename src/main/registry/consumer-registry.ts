@@ -4,7 +4,7 @@
  * registering again updates the consumer version, the schema version, the endpoints and
  * `last_validated_at`, and keeps `registered_at`. Stored through the storage port.
  */
-import { ErrorCode, SvcError, invalidArgument, messages } from '../../shared/errors';
+import { ErrorCode, SvcError, invalidArgument, limitExceeded, messages } from '../../shared/errors';
 import { checkEnvironment, checkIdentifier, checkMetadataText } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
 import { isHttpMethod } from '../../shared/openapi/document';
@@ -128,12 +128,12 @@ export function recentVersions(versions: readonly string[]): string {
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
 function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {
   if (endpoints.length > LIMITS.consumerMaxEndpoints) {
-    throw invalidArgument(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
+    throw limitExceeded(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
   }
   let totalFields = 0;
   for (const endpoint of endpoints) totalFields += endpoint.usedFields.length;
   if (totalFields > LIMITS.consumerMaxUsedFieldsTotal) {
-    throw invalidArgument(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
+    throw limitExceeded(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
   }
   return endpoints.map((endpoint, index) => {
     const field = `used_endpoints[${index}]`;
@@ -145,7 +145,7 @@ function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageReco
       throw invalidArgument(`${field}.path must be an API path template starting with '/' (for example /users/{id}), at most ${LIMITS.validationMaxPathChars} characters`);
     }
     if (endpoint.usedFields.length > LIMITS.consumerMaxUsedFields) {
-      throw invalidArgument(`${field}.used_fields lists ${endpoint.usedFields.length} fields, over the limit of ${LIMITS.consumerMaxUsedFields} (consumerMaxUsedFields)`);
+      throw limitExceeded(`${field}.used_fields lists ${endpoint.usedFields.length} fields, over the limit of ${LIMITS.consumerMaxUsedFields} (consumerMaxUsedFields)`);
     }
     endpoint.usedFields.forEach((usedField, fieldIndex) => checkMetadataText(`${field}.used_fields[${fieldIndex}]`, usedField));
     return { method, path: endpoint.path, usedFields: endpoint.usedFields };
@@ -186,6 +186,11 @@ function matchEndpoints(
     const more = unknown.length > MAX_NAMED_UNKNOWN_ENDPOINTS ? ` and ${unknown.length - MAX_NAMED_UNKNOWN_ENDPOINTS} more` : '';
     const noun = unknown.length === 1 ? 'endpoint is' : 'endpoints are';
     throw invalidArgument(`used_endpoints: ${unknown.length} ${noun} not in schema ${schemaLabel}: ${named}${more}`);
+  }
+  for (const { method, path, usedFields } of matched.values()) {
+    if (usedFields.size > LIMITS.consumerMaxUsedFields) {
+      throw limitExceeded(`used_endpoints lists ${method} ${path} more than once, with ${usedFields.size} distinct used fields in all, over the limit of ${LIMITS.consumerMaxUsedFields} per endpoint (consumerMaxUsedFields)`);
+    }
   }
   return [...matched.values()].map(({ method, path, usedFields }) => ({ method, path, usedFields: [...usedFields] }));
 }
