@@ -19,7 +19,7 @@ const DOCUMENT = JSON.stringify({
   },
 });
 
-test('a server started with a usage-key limit keeps that many keys and drops the rest as "limit"', async () => {
+test('a server started with a usage-key limit keeps that many keys and drops the rest, naming maxUsageKeys', async () => {
   const server = await startTestServer({ recordingMaxUsageKeys: 1, recordingRetentionDays: 7 });
   try {
     assert.equal(server.server.context.usage.limits.maxUsageKeys, 1);
@@ -30,7 +30,7 @@ test('a server started with a usage-key limit keeps that many keys and drops the
       request: { method: 'GET', path, headers: {}, body: '' }, response: { status_code: 200, headers: {}, body: '' }, valid: true,
     });
     const answer = await recordInteractions(server.client, [interaction('/a'), interaction('/b')]);
-    assert.deepEqual(answer, { accepted: 1, dropped: 1, message: 'not kept: 1 limit' });
+    assert.deepEqual(answer, { accepted: 1, dropped: 1, message: 'not kept: 1 over the limit of 1 usage rows (maxUsageKeys)' });
   } finally {
     await server.close();
   }

@@ -215,8 +215,11 @@ test('a body over recordingMaxBodyChars is dropped by its length, naming the lim
   const limit = LIMITS.recordingMaxBodyChars;
   assert.equal(body(limit).length, limit);
   const answer = await recordInteractions(server.client, [withBodies('', body(limit)), withBodies(body(limit + 1), ''), withBodies('', body(limit + 1))]);
-  // The body at the limit is read: its usage counts, and only its sample, over maxSampleBytes, is not kept ("limit").
-  assert.deepEqual(answer, { accepted: 0, dropped: 3, message: `not kept: 1 limit, 2 with a body over the limit of ${limit} characters (recordingMaxBodyChars)` });
+  // The body at the limit is read: its usage counts, and only its sample, over maxSampleBytes, is not kept.
+  assert.deepEqual(answer, {
+    accepted: 0, dropped: 3,
+    message: `not kept: 1 counted, but with a sample over the limit of 64 KiB (maxSampleBytes), 2 with a body over the limit of ${limit} characters (recordingMaxBodyChars)`,
+  });
 
   const huge = definition.requestSerialize(withBodies('', body(8 * 1024 * 1024)));
   const sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });

@@ -4,7 +4,9 @@
  * RecordInteractions' message (worded here, the one place) and counted in
  * `svc_recorded_interactions_total{outcome="dropped", reason}`.
  */
-import { LIMITS } from '../../shared/limits';
+import { LIMITS, formatBytes } from '../../shared/limits';
+import type { RecordingLimits } from './recording-limits';
+import type { DropReason as UsageDropReason } from './usage-registry';
 
 export const RECORDING_DROP_REASONS = Object.freeze([
   'limit', 'stream_limit', 'header_entries', 'body_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
@@ -25,9 +27,27 @@ export function isInteractionLimit(reason: RecordingDropReason): boolean {
   return reason in INTERACTION_LIMIT_TEXT;
 }
 
-/** RecordInteractions' message: empty when everything was kept, else `not kept: 2 route, 1 over the limit of …`. */
-export function notKeptMessage(dropped: ReadonlyMap<RecordingDropReason, number>): string {
+/** The usage registry's limits (reason `limit`), worded with the server's configured values. */
+function usageLimitText(reason: UsageDropReason, limits: RecordingLimits): string {
+  switch (reason) {
+    case 'usage_keys': return `over the limit of ${limits.maxUsageKeys} usage rows (maxUsageKeys)`;
+    case 'sample_bytes': return `counted, but with a sample over the limit of ${formatBytes(limits.maxSampleBytes)} (maxSampleBytes)`;
+    case 'pending_samples': return `counted, but with a sample past the ${limits.maxPendingSamples} waiting to be stored (maxPendingSamples)`;
+  }
+}
+
+/**
+ * RecordInteractions' message: empty when everything was kept, else
+ * `not kept: 2 route, 1 over the limit of …`; `limit` is told apart by `usageLimited`.
+ */
+export function notKeptMessage(
+  dropped: ReadonlyMap<RecordingDropReason, number>,
+  usageLimited: ReadonlyMap<UsageDropReason, number>,
+  limits: RecordingLimits,
+): string {
   if (dropped.size === 0) return '';
-  const reasons = [...dropped].map(([reason, count]) => `${count} ${INTERACTION_LIMIT_TEXT[reason] ?? reason.replaceAll('_', ' ')}`);
+  const reasons = [...dropped].flatMap(([reason, count]) => (reason === 'limit'
+    ? [...usageLimited].map(([limit, limitCount]) => `${limitCount} ${usageLimitText(limit, limits)}`)
+    : [`${count} ${INTERACTION_LIMIT_TEXT[reason] ?? reason.replaceAll('_', ' ')}`]));
   return `not kept: ${reasons.join(', ')}`;
 }

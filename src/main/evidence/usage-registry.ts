@@ -65,8 +65,11 @@ export class UsageRegistry {
     return registry;
   }
 
-  /** Adds one interaction; false (and counted) when a limit dropped it. */
-  observe(observation: UsageObservation, nowMs = Date.now()): boolean {
+  /**
+   * Adds one interaction. Undefined when it was kept whole; else the limit that stopped it (counted):
+   * `usage_keys` drops it, `sample_bytes` and `pending_samples` count its usage without its sample.
+   */
+  observe(observation: UsageObservation, nowMs = Date.now()): DropReason | undefined {
     const key = usageKeyString(observation);
     const now = Math.floor(nowMs / 1000);
     let record = this.#pending.get(key);
@@ -87,7 +90,7 @@ export class UsageRegistry {
     Object.assign(record, uniteFields(record, observation, this.limits.maxFieldsPerKey));
 
     const shapes = this.#knownShapes(key);
-    if (shapes.has(observation.shape)) return true;
+    if (shapes.has(observation.shape)) return undefined;
     if (observation.interactionJson.length > this.limits.maxSampleBytes) return this.#drop('sample_bytes');
     if (this.#pendingSamples.length >= this.limits.maxPendingSamples) return this.#drop('pending_samples');
     // Forget the oldest known shapes beyond twice the kept count: storage keeps the newest anyway.
@@ -98,7 +101,7 @@ export class UsageRegistry {
       method: observation.method, path: observation.path, status: observation.status, shape: observation.shape,
       schemaVersion: observation.schemaVersion, valid: observation.valid, recordedAt: now, interactionJson: observation.interactionJson,
     });
-    return true;
+    return undefined;
   }
 
   /** Usage rows matching the filter, from storage after a flush: every replica's, as of its last flush. */
@@ -188,9 +191,9 @@ export class UsageRegistry {
     return shapes;
   }
 
-  #drop(reason: DropReason): false {
+  #drop(reason: DropReason): DropReason {
     this.#dropped.set(reason, (this.#dropped.get(reason) ?? 0) + 1);
-    return false;
+    return reason;
   }
 }
 

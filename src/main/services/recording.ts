@@ -15,6 +15,7 @@ import type { OpenApiDocument } from '../../shared/openapi/document';
 import { OperationMatcher } from '../evidence/operation-matcher';
 import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
 import { observeInteraction, type ObservationResult } from '../evidence/observe-interaction';
+import type { DropReason as UsageDropReason } from '../evidence/usage-registry';
 import { overLimitReason } from '../evidence/recorded-interaction-codec';
 import { DEFAULT_REDACTED_KEYS } from '../evidence/redaction';
 import { toServiceError } from '../grpc-status';
@@ -40,6 +41,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         callback(error, response);
       };
       const skipped = new Map<RecordingDropReason, number>();
+      /** Which of the usage registry's limits the `limit` drops met. */
+      const usageLimited = new Map<UsageDropReason, number>();
       const drop = (reason: RecordingDropReason) => {
         dropped++;
         skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
@@ -71,17 +74,21 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           const result: ObservationResult = resolved ? observeInteraction(message, resolved, SERVER_REDACTED_KEYS) : { skipped: 'unknown_schema' };
           if ('skipped' in result) {
             drop(result.skipped);
-          } else if (ctx.usage.observe(result.observation)) {
-            accepted++;
-            ctx.metrics.recordedInteractions.labels('accepted', '').inc();
           } else {
-            drop('limit');
+            const limited = ctx.usage.observe(result.observation);
+            if (limited === undefined) {
+              accepted++;
+              ctx.metrics.recordedInteractions.labels('accepted', '').inc();
+            } else {
+              drop('limit');
+              usageLimited.set(limited, (usageLimited.get(limited) ?? 0) + 1);
+            }
           }
         });
       });
       call.on('end', () => {
         void done.then(() => {
-          const message = notKeptMessage(skipped);
+          const message = notKeptMessage(skipped, usageLimited, ctx.usage.limits);
           const overLimit = [...skipped].filter(([reason]) => isInteractionLimit(reason));
           if (overLimit.length > 0) {
             ctx.logger.info({ caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) }, `recorded interactions dropped over a limit: ${message}`);
