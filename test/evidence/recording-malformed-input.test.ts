@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { contractValidatorDefinition } from '@svc/client/protocol';
-import { recordInteractions, type RecordAnswer } from '../helpers/recording';
+import { recordEncoded, recordInteractions } from '../helpers/recording';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, registerSchema } from '../helpers/validation';
 
@@ -32,18 +32,6 @@ const INTERACTION = Object.freeze({
   valid: true,
 });
 
-function recordRaw(messages: Buffer[]): Promise<RecordAnswer> {
-  return new Promise((resolve, reject) => {
-    const stream = sender.makeClientStreamRequest(
-      '/svc.ContractValidator/RecordInteractions', (bytes: Buffer) => bytes, definition.responseDeserialize,
-      (error, answer) => (error ? reject(error) : resolve(answer as unknown as RecordAnswer)),
-    );
-    stream.on('error', () => undefined); // the failure arrives through the callback
-    for (const message of messages) stream.write(message);
-    stream.end();
-  });
-}
-
 function rejectsAsInvalid(call: Promise<unknown>, detail: RegExp): Promise<void> {
   return assert.rejects(call, (error: grpc.ServiceError) => {
     assert.equal(error.code, grpc.status.INVALID_ARGUMENT, error.details);
@@ -54,17 +42,17 @@ function rejectsAsInvalid(call: Promise<unknown>, detail: RegExp): Promise<void>
 }
 
 test('garbage bytes answer INVALID_ARGUMENT, not an unknown schema', async () => {
-  await rejectsAsInvalid(recordRaw([Buffer.from([0xff, 0xff, 0xff])]), /truncated varint \(message 1 of the stream/);
+  await rejectsAsInvalid(recordEncoded(sender, [Buffer.from([0xff, 0xff, 0xff])]), /truncated varint \(message 1 of the stream/);
 });
 
 test('a malformed message after a good one names its place in the stream', async () => {
   // Field 5 (request), length-delimited, claiming 100 bytes that never come.
-  await rejectsAsInvalid(recordRaw([definition.requestSerialize(INTERACTION), Buffer.from([0x2a, 0x64, 0x0a])]), /runs past the end.*message 2 of the stream/);
+  await rejectsAsInvalid(recordEncoded(sender, [definition.requestSerialize(INTERACTION), Buffer.from([0x2a, 0x64, 0x0a])]), /runs past the end.*message 2 of the stream/);
 });
 
 test('a known field with the wrong wire type and a string that is not UTF-8 are malformed too', async () => {
-  await rejectsAsInvalid(recordRaw([Buffer.from([0x38, 0x01, 0x0a, 0x01, 0x75, 0x0d, 0x00, 0x00, 0x00, 0x00])]), /field 1 has wire type 5, expected 2/);
-  await rejectsAsInvalid(recordRaw([Buffer.from([0x0a, 0x02, 0xc3, 0x28])]), /not valid UTF-8/);
+  await rejectsAsInvalid(recordEncoded(sender, [Buffer.from([0x38, 0x01, 0x0a, 0x01, 0x75, 0x0d, 0x00, 0x00, 0x00, 0x00])]), /field 1 has wire type 5, expected 2/);
+  await rejectsAsInvalid(recordEncoded(sender, [Buffer.from([0x0a, 0x02, 0xc3, 0x28])]), /not valid UTF-8/);
 });
 
 test('recording goes on after a malformed call', async () => {

@@ -15,7 +15,7 @@ import { contractValidatorDefinition } from '@svc/client/protocol';
 import { LIMITS } from '../../src/shared/limits';
 import { WireType, writeVarint } from '../../src/shared/pool-protocol/protobuf-wire';
 import { captureLogs, type CapturedLogs } from '../helpers/log-capture';
-import { recordInteractions, type RecordAnswer } from '../helpers/recording';
+import { recordEncoded, recordInteractions, type RecordAnswer } from '../helpers/recording';
 import { createTestClient, startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
 
@@ -62,18 +62,6 @@ function recorded(extra: { requestHeaders?: Record<string, string>; responseHead
     response: { status_code: 200, headers: extra.responseHeaders ?? { 'content-type': 'application/json' }, body: JSON.stringify(VALID_USER) },
     valid: true, read_fields: extra.readFields ?? [], read_fields_tracked: extra.readFields !== undefined,
   };
-}
-
-/** One RecordInteractions call carrying already encoded messages, so that the sender does no encoding work meanwhile. */
-function recordEncoded(client: grpc.Client, messages: Buffer[]): Promise<RecordAnswer> {
-  return new Promise((resolve, reject) => {
-    const stream = client.makeClientStreamRequest(
-      '/svc.ContractValidator/RecordInteractions', (bytes: Buffer) => bytes, definition.responseDeserialize,
-      (error, answer) => (error ? reject(error) : resolve(answer as unknown as RecordAnswer)),
-    );
-    for (const message of messages) stream.write(message);
-    stream.end();
-  });
 }
 
 function percentile(values: number[], p: number): number {
