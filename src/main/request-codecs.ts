@@ -51,15 +51,23 @@ export function withRequestCodecs(definition: ContractValidatorDefinition): grpc
   for (const [name, method] of Object.entries(definition) as Array<[string, grpc.MethodDefinition<any, any>]>) {
     codecs[name] = name in RAW_VALIDATION_OPERATIONS
       ? { ...method, requestDeserialize: (bytes: Buffer) => bytes, responseSerialize: (bytes: Buffer) => bytes }
-      : { ...method, requestDeserialize: guardedDeserializer(OWN_DECODERS[name] ?? (name === 'RegisterSchema' ? withContentBytesCheck(method.requestDeserialize) : method.requestDeserialize)) };
+      : { ...method, requestDeserialize: guardedDeserializer(OWN_DECODERS[name] ?? libraryDecoder(name, method.requestDeserialize)) };
   }
   return codecs as grpc.ServiceDefinition;
+}
+
+/** The protobuf library's decoder of an operation, behind the checks it lacks. */
+function libraryDecoder(name: string, deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
+  const decode = name === 'RegisterSchema' ? withContentBytesCheck(deserialize) : deserialize;
+  return (bytes) => {
+    checkFieldBounds(bytes);
+    return decode(bytes);
+  };
 }
 
 function guardedDeserializer(deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
   return (bytes) => {
     try {
-      checkFieldBounds(bytes);
       return deserialize(bytes);
     } catch (error) {
       const marker: MalformedRequest = { [MALFORMED]: invalidArgument(`the request is not a valid protobuf message: ${errorMessage(error)}`) };
@@ -71,7 +79,8 @@ function guardedDeserializer(deserialize: (bytes: Buffer) => unknown): (bytes: B
 /**
  * Every top-level field of `bytes` ends inside the message. The protobuf library reads a string
  * whose length runs past the end as the bytes that are there (`0a 05 61 62` decoded as name "ab"
- * and created that environment), so a truncated message must be caught before it decodes.
+ * and created that environment), so a truncated message must be caught before it decodes. (The
+ * project's own wire reader checks every length as it reads.)
  */
 function checkFieldBounds(bytes: Buffer): void {
   const reader = new WireReader(bytes);

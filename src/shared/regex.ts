@@ -4,7 +4,9 @@
  * seconds), runs every pattern it can compile. A pattern RE2 cannot run (look-around,
  * back-references, counted repeats above its limit of 1,000) runs in the JavaScript engine only
  * when the ReDoS analyser proves it safe (redos-analysis.ts); otherwise it is not enforced, and
- * intake reports that with a warning. A pattern never refuses a document.
+ * intake reports that with a warning. A pattern never refuses a document. Expressions run on the
+ * JavaScript engine (those patterns, and the format checks) go through stackSafeCheck, so a long
+ * text never gets a verdict from a backtracking stack that ran out.
  */
 import RE2 from 're2';
 import { limitExceeded } from './errors';
@@ -71,7 +73,8 @@ function choosePlan(pattern: string): PatternPlan {
     return { engine: 'none', reason: `not a valid ECMA-262 regular expression (RE2: ${re2Reason})` };
   }
   const verdict = analyseRedos(ecma.source, ecma.flags);
-  if (verdict.status === 'safe') return { engine: 'ecma', matcher: stackGuarded(pattern, ecma) };
+  // Proven linear in time, it can still run out of stack on a long text.
+  if (verdict.status === 'safe') return { engine: 'ecma', matcher: { test: stackSafeCheck(`pattern ${JSON.stringify(pattern)}`, ecma), toString: () => String(ecma) } };
   return {
     engine: 'none',
     reason: verdict.status === 'vulnerable'
@@ -92,21 +95,42 @@ function compileEcma(pattern: string): RegExp | undefined {
   return undefined;
 }
 
+export type StringCheck = (text: string) => boolean;
+
 /**
- * Proven linear in time, a pattern on V8 can still run out of backtracking stack on a long text:
- * that is a clear LIMIT_EXCEEDED for the call, never a mismatch (or a "schema loops" report).
+ * RE2 folds the Kelvin sign and the long s onto `k` and `s` under the `i` flag; V8 without the `u`
+ * flag does not (it never folds a character outside ASCII onto one inside). U+FFFF falls in exactly
+ * the classes those two fall in for V8 (negated ones), so it stands in for them on RE2.
  */
-function stackGuarded(pattern: string, expression: RegExp): PatternMatcher {
-  return {
-    toString: () => String(expression),
-    test(text) {
+const FOLDED_ONTO_ASCII_BY_RE2 = /[\u212a\u017f]/g;
+
+/**
+ * `expression` run by V8 (fastest on ordinary texts), and by RE2 when V8's backtracking runs out of
+ * stack on a long text: RE2 matches in linear time without a stack, so the verdict is the
+ * expression's whatever the length. One RE2 cannot run either (look-around) throws LIMIT_EXCEEDED:
+ * a clear failure of the call, never a verdict the text did not earn (nor a "schema loops" report).
+ * `check` is how the expression is applied (default: `test`); `name` says what is checked.
+ */
+export function stackSafeCheck(name: string, expression: RegExp, check: StringCheck = (text) => expression.test(text)): StringCheck {
+  let linear: SafeRegExp | null | undefined; // compiled on the first text that needs it
+  const foldsLikeV8 = expression.flags.includes('i') && !expression.flags.includes('u');
+  return (text) => {
+    try {
+      return check(text);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+    if (linear === undefined) {
       try {
-        return expression.test(text);
-      } catch (error) {
-        if (!(error instanceof RangeError)) throw error;
-        throw limitExceeded(`a value of ${text.length} characters is too long to check against pattern ${JSON.stringify(pattern)}: RE2 cannot run the pattern, and the JavaScript engine ran out of stack`);
+        linear = compileSafeRegExp(expression.source, expression.flags.replace(/[gy]/g, ''));
+      } catch {
+        linear = null;
       }
-    },
+    }
+    if (linear === null) {
+      throw limitExceeded(`a value of ${text.length} characters is too long to check against ${name}: its expression ran out of stack and RE2 cannot run it`);
+    }
+    return linear.test(foldsLikeV8 ? text.replace(FOLDED_ONTO_ASCII_BY_RE2, '\uffff') : text);
   };
 }
 

@@ -9,12 +9,16 @@ export const CLIENT_MAGIC = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 export const EMPTY_SETTINGS_FRAME = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]);
 
 /** A raw TCP connection to the server that writes `bytes` once connected, and the time it was opened. */
-export async function connectAndWrite(port: number, bytes: Buffer): Promise<{ socket: net.Socket; opened: number }> {
-  const socket = net.connect(port, '127.0.0.1');
+export function connectAndWrite(port: number, bytes: Buffer): Promise<{ socket: net.Socket; opened: number }> {
+  return writeOnceOpen(net.connect(port, '127.0.0.1'), 'connect', bytes);
+}
+
+/** Writes `bytes` on `socket` once it emits `ready` (`connect`, or `secureConnect` for TLS); the time it did. */
+export async function writeOnceOpen<S extends net.Socket>(socket: S, ready: 'connect' | 'secureConnect', bytes: Buffer): Promise<{ socket: S; opened: number }> {
   socket.on('error', () => undefined); // the server resets it
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('close', () => reject(new Error('closed before it connected')));
+    socket.once(ready, resolve);
+    socket.once('close', () => reject(new Error(`closed before ${ready}`)));
   });
   const opened = performance.now();
   if (bytes.length > 0) socket.write(bytes);

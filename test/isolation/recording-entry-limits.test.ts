@@ -6,7 +6,7 @@
  * client's validation calls stay prompt meanwhile. Bodies over recordingMaxBodyChars are dropped by
  * their length before the main thread reads them (an 8.4 MiB body once held it 598 ms).
  */
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,13 +43,19 @@ const MAX_HOLD_MS = 150;
 const definition = contractValidatorDefinition().RecordInteractions;
 let logs: CapturedLogs;
 let server: TestServer;
+/** Sends the large messages, already encoded. */
+let sender: grpc.Client;
 
 before(async () => {
   logs = captureLogs('info');
   server = await startTestServer({ logger: logs.logger });
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT, '1.0.0');
+  sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });
 });
-after(() => server.close());
+after(async () => {
+  sender.close();
+  await server.close();
+});
 
 function manyHeaders(count: number): Record<string, string> {
   return Object.fromEntries(Array.from({ length: count }, (_, i) => [`x-h${i}`, 'v']));
@@ -71,7 +77,6 @@ function percentile(values: number[], p: number): number {
 
 test('100,000 headers: dropped naming validationMaxHeaderEntries, and another client stays prompt', async (t) => {
   const big = definition.requestSerialize(recorded({ requestHeaders: manyHeaders(HEADERS_PER_SIDE), responseHeaders: manyHeaders(HEADERS_PER_SIDE) }));
-  const sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });
   const other = createTestClient(server.address);
   const interaction = getUserInteraction('users', '42', VALID_USER, { schema_version: '1.0.0' });
   try {
@@ -121,7 +126,6 @@ test('100,000 headers: dropped naming validationMaxHeaderEntries, and another cl
     assert.equal(lines.length, BIG_RECORDINGS, 'one info line per call that dropped interactions over a limit');
     assert.equal(lines[0]!.header_entries, 1);
   } finally {
-    sender.close();
     other.close();
   }
 });
@@ -149,15 +153,17 @@ function repeated(part: Buffer, count: number): Buffer {
   return Buffer.alloc(part.length * count, part);
 }
 
-/** The event loop's longest hold while `work` runs (the bytes are encoded before it starts). */
-async function longestHoldMs(work: () => Promise<unknown>): Promise<number> {
+/** Records one encoded message, with the event loop's longest hold meanwhile (reported as a diagnostic). */
+async function recordHeld(t: TestContext, message: Buffer, what: string): Promise<{ answer: RecordAnswer; heldMs: number }> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   await sleep(50);
-  await work();
+  const answer = await recordEncoded(sender, [message]);
   await sleep(20);
   delay.disable();
-  return delay.max / 1e6;
+  const heldMs = delay.max / 1e6;
+  t.diagnostic(`${(message.length / 1024 / 1024).toFixed(1)} MiB${what}: event loop held at most ${heldMs.toFixed(1)} ms`);
+  return { answer, heldMs };
 }
 
 test('a million header entries per side (16 MiB, in extra request and response occurrences) hold the event loop briefly', async (t) => {
@@ -167,30 +173,16 @@ test('a million header entries per side (16 MiB, in extra request and response o
     lengthDelimited(5, repeated(lengthDelimited(3, entry), HUGE_ENTRIES)),
     lengthDelimited(6, repeated(lengthDelimited(2, entry), HUGE_ENTRIES)),
   ]);
-  const sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });
-  try {
-    let answer: RecordAnswer | undefined;
-    const heldMs = await longestHoldMs(async () => { answer = await recordEncoded(sender, [big]); });
-    t.diagnostic(`${(big.length / 1024 / 1024).toFixed(1)} MiB: event loop held at most ${heldMs.toFixed(1)} ms`);
-    assert.deepEqual(answer, { accepted: 0, dropped: 1, message: 'not kept: 1 over the limit of 1000 header entries (validationMaxHeaderEntries)' });
-    assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
-  } finally {
-    sender.close();
-  }
+  const { answer, heldMs } = await recordHeld(t, big, '');
+  assert.deepEqual(answer, { accepted: 0, dropped: 1, message: 'not kept: 1 over the limit of 1000 header entries (validationMaxHeaderEntries)' });
+  assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
 });
 
 test('a million read fields are read no further than the ones observed: kept, the event loop held briefly', async (t) => {
   const big = Buffer.concat([definition.requestSerialize(recorded({ readFields: ['id'] })), repeated(lengthDelimited(8, Buffer.from('name')), HUGE_ENTRIES)]);
-  const sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });
-  try {
-    let answer: RecordAnswer | undefined;
-    const heldMs = await longestHoldMs(async () => { answer = await recordEncoded(sender, [big]); });
-    t.diagnostic(`${(big.length / 1024 / 1024).toFixed(1)} MiB: event loop held at most ${heldMs.toFixed(1)} ms`);
-    assert.deepEqual(answer, { accepted: 1, dropped: 0, message: '' });
-    assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
-  } finally {
-    sender.close();
-  }
+  const { answer, heldMs } = await recordHeld(t, big, '');
+  assert.deepEqual(answer, { accepted: 1, dropped: 0, message: '' });
+  assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
 });
 
 test('a body over recordingMaxBodyChars is dropped by its length, naming the limit, and holds the event loop briefly', async (t) => {
@@ -199,7 +191,8 @@ test('a body over recordingMaxBodyChars is dropped by its length, naming the lim
     response: { status_code: 200, headers: { 'content-type': 'application/json' }, body: responseBody },
   });
   /** A JSON object body of exactly `chars` characters. */
-  const body = (chars: number) => JSON.stringify({ ...VALID_USER, note: '' }).replace('"note":""', `"note":"${'x'.repeat(chars - JSON.stringify({ ...VALID_USER, note: '' }).length)}"`);
+  const withEmptyNote = JSON.stringify({ ...VALID_USER, note: '' });
+  const body = (chars: number) => withEmptyNote.replace('"note":""', `"note":"${'x'.repeat(chars - withEmptyNote.length)}"`);
   const limit = LIMITS.recordingMaxBodyChars;
   assert.equal(body(limit).length, limit);
   const answer = await recordInteractions(server.client, [withBodies('', body(limit)), withBodies(body(limit + 1), ''), withBodies('', body(limit + 1))]);
@@ -210,14 +203,7 @@ test('a body over recordingMaxBodyChars is dropped by its length, naming the lim
   });
 
   const huge = definition.requestSerialize(withBodies('', body(8 * 1024 * 1024)));
-  const sender = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes });
-  try {
-    let hugeAnswer: RecordAnswer | undefined;
-    const heldMs = await longestHoldMs(async () => { hugeAnswer = await recordEncoded(sender, [huge]); });
-    t.diagnostic(`${(huge.length / 1024 / 1024).toFixed(1)} MiB body: event loop held at most ${heldMs.toFixed(1)} ms`);
-    assert.deepEqual(hugeAnswer, { accepted: 0, dropped: 1, message: `not kept: 1 with a body over the limit of ${limit} characters (recordingMaxBodyChars)` });
-    assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
-  } finally {
-    sender.close();
-  }
+  const { answer: hugeAnswer, heldMs } = await recordHeld(t, huge, ' body');
+  assert.deepEqual(hugeAnswer, { accepted: 0, dropped: 1, message: `not kept: 1 with a body over the limit of ${limit} characters (recordingMaxBodyChars)` });
+  assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
 });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { makeCertificates, type CertificateSet } from '../helpers/certificates';
-import { closedAfter, connectAndWrite } from '../helpers/raw-connections';
+import { closedAfter, connectAndWrite, writeOnceOpen } from '../helpers/raw-connections';
 import { createTestClient, makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 const PREFACE_TIMEOUT_MS = 300;
@@ -28,16 +28,9 @@ after(async () => {
 });
 
 /** A TLS handshake with the server (ALPN h2, as gRPC clients offer), then `bytes`. */
-async function tlsConnectAndWrite(bytes: Buffer): Promise<{ socket: tls.TLSSocket; opened: number }> {
+function tlsConnectAndWrite(bytes: Buffer): Promise<{ socket: tls.TLSSocket; opened: number }> {
   const socket = tls.connect({ port: server.server.port, host: '127.0.0.1', servername: 'localhost', ca: fs.readFileSync(certs.caCert), ALPNProtocols: ['h2'] });
-  socket.on('error', () => undefined); // the server resets it
-  await new Promise<void>((resolve, reject) => {
-    socket.once('secureConnect', resolve);
-    socket.once('close', () => reject(new Error('closed before the handshake completed')));
-  });
-  const opened = performance.now();
-  if (bytes.length > 0) socket.write(bytes);
-  return { socket, opened };
+  return writeOnceOpen(socket, 'secureConnect', bytes);
 }
 
 

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
-import { AJV_FORMATS_URI_EXPRESSION, LONG_VALUE_SAFE_FORMATS, stackSafeCheck } from '../../src/shared/validation/format-checks';
+import { stackSafeCheck } from '../../src/shared/regex';
+import { AJV_FORMATS_URI_EXPRESSION, LONG_VALUE_SAFE_FORMATS } from '../../src/shared/validation/format-checks';
 
 const outOfStack = (): boolean => {
   throw new RangeError('Maximum call stack size exceeded');

@@ -1,16 +1,16 @@
 /**
  * RecordedInteraction read from its protobuf bytes on the main thread, with the validation path's
  * wire reader and limits (shared/pool-protocol/validation-codec.ts) instead of a generic decode: the
- * header entries of its request and response are counted on the wire first, and an interaction over
- * validationMaxHeaderEntries comes back marked (its request and response left unbuilt), so the
- * service drops it for the price of a scan. Read fields past those observed are skipped unread.
+ * reading stops at the first header entry over validationMaxHeaderEntries, and such an interaction
+ * comes back marked (its request and response left empty), so the service drops it for the price of
+ * at most that many entries. Read fields past those observed are skipped unread.
  * A protobufjs decode of one message with a million headers held the event loop for seconds.
  * Malformed bytes (and strings that are not UTF-8, as in validation) throw WireFormatError.
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { WireReader, WireType } from '../../shared/pool-protocol/protobuf-wire';
 import {
-  decodeRequestOccurrences, decodeResponseOccurrences, expectWireType, headerEntriesOverLimit, readEmbedded, readString,
+  MessageLimitError, decodeRequestOccurrences, decodeResponseOccurrences, expectWireType, readEmbedded, readString,
 } from '../../shared/pool-protocol/validation-codec';
 import type { RecordingDropReason } from './drop-reasons';
 import { MAX_READ_FIELDS } from './observe-interaction';
@@ -53,13 +53,17 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
       default: reader.skip(tag & 7);
     }
   }
-  if (headerEntriesOverLimit(bytes, requests, 'request') || headerEntriesOverLimit(bytes, responses, 'response')) {
+  try {
+    message.request = decodeRequestOccurrences(bytes, requests) ?? null;
+    const response = decodeResponseOccurrences(bytes, responses);
+    message.response = response ? { status_code: response.statusCode, headers: response.headers, body: response.body } : null;
+  } catch (error) {
+    // The decoders' one limit: header entries, read no further than the first over it.
+    if (!(error instanceof MessageLimitError)) throw error;
+    message.request = null;
+    message.response = null;
     Object.defineProperty(message, OVER_LIMIT, { value: 'header_entries' satisfies RecordingDropReason });
-    return message;
   }
-  message.request = decodeRequestOccurrences(bytes, requests) ?? null;
-  const response = decodeResponseOccurrences(bytes, responses);
-  message.response = response ? { status_code: response.statusCode, headers: response.headers, body: response.body } : null;
   return message;
 }
 

@@ -102,6 +102,8 @@ export function decodeInteractionRequest(bytes: Buffer): InteractionMessage {
   const message: InteractionMessage = {
     schemaId: '', schemaVersion: '', correlationId: '', request: undefined, response: undefined,
   };
+  const requests: Array<[number, number]> = [];
+  const responses: Array<[number, number]> = [];
   const reader = new WireReader(bytes);
   while (!reader.done) {
     const tag = reader.readTag();
@@ -109,11 +111,13 @@ export function decodeInteractionRequest(bytes: Buffer): InteractionMessage {
       case INTERACTION.SCHEMA_ID: message.schemaId = readString(reader, tag); break;
       case INTERACTION.SCHEMA_VERSION: message.schemaVersion = readString(reader, tag); break;
       case INTERACTION.CORRELATION_ID: message.correlationId = readString(reader, tag); break;
-      case INTERACTION.REQUEST: message.request = decodeRequestData(bytes, readEmbedded(reader, tag), message.request); break;
-      case INTERACTION.RESPONSE: message.response = decodeResponseData(bytes, readEmbedded(reader, tag), message.response); break;
+      case INTERACTION.REQUEST: requests.push(readEmbedded(reader, tag)); break;
+      case INTERACTION.RESPONSE: responses.push(readEmbedded(reader, tag)); break;
       default: reader.skip(tag & 7);
     }
   }
+  message.request = decodeRequestOccurrences(bytes, requests);
+  message.response = decodeResponseOccurrences(bytes, responses);
   return message;
 }
 
@@ -121,6 +125,8 @@ export function decodeProducerRequest(bytes: Buffer): ProducerMessage {
   const message: ProducerMessage = {
     schemaId: '', schemaVersion: '', method: '', path: '', response: undefined, request: undefined,
   };
+  const requests: Array<[number, number]> = [];
+  const responses: Array<[number, number]> = [];
   const reader = new WireReader(bytes);
   while (!reader.done) {
     const tag = reader.readTag();
@@ -129,11 +135,13 @@ export function decodeProducerRequest(bytes: Buffer): ProducerMessage {
       case PRODUCER.SCHEMA_VERSION: message.schemaVersion = readString(reader, tag); break;
       case PRODUCER.METHOD: message.method = readString(reader, tag); break;
       case PRODUCER.PATH: message.path = readString(reader, tag); break;
-      case PRODUCER.RESPONSE: message.response = decodeResponseData(bytes, readEmbedded(reader, tag), message.response); break;
-      case PRODUCER.REQUEST: message.request = decodeRequestData(bytes, readEmbedded(reader, tag), message.request); break;
+      case PRODUCER.RESPONSE: responses.push(readEmbedded(reader, tag)); break;
+      case PRODUCER.REQUEST: requests.push(readEmbedded(reader, tag)); break;
       default: reader.skip(tag & 7);
     }
   }
+  message.request = decodeRequestOccurrences(bytes, requests);
+  message.response = decodeResponseOccurrences(bytes, responses);
   return message;
 }
 
@@ -163,79 +171,59 @@ export function encodeValidationResult(result: ValidationResultFields): Buffer {
   return target;
 }
 
-function decodeRequestData(bytes: Buffer, [start, end]: [number, number], into: RequestFields | undefined): RequestFields {
-  const request = into ?? { method: '', path: '', headers: {}, body: '' };
-  const reader = new WireReader(bytes, start, end);
-  let headerEntries = 0;
-  while (!reader.done) {
-    const tag = reader.readTag();
-    switch (tag >>> 3) {
-      case REQUEST_DATA.METHOD: request.method = readString(reader, tag); break;
-      case REQUEST_DATA.PATH: request.path = readString(reader, tag); break;
-      case REQUEST_DATA.BODY: request.body = readString(reader, tag); break;
-      case REQUEST_DATA.HEADERS:
-        if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('request');
-        readMapEntry(bytes, readEmbedded(reader, tag), request.headers);
-        break;
-      default: reader.skip(tag & 7);
-    }
-  }
-  return request;
-}
-
-function decodeResponseData(bytes: Buffer, [start, end]: [number, number], into: ResponseFields | undefined): ResponseFields {
-  const response = into ?? { statusCode: 0, headers: {}, body: '' };
-  const reader = new WireReader(bytes, start, end);
-  let headerEntries = 0;
-  while (!reader.done) {
-    const tag = reader.readTag();
-    switch (tag >>> 3) {
-      case RESPONSE_DATA.STATUS_CODE:
-        expectWireType(tag, WireType.VARINT);
-        response.statusCode = reader.readVarint32();
-        break;
-      case RESPONSE_DATA.BODY: response.body = readString(reader, tag); break;
-      case RESPONSE_DATA.HEADERS:
-        if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('response');
-        readMapEntry(bytes, readEmbedded(reader, tag), response.headers);
-        break;
-      default: reader.skip(tag & 7);
-    }
-  }
-  return response;
-}
-
 /**
- * Whether the embedded RequestData (or ResponseData) occurrences at `ranges` hold more header entries
- * than validationMaxHeaderEntries, all occurrences together (protobuf merges them). Counted on the
- * wire without decoding, and the count stops past the limit: for readers on the main thread
- * (recorded interactions) that must refuse such a message before building any of it.
+ * RequestData from its embedded occurrences (at `ranges`), merged as protobuf merges a repeated
+ * embedded message; undefined when there are none. Header entries are counted over all occurrences
+ * together and the read stops at the first one over validationMaxHeaderEntries (MessageLimitError),
+ * so an oversized map costs at most that many entries whoever reads it: a worker, or the main
+ * thread for recorded interactions.
  */
-export function headerEntriesOverLimit(bytes: Buffer, ranges: ReadonlyArray<[number, number]>, side: 'request' | 'response'): boolean {
-  const headersField = side === 'request' ? REQUEST_DATA.HEADERS : RESPONSE_DATA.HEADERS;
-  let entries = 0;
+export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): RequestFields | undefined {
+  if (ranges.length === 0) return undefined;
+  const request: RequestFields = { method: '', path: '', headers: {}, body: '' };
+  let headerEntries = 0;
   for (const [start, end] of ranges) {
     const reader = new WireReader(bytes, start, end);
     while (!reader.done) {
       const tag = reader.readTag();
-      if (tag >>> 3 === headersField && ++entries > LIMITS.validationMaxHeaderEntries) return true;
-      reader.skip(tag & 7);
+      switch (tag >>> 3) {
+        case REQUEST_DATA.METHOD: request.method = readString(reader, tag); break;
+        case REQUEST_DATA.PATH: request.path = readString(reader, tag); break;
+        case REQUEST_DATA.BODY: request.body = readString(reader, tag); break;
+        case REQUEST_DATA.HEADERS:
+          if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('request');
+          readMapEntry(bytes, readEmbedded(reader, tag), request.headers);
+          break;
+        default: reader.skip(tag & 7);
+      }
     }
   }
-  return false;
-}
-
-/** RequestData from its embedded occurrences, decoded and merged as validation does; undefined when there are none. */
-export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): RequestFields | undefined {
-  let request: RequestFields | undefined;
-  for (const range of ranges) request = decodeRequestData(bytes, range, request);
   return request;
 }
 
-/** ResponseData from its embedded occurrences, decoded and merged as validation does; undefined when there are none. */
+/** ResponseData from its embedded occurrences, as decodeRequestOccurrences reads RequestData. */
 export function decodeResponseOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): ResponseFields | undefined {
-  let response: ResponseFields | undefined;
-  for (const range of ranges) response = decodeResponseData(bytes, range, response);
+  if (ranges.length === 0) return undefined;
+  const response: ResponseFields = { statusCode: 0, headers: {}, body: '' };
+  let headerEntries = 0;
+  for (const [start, end] of ranges) {
+    const reader = new WireReader(bytes, start, end);
+    while (!reader.done) {
+      const tag = reader.readTag();
+      switch (tag >>> 3) {
+        case RESPONSE_DATA.STATUS_CODE:
+          expectWireType(tag, WireType.VARINT);
+          response.statusCode = reader.readVarint32();
+          break;
+        case RESPONSE_DATA.BODY: response.body = readString(reader, tag); break;
+        case RESPONSE_DATA.HEADERS:
+          if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('response');
+          readMapEntry(bytes, readEmbedded(reader, tag), response.headers);
+          break;
+        default: reader.skip(tag & 7);
+      }
+    }
+  }
   return response;
 }
 

@@ -2,17 +2,11 @@
  * String formats on values of any length. ajv-formats checks most formats with regular expressions,
  * and V8's backtracking engine runs out of stack on long values (a 4.7 M-character `email`, an
  * 8.7 M-character `uri`): the value would get no verdict, or a wrong one. Here every such expression
- * runs on V8 first (fastest on ordinary values) and, when V8 runs out of stack, the same expression
- * runs on RE2, which matches in linear time without a stack, so the verdict is the expression's
- * whatever the length. An expression RE2 cannot run (look-around) that runs out of stack throws
- * LIMIT_EXCEEDED: the call fails with a clear error, never a verdict the value did not earn.
- * `byte` is checked in one pass instead.
+ * runs through stackSafeCheck (regex.ts): on V8 first, on RE2 when V8 runs out of stack, so the
+ * verdict is the expression's whatever the length. `byte` is checked in one pass instead.
  */
 import { fullFormats } from 'ajv-formats/dist/formats';
-import { limitExceeded } from '../errors';
-import { compileSafeRegExp, type SafeRegExp } from '../regex';
-
-type StringCheck = (value: string) => boolean;
+import { stackSafeCheck, type StringCheck } from '../regex';
 
 const BASE64_CHAR = new Uint8Array(128);
 for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_CHAR[char.charCodeAt(0)] = 1;
@@ -28,40 +22,6 @@ export function isBase64(value: string): boolean {
     if (code >= 128 || BASE64_CHAR[code] === 0) return false;
   }
   return true;
-}
-
-/**
- * RE2 folds the Kelvin sign and the long s onto `k` and `s` under the `i` flag; V8 without the `u`
- * flag does not (it never folds a character outside ASCII onto one inside). U+FFFF falls in exactly
- * the classes those two fall in for V8 (negated ones), so it stands in for them on RE2.
- */
-const FOLDED_ONTO_ASCII_BY_RE2 = /[\u212a\u017f]/g;
-
-/**
- * `expression` run by V8, and by RE2 when V8 runs out of stack. `check` is how ajv-formats applies
- * it (default: `test`); `name` says what is checked, for the error when RE2 cannot run it either.
- */
-export function stackSafeCheck(name: string, expression: RegExp, check: StringCheck = (value) => expression.test(value)): StringCheck {
-  let linear: SafeRegExp | null | undefined; // compiled on the first value that needs it
-  const foldsLikeV8 = expression.flags.includes('i') && !expression.flags.includes('u');
-  return (value) => {
-    try {
-      return check(value);
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-    }
-    if (linear === undefined) {
-      try {
-        linear = compileSafeRegExp(expression.source, expression.flags.replace(/[gy]/g, ''));
-      } catch {
-        linear = null;
-      }
-    }
-    if (linear === null) {
-      throw limitExceeded(`a value of ${value.length} characters is too long to check against ${name}: its expression ran out of stack and RE2 cannot run it`);
-    }
-    return linear.test(foldsLikeV8 ? value.replace(FOLDED_ONTO_ASCII_BY_RE2, '\uffff') : value);
-  };
 }
 
 /**
