@@ -8,9 +8,19 @@
  * Tasks wait here, not in Piscina, and are handed over only when a thread is free:
  * - a task's budget counts from the moment it starts, so a task that waited behind slow ones is
  *   never stopped for their time;
+ * - one caller's tasks never hold more than `threadsPerCaller` threads (all but one by default): on a
+ *   server shared by many teams, one caller's slow intakes or comparisons leave another caller a
+ *   thread unless several others are busy too. A thread may stay idle while that caller's tasks
+ *   wait; that is the price of the guarantee;
  * - fixtures never take the last free thread (`fixtureThreads`): registrations and the deploy gate's
- *   comparisons always find one, however many slow fixtures are asked for;
- * - at most `maxQueued` tasks wait; more are refused with RESOURCE_EXHAUSTED.
+ *   comparisons find one, however many slow fixtures are asked for (unless their own caller already
+ *   holds its share);
+ * - when a thread frees, callers take turns: of the callers with a task that may start, the one whose
+ *   last start is longest ago starts its oldest task. A caller arriving behind two busy ones waits
+ *   for one task, not for their queues;
+ * - at most `maxQueuedPerCaller` tasks of one caller, and `maxQueued` in all, wait; more are refused
+ *   with RESOURCE_EXHAUSTED.
+ * Who a caller is (API key name, else client host) is decided by the service (auth/principal.ts).
  */
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -27,8 +37,12 @@ export interface DocumentTaskPoolOptions {
   threads: number;
   /** Fixtures that run at once (default: all threads but one, so other tasks always find a thread). */
   fixtureThreads: number | undefined;
-  /** Tasks waiting for a thread at most; more are refused with RESOURCE_EXHAUSTED. */
+  /** Tasks of one caller that run at once (default: all threads but one, so other callers always find a thread). */
+  threadsPerCaller: number | undefined;
+  /** Tasks waiting for a thread at most, all callers together; more are refused with RESOURCE_EXHAUSTED. */
   maxQueued: number;
+  /** Tasks of one caller waiting for a thread at most; more from that caller are refused with RESOURCE_EXHAUSTED. */
+  maxQueuedPerCaller: number;
   /** A thread left without work this long stops (the next task starts one again, in tens of ms). */
   idleTimeoutMs: number;
   /** Longest a task may run, from its start, before it is stopped, by kind. */
@@ -43,7 +57,9 @@ export interface DocumentTaskPoolOptions {
 export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOptions> = Object.freeze({
   threads: 2,
   fixtureThreads: undefined,
+  threadsPerCaller: undefined,
   maxQueued: LIMITS.documentTaskMaxQueued,
+  maxQueuedPerCaller: LIMITS.documentTaskMaxQueuedPerCaller,
   idleTimeoutMs: 60_000, // 1 min: a deploy's comparisons (one per consumer version) share a thread
   budgetMs: Object.freeze({ intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs }),
   maxHeapBytes: LIMITS.documentTaskMaxHeapBytes,
@@ -58,8 +74,18 @@ const WHAT = Object.freeze({
   fixture: { worker: 'fixture', undone: 'no fixture was generated' },
 });
 
+/** What one caller has in the pool; forgotten once nothing of it runs or waits. */
+interface CallerShare {
+  caller: string;
+  running: number;
+  waiting: number;
+  /** When its last task started, as a count of task starts (0: none since it was last forgotten). */
+  lastStart: number;
+}
+
 interface WaitingTask {
   task: DocumentTask;
+  share: CallerShare;
   resolve: (result: DocumentTaskResult) => void;
   reject: (error: unknown) => void;
 }
@@ -68,22 +94,25 @@ export class DocumentTaskPool {
   readonly #options: DocumentTaskPoolOptions;
   /** How many fixtures may run at once (resolved from `fixtureThreads`). */
   readonly #fixtureThreads: number;
+  /** How many tasks of one caller may run at once (resolved from `threadsPerCaller`). */
+  readonly #threadsPerCaller: number;
   #piscina: Piscina<DocumentTask, DocumentTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   readonly #waiting: WaitingTask[] = [];
   readonly #running: Record<TaskKind, number> = { intake: 0, compare: 0, fixture: 0 };
+  /** Callers with a task running or waiting (at most threads + maxQueued of them). */
+  readonly #callers = new Map<string, CallerShare>();
+  /** Tasks started so far: the clock callers' turns are kept by. */
+  #starts = 0;
 
   constructor(options: Partial<DocumentTaskPoolOptions> = {}) {
     const merged: DocumentTaskPoolOptions = { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, ...options };
-    for (const name of ['threads', 'maxQueued', 'idleTimeoutMs', 'maxHeapBytes'] as const) {
+    for (const name of ['threads', 'maxQueued', 'maxQueuedPerCaller', 'idleTimeoutMs', 'maxHeapBytes'] as const) {
       if (!Number.isSafeInteger(merged[name]) || merged[name] < 1) throw new TypeError(`options.${name} must be a positive integer`);
     }
-    const fixtureThreads = merged.fixtureThreads ?? Math.max(1, merged.threads - 1);
-    if (!Number.isSafeInteger(fixtureThreads) || fixtureThreads < 1 || fixtureThreads > merged.threads) {
-      throw new TypeError('options.fixtureThreads must be an integer from 1 to options.threads');
-    }
     this.#options = merged;
-    this.#fixtureThreads = fixtureThreads;
+    this.#fixtureThreads = threadShare(merged, 'fixtureThreads');
+    this.#threadsPerCaller = threadShare(merged, 'threadsPerCaller');
   }
 
   /** The live threads (none until the first task, and again once idle). */
@@ -91,21 +120,37 @@ export class DocumentTaskPool {
     return this.#piscina?.threads ?? [];
   }
 
+  /** Tasks waiting for a thread, all callers together. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
   /**
-   * Runs one task off the main thread. Rejects with the engine's SvcError, LIMIT_EXCEEDED when the task
-   * ran over its time budget or the heap limit, OVERLOADED when too many tasks wait, or UNAVAILABLE when
-   * its thread stopped or the pool is closed.
+   * Runs one task off the main thread, counted against `caller`'s share (auth/principal.ts `callerOf`,
+   * or INTERNAL_CALLER). Rejects with the engine's SvcError, LIMIT_EXCEEDED when the task ran over its
+   * time budget or the heap limit, OVERLOADED when too many tasks of the caller or in all wait, or
+   * UNAVAILABLE when its thread stopped or the pool is closed.
    */
-  async run<K extends DocumentTaskAnswer['kind']>(task: DocumentTask): Promise<Extract<DocumentTaskAnswer, { kind: K }>> {
+  async run<K extends DocumentTaskAnswer['kind']>(task: DocumentTask, caller: string): Promise<Extract<DocumentTaskAnswer, { kind: K }>> {
     if (this.#closing) throw unavailable('the document task pool is closed');
-    if (this.#waiting.length >= this.#options.maxQueued) {
+    const { maxQueued, maxQueuedPerCaller } = this.#options;
+    const share = this.#callers.get(caller) ?? { caller, running: 0, waiting: 0, lastStart: 0 };
+    if (share.waiting >= maxQueuedPerCaller) {
       throw new SvcError(
         ErrorCode.OVERLOADED,
-        `${this.#waiting.length} schema intakes, comparisons and fixtures are waiting for a thread, at the limit of ${this.#options.maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
+        `${share.waiting} schema intakes, comparisons and fixtures from ${caller} are waiting for a thread, at the limit of ${maxQueuedPerCaller} per caller (documentTaskMaxQueuedPerCaller); ${WHAT[task.kind].undone}, retry shortly`,
       );
     }
+    if (this.#waiting.length >= maxQueued) {
+      throw new SvcError(
+        ErrorCode.OVERLOADED,
+        `${this.#waiting.length} schema intakes, comparisons and fixtures are waiting for a thread, at the limit of ${maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
+      );
+    }
+    this.#callers.set(caller, share);
     const result = await new Promise<DocumentTaskResult>((resolve, reject) => {
-      this.#waiting.push({ task, resolve, reject });
+      share.waiting++;
+      this.#waiting.push({ task, share, resolve, reject });
       this.#startWaiting();
     });
     if (!result.ok) throw new SvcError(result.code, result.message);
@@ -117,28 +162,53 @@ export class DocumentTaskPool {
   close(): Promise<void> {
     if (!this.#closing) {
       for (const waiting of this.#waiting.splice(0)) waiting.reject(unavailable('the document task pool is closed'));
+      this.#callers.clear();
       this.#closing = this.#piscina?.destroy() ?? Promise.resolve();
     }
     return this.#closing;
   }
 
-  /** Starts waiting tasks, oldest first, while threads are free; a fixture passes over when fixtures hold their share. */
+  /** Starts waiting tasks while threads are free, in the order `#nextToStart` gives. */
   #startWaiting(): void {
     const { threads } = this.#options;
     while (!this.#closing && this.#runningCount() < threads) {
-      const index = this.#waiting.findIndex(({ task }) => task.kind !== 'fixture' || this.#running.fixture < this.#fixtureThreads);
+      const index = this.#nextToStart();
       if (index < 0) return;
       this.#start(this.#waiting.splice(index, 1)[0]!);
     }
+  }
+
+  /**
+   * The waiting task that may start now (its caller under `threadsPerCaller`, a fixture only while
+   * fixtures are under `fixtureThreads`) of the caller whose last start is longest ago, its oldest;
+   * -1 when none may.
+   */
+  #nextToStart(): number {
+    let next = -1;
+    let nextTurn = Infinity;
+    for (let index = 0; index < this.#waiting.length; index++) {
+      const { task, share } = this.#waiting[index]!;
+      if (share.running >= this.#threadsPerCaller) continue;
+      if (task.kind === 'fixture' && this.#running.fixture >= this.#fixtureThreads) continue;
+      // Strictly earlier only: of one caller's tasks (one turn), the oldest comes first.
+      if (share.lastStart < nextTurn) {
+        next = index;
+        nextTurn = share.lastStart;
+      }
+    }
+    return next;
   }
 
   #runningCount(): number {
     return this.#running.intake + this.#running.compare + this.#running.fixture;
   }
 
-  #start({ task, resolve, reject }: WaitingTask): void {
+  #start({ task, share, resolve, reject }: WaitingTask): void {
     const budgetMs = this.#options.budgetMs[task.kind];
     this.#running[task.kind]++;
+    share.waiting--;
+    share.running++;
+    share.lastStart = ++this.#starts;
     let running: Promise<DocumentTaskResult>;
     try {
       running = this.#threads().run(task, { signal: AbortSignal.timeout(budgetMs) });
@@ -148,6 +218,8 @@ export class DocumentTaskPool {
     running.then(resolve, (error: unknown) => reject(this.#failure(task, error)))
       .finally(() => {
         this.#running[task.kind]--;
+        share.running--;
+        if (share.running === 0 && share.waiting === 0) this.#callers.delete(share.caller);
         this.#startWaiting();
       });
   }
@@ -183,6 +255,15 @@ export class DocumentTaskPool {
     this.#piscina = piscina;
     return piscina;
   }
+}
+
+/** A share of the threads given as an option (default: all but one), checked against `threads`. */
+function threadShare(options: DocumentTaskPoolOptions, name: 'fixtureThreads' | 'threadsPerCaller'): number {
+  const share = options[name] ?? Math.max(1, options.threads - 1);
+  if (!Number.isSafeInteger(share) || share < 1 || share > options.threads) {
+    throw new TypeError(`options.${name} must be an integer from 1 to options.threads`);
+  }
+  return share;
 }
 
 function unavailable(message: string): SvcError {

@@ -101,7 +101,7 @@ export class SvcServer {
       const schemas = await SchemaRegistry.open(storage, {
         immutableVersions: config.immutableVersions,
         // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
-        intake: async (content) => (await tasks.run<'intake'>({ kind: 'intake', text: content })).schema,
+        intake: async (content, caller) => (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller)).schema,
       });
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
       await pool.start();

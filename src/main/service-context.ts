@@ -30,7 +30,7 @@ export interface ServiceContext {
   pool: ValidationPool;
   /** Threads for one-off work on whole documents (intake, comparisons, fixtures), beside the validation lanes. */
   documentTasks: DocumentTaskPool;
-  /** Breaking changes between two documents, on a document-task thread; identical ones in flight share a task. */
+  /** Breaking changes between two documents, on a document-task thread; identical ones in flight share a task (counted against the first asker). */
   comparisons: Comparisons;
   /** Breaking changes between two registered versions: on the comparison thread, cached per pair of contents. */
   compareVersions: CompareVersions;

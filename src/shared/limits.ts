@@ -122,6 +122,12 @@ export const LIMITS = Object.freeze({
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
    */
   documentTaskMaxQueued: 64,
+  /**
+   * Document tasks of one caller (API key, else client host) waiting for a thread at most; beyond it
+   * that caller is refused with RESOURCE_EXHAUSTED while others still queue (documentTaskMaxQueued
+   * holds them all together).
+   */
+  documentTaskMaxQueuedPerCaller: 16,
   /** Document tasks (intake, comparisons, fixtures): old-generation heap of one task thread. */
   documentTaskMaxHeapBytes: 1024 * 1024 * 1024, // 1 GiB
   /** Document tasks: JSON size of the parsed documents a task thread keeps for the next task. */

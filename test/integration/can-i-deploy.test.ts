@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { status } from '@grpc/grpc-js';
+import { LIMITS } from '../../src/shared/limits';
 import { ordersApi, type OrdersApiOptions } from '../helpers/orders-api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -143,5 +144,22 @@ describe('CanIDeploy', () => {
       error.code === status.NOT_FOUND && /^schema version not found: new_version 9\.9\.9 of latest/.test(error.details));
     await assert.rejects(call('CanIDeploy', { schema_id: 'latest', new_version: '1.0.0', environment: 'Prod!' }), (error: { code: number }) =>
       error.code === status.INVALID_ARGUMENT);
+  });
+
+  test('consumers on more distinct versions than one caller may queue comparisons for are all judged, none refused', async () => {
+    // Each version has content of its own, so every consumer needs a comparison of its own.
+    const versions = LIMITS.documentTaskMaxQueuedPerCaller + 4;
+    for (let minor = 0; minor < versions; minor++) {
+      const document = JSON.parse(ordersApi());
+      document.info.description = `release ${minor}`;
+      const response = await call('RegisterSchema', { schema_id: 'crowded', schema_version: `1.${minor}.0`, schema_content: JSON.stringify(document) });
+      assert.equal(response.success, true, response.message);
+      await consumer('crowded', `app-${minor}`, `1.${minor}.0`, 'prod', [['DELETE', '/orders/{id}']]);
+    }
+    await schema('crowded', [['2.0.0', { withoutDelete: true }]]);
+    const answer = await call('CanIDeploy', { schema_id: 'crowded', new_version: '2.0.0', environment: 'prod' });
+    assert.equal(answer.safe_to_deploy, false);
+    assert.equal(answer.affected_consumers.length, versions);
+    assert.ok(answer.affected_consumers.every((impact: Impact) => impact.will_break && changeList(impact.relevant_changes).includes('ENDPOINT_REMOVED DELETE /orders/{id}')));
   });
 });

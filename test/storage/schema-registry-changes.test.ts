@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { INTERNAL_CALLER } from '../../src/main/auth/principal';
 import { SchemaRegistry } from '../../src/main/registry/schema-registry';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import type { ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, StorageChange, StorageChangeFeed } from '../../src/main/storage/storage';
@@ -29,6 +30,9 @@ class SharedStoreDouble extends MemoryStorage {
   }
 }
 
+/** These registrations come from no gRPC call: their (in-process) intake is counted as the server's own work. */
+const IN_PROCESS = { caller: INTERNAL_CALLER };
+
 function document(title: string): string {
   return JSON.stringify({ openapi: '3.0.3', info: { title, version: '1.0.0' }, paths: {} });
 }
@@ -37,9 +41,9 @@ describe('a schema index following a shared store', () => {
   it('keeps its own later write when an older summary of the version arrives after it', async () => {
     const store = new SharedStoreDouble();
     const registry = await SchemaRegistry.open(store);
-    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined });
+    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined }, IN_PROCESS);
     const firstSummary: SchemaVersionSummary = { ...first.metadata, revision: 1 };
-    const second = await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined });
+    const second = await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined }, IN_PROCESS);
     assert.equal(second.outcome, 'updated');
 
     store.deliver({ type: 'schema-version', summary: firstSummary });
@@ -55,9 +59,9 @@ describe('a schema index following a shared store', () => {
   it('takes every summary where the store keeps no revisions', async () => {
     const store = new MemoryStorage();
     const registry = await SchemaRegistry.open(store);
-    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined });
+    const first = await registry.register({ schemaId: 'users', content: document('first'), version: '1.0.0', ownership: undefined }, IN_PROCESS);
     assert.equal(first.metadata.revision, undefined);
-    await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined });
+    await registry.register({ schemaId: 'users', content: document('second'), version: '1.0.0', ownership: undefined }, IN_PROCESS);
     const shared = new SharedStoreDouble();
     const follower = await SchemaRegistry.open(shared);
     shared.deliver({ type: 'schema-version', summary: first.metadata });

@@ -2,7 +2,8 @@
  * DocumentTaskPool on its own (no gRPC): intake, comparisons and fixtures answer off the main thread
  * exactly what the engines answer in-process; engine failures come back as the same SvcError; a task
  * over its time budget is stopped with LIMIT_EXCEEDED and the pool serves on; budgets count from a
- * task's start; fixtures never hold every thread; the wait is bounded; close() is idempotent.
+ * task's start; fixtures never hold every thread; one caller never holds every thread, waits in a
+ * bounded queue of its own, and callers take turns; the wait is bounded; close() is idempotent.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,8 +13,13 @@ import { generateResponse } from '../../src/shared/fixture-generator';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import type { TaskDocument } from '../../src/shared/document-task-protocol';
 import { DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, DocumentTaskPool } from '../../src/main/document-task-pool';
+import { INTERNAL_CALLER } from '../../src/main/auth/principal';
 import { createComparisons } from '../../src/main/compatibility/comparisons';
 import { ordersApi } from '../helpers/orders-api';
+
+/** Two callers as the service names them (auth/principal.ts callerOf). */
+const TEAM_A = 'key:team-a';
+const TEAM_B = 'key:team-b';
 
 async function registered(hash: string, text: string): Promise<TaskDocument> {
   const { document } = await loadSchema(text);
@@ -39,7 +45,7 @@ test('intake, comparison and fixture answer what the engines answer in-process; 
   try {
     assert.equal(pool.workers.length, 0, 'no thread before the first task');
     const text = ordersApi();
-    const { schema } = await pool.run<'intake'>({ kind: 'intake', text });
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text }, INTERNAL_CALLER);
     const inProcess = await loadSchema(text);
     assert.equal(schema.documentJson, JSON.stringify(inProcess.document));
     assert.equal(schema.endpointCount, inProcess.endpointCount);
@@ -48,12 +54,12 @@ test('intake, comparison and fixture answer what the engines answer in-process; 
 
     const oldSchema = await registered('old', text);
     const newSchema = await registered('new', ordersApi({ withoutDelete: true, withoutTotal: true }));
-    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: oldSchema, newDocument: newSchema });
+    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: oldSchema, newDocument: newSchema }, INTERNAL_CALLER);
     assert.deepEqual(changes, compareDocuments(JSON.parse(oldSchema.documentJson), JSON.parse(newSchema.documentJson)));
     assert.ok(changes.length > 0);
 
     const spec = { method: 'GET', path: '/orders/{id}' };
-    const { response } = await pool.run<'response'>({ kind: 'fixture', document: oldSchema, spec, output: 'response' });
+    const { response } = await pool.run<'response'>({ kind: 'fixture', document: oldSchema, spec, output: 'response' }, INTERNAL_CALLER);
     assert.deepEqual(response, generateResponse(JSON.parse(oldSchema.documentJson), spec));
   } finally {
     await pool.close();
@@ -64,15 +70,15 @@ test("engine failures come back as SvcErrors with their codes, and a refused doc
   const pool = new DocumentTaskPool();
   try {
     const deep = deepReferenceChain(400);
-    await assert.rejects(pool.run({ kind: 'compare', oldDocument: deep, newDocument: { ...deep, hash: 'deep-copy' } }), (error: unknown) => {
+    await assert.rejects(pool.run({ kind: 'compare', oldDocument: deep, newDocument: { ...deep, hash: 'deep-copy' } }, INTERNAL_CALLER), (error: unknown) => {
       assert.ok(error instanceof SvcError, String(error));
       assert.equal(error.code, ErrorCode.LIMIT_EXCEEDED);
       assert.match(error.message, /compareMaxDepth/);
       return true;
     });
-    await assert.rejects(pool.run({ kind: 'intake', text: 'openapi: [' }), (error: SvcError) => error.code === ErrorCode.INVALID_SCHEMA);
+    await assert.rejects(pool.run({ kind: 'intake', text: 'openapi: [' }, INTERNAL_CALLER), (error: SvcError) => error.code === ErrorCode.INVALID_SCHEMA);
     const orders = await registered('orders', ordersApi());
-    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders });
+    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders }, INTERNAL_CALLER);
     assert.deepEqual(changes, [], 'the thread serves on after failures');
   } finally {
     await pool.close();
@@ -83,12 +89,12 @@ test('a task over its time budget is stopped with LIMIT_EXCEEDED, and the next t
   const pool = new DocumentTaskPool({ budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, compare: 1 } });
   try {
     const big = await registered('big', ordersApi());
-    await assert.rejects(pool.run({ kind: 'compare', oldDocument: big, newDocument: { ...big, hash: 'big-2' } }), (error: SvcError) => {
+    await assert.rejects(pool.run({ kind: 'compare', oldDocument: big, newDocument: { ...big, hash: 'big-2' } }, INTERNAL_CALLER), (error: SvcError) => {
       assert.equal(error.code, ErrorCode.LIMIT_EXCEEDED);
       assert.match(error.message, /the comparison took longer than 0\.001 s and was stopped \(compareMaxMs\); the schemas were not compared/);
       return true;
     });
-    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() });
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER);
     assert.ok(schema.endpointCount > 0);
   } finally {
     await pool.close();
@@ -107,8 +113,15 @@ const SLOW_FIXTURE_DOCUMENT: TaskDocument = {
   }),
 };
 
-function slowFixture(pool: DocumentTaskPool): Promise<unknown> {
-  return pool.run({ kind: 'fixture', document: SLOW_FIXTURE_DOCUMENT, spec: { method: 'GET', path: '/grid' }, output: 'response' });
+function slowFixture(pool: DocumentTaskPool, caller = INTERNAL_CALLER): Promise<unknown> {
+  return pool.run({ kind: 'fixture', document: SLOW_FIXTURE_DOCUMENT, spec: { method: 'GET', path: '/grid' }, output: 'response' }, caller);
+}
+
+/** A quick intake of `caller` that notes its name in `finished` when it is done. */
+async function quickIntake(pool: DocumentTaskPool, caller: string, finished: string[], name: string): Promise<void> {
+  const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() }, caller);
+  assert.ok(schema.endpointCount > 0);
+  finished.push(name);
 }
 
 const isStoppedFixture = (error: SvcError) => error.code === ErrorCode.LIMIT_EXCEEDED && /the fixture took longer than .* \(fixtureMaxMs\)/.test(error.message);
@@ -120,7 +133,7 @@ test("a task's budget counts from its start: a task that waited behind slow ones
     const started = performance.now();
     const slow = [slowFixture(pool), slowFixture(pool)].map((run) => assert.rejects(run, isStoppedFixture));
     // Waits about two fixture budgets, longer than its own budget, then runs in a few milliseconds.
-    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() });
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER);
     assert.ok(schema.endpointCount > 0);
     assert.ok(performance.now() - started >= 2 * fixtureMs, 'the intake waited for both fixtures (one thread)');
     await Promise.all(slow);
@@ -131,14 +144,15 @@ test("a task's budget counts from its start: a task that waited behind slow ones
 
 test('fixtures never take the last free thread: an intake and a comparison start at once while slow fixtures wait their turn', async () => {
   const fixtureMs = 800;
-  const pool = new DocumentTaskPool({ threads: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  // One caller may hold both threads here (threadsPerCaller): this is the fixture rule alone.
+  const pool = new DocumentTaskPool({ threads: 2, threadsPerCaller: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
   try {
     const started = performance.now();
     const fixtureEnds: number[] = [];
     const slow = Array.from({ length: 3 }, () => assert.rejects(slowFixture(pool), isStoppedFixture).then(() => fixtureEnds.push(performance.now() - started)));
-    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() });
+    const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER);
     const orders = await registered('orders', ordersApi());
-    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders });
+    const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders }, INTERNAL_CALLER);
     assert.ok(schema.endpointCount > 0);
     assert.deepEqual(changes, []);
     assert.equal(fixtureEnds.length, 0, 'the intake and the comparison finished while the first fixture still ran');
@@ -154,14 +168,79 @@ test('fixtures never take the last free thread: an intake and a comparison start
 test('at most maxQueued tasks wait: the next is refused with OVERLOADED, and close() fails the waiting ones', async () => {
   const pool = new DocumentTaskPool({ threads: 1, maxQueued: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: 30_000 } });
   const closedOut = (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message);
-  const runningAndWaiting = [slowFixture(pool), slowFixture(pool), pool.run({ kind: 'intake', text: ordersApi() })].map((task) => assert.rejects(task, closedOut));
-  await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }), (error: SvcError) => {
+  const runningAndWaiting = [slowFixture(pool), slowFixture(pool), pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER)].map((task) => assert.rejects(task, closedOut));
+  await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER), (error: SvcError) => {
     assert.equal(error.code, ErrorCode.OVERLOADED);
     assert.equal(error.message, '2 schema intakes, comparisons and fixtures are waiting for a thread, at the limit of 2 (documentTaskMaxQueued); the schema was not registered, retry shortly');
     return true;
   });
   await pool.close();
   await Promise.all(runningAndWaiting);
+});
+
+test("one caller's tasks hold at most threadsPerCaller threads: another caller's intake starts at once", async () => {
+  const fixtureMs = 1_200;
+  // Fixtures may take every thread here (fixtureThreads 2): only the caller's share (1) holds them back.
+  const pool = new DocumentTaskPool({ threads: 2, fixtureThreads: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  try {
+    const started = performance.now();
+    const fixtureEnds: number[] = [];
+    const slow = Array.from({ length: 2 }, () => assert.rejects(slowFixture(pool, TEAM_A), isStoppedFixture).then(() => fixtureEnds.push(performance.now() - started)));
+    const finished: string[] = [];
+    await quickIntake(pool, TEAM_B, finished, 'b');
+    const intakeMs = performance.now() - started;
+    assert.equal(fixtureEnds.length, 0, `the other caller's intake (${Math.round(intakeMs)} ms) finished while the first caller's fixtures still ran`);
+    assert.ok(intakeMs < fixtureMs, `the other caller's intake took ${Math.round(intakeMs)} ms`);
+    await Promise.all(slow);
+    // One at a time (threads - 1): the second starts when the first is stopped, though a thread was free.
+    fixtureEnds.sort((a, b) => a - b);
+    assert.ok(fixtureEnds[1]! >= 2 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('at most maxQueuedPerCaller tasks of one caller wait: the next is refused with OVERLOADED while another caller still queues', async () => {
+  const fixtureMs = 600;
+  const pool = new DocumentTaskPool({ threads: 1, maxQueuedPerCaller: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  try {
+    // One runs, two wait: the caller's queue is full.
+    let stoppedFixtures = 0;
+    const slow = Array.from({ length: 3 }, () => assert.rejects(slowFixture(pool, TEAM_A), isStoppedFixture).then(() => stoppedFixtures++));
+    await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, TEAM_A), (error: SvcError) => {
+      assert.equal(error.code, ErrorCode.OVERLOADED);
+      assert.equal(error.message, '2 schema intakes, comparisons and fixtures from key:team-a are waiting for a thread, at the limit of 2 per caller (documentTaskMaxQueuedPerCaller); the schema was not registered, retry shortly');
+      return true;
+    });
+    const finished: string[] = [];
+    const other = quickIntake(pool, TEAM_B, finished, 'b');
+    assert.equal(pool.waiting, 3, "the other caller's intake waits beside the first caller's two fixtures");
+    await other;
+    assert.equal(stoppedFixtures, 1, "its turn came next, before the first caller's waiting fixtures");
+    await Promise.all(slow);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('callers take turns when a thread frees: the one whose last start is longest ago goes first, its oldest task first', async () => {
+  const pool = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: 600 } });
+  try {
+    const TEAM_C = 'peer:10.0.0.7';
+    const finished: string[] = [];
+    // Team A holds the thread, then queues two more; B and C queue one each behind them.
+    const slow = assert.rejects(slowFixture(pool, TEAM_A), isStoppedFixture);
+    const queued = [
+      quickIntake(pool, TEAM_A, finished, 'a1'),
+      quickIntake(pool, TEAM_A, finished, 'a2'),
+      quickIntake(pool, TEAM_B, finished, 'b1'),
+      quickIntake(pool, TEAM_C, finished, 'c1'),
+    ];
+    await Promise.all([slow, ...queued]);
+    assert.deepEqual(finished, ['b1', 'c1', 'a1', 'a2']);
+  } finally {
+    await pool.close();
+  }
 });
 
 test('identical comparisons in flight share one task', async () => {
@@ -171,13 +250,13 @@ test('identical comparisons in flight share one task', async () => {
     const oldSchema = await registered('old', ordersApi());
     const newSchema = await registered('new', ordersApi({ withoutTotal: true }));
     const [first, second, reversed] = await Promise.all([
-      comparisons.compare(oldSchema, newSchema),
-      comparisons.compare({ ...oldSchema }, { ...newSchema }),
-      comparisons.compare(newSchema, oldSchema),
+      comparisons.compare(oldSchema, newSchema, TEAM_A),
+      comparisons.compare({ ...oldSchema }, { ...newSchema }, TEAM_B),
+      comparisons.compare(newSchema, oldSchema, TEAM_B),
     ]);
-    assert.equal(first, second, 'the same pair of hashes in flight is compared once');
+    assert.equal(first, second, 'the same pair of hashes in flight is compared once, whoever asks');
     assert.deepEqual(reversed, []);
-    const later = await comparisons.compare(oldSchema, newSchema);
+    const later = await comparisons.compare(oldSchema, newSchema, TEAM_A);
     assert.notEqual(later, first, 'a finished comparison is not kept (the service caches results)');
     assert.deepEqual(later, first);
   } finally {
@@ -188,11 +267,14 @@ test('identical comparisons in flight share one task', async () => {
 test('close is idempotent, fails a running task and refuses later ones with UNAVAILABLE; options are checked', async () => {
   const pool = new DocumentTaskPool();
   await Promise.all([pool.close(), pool.close()]);
-  await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message));
+  await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message));
   const running = new DocumentTaskPool();
-  const failed = assert.rejects(running.run({ kind: 'intake', text: ordersApi() }), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message));
+  const failed = assert.rejects(running.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message));
   await running.close();
   await failed;
   assert.throws(() => new DocumentTaskPool({ threads: 0 }), /options\.threads must be a positive integer/);
   assert.throws(() => new DocumentTaskPool({ threads: 2, fixtureThreads: 3 }), /options\.fixtureThreads must be an integer from 1 to options\.threads/);
+  assert.throws(() => new DocumentTaskPool({ threads: 2, threadsPerCaller: 3 }), /options\.threadsPerCaller must be an integer from 1 to options\.threads/);
+  assert.throws(() => new DocumentTaskPool({ threadsPerCaller: 0 }), /options\.threadsPerCaller must be an integer from 1 to options\.threads/);
+  assert.throws(() => new DocumentTaskPool({ maxQueuedPerCaller: 1.5 }), /options\.maxQueuedPerCaller must be a positive integer/);
 });

@@ -9,6 +9,7 @@ import { checkEnvironment } from '../../shared/identifiers';
 import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
 import { DEFAULT_DEPLOY_ENVIRONMENT } from '@svc/client/protocol';
 import type { BreakingChange__Output, CanIDeployRequest__Output, CanIDeployResponse, CompareSchemasRequest__Output, CompareSchemasResponse, ConsumerImpact__Output, ContractValidatorHandlers, SchemaMetadata__Output } from '@svc/client/protocol';
+import { callerOf } from '../auth/principal';
 import { recentVersions } from '../registry/consumer-registry';
 import type { SchemaCandidate } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
@@ -24,7 +25,7 @@ const MAX_NAMED_CONSUMERS = 5;
 
 export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    CompareSchemas: unary(ctx, 'CompareSchemas', (request) => compareSchemas(ctx, request)),
+    CompareSchemas: unary(ctx, 'CompareSchemas', (request, call) => compareSchemas(ctx, request, callerOf(call))),
     CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, request, call)),
   };
 }
@@ -33,10 +34,10 @@ export function createCompatibilityHandlers(ctx: ServiceContext): Partial<Contra
  * Empty old_version: the version before new by semantic-version order; empty new_version: the latest.
  * With new_content, the candidate document is compared without being registered.
  */
-async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output): Promise<CompareSchemasResponse> {
+async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output, caller: string): Promise<CompareSchemasResponse> {
   const schemaId = request.schema_id;
   try {
-    const target = await comparisonTarget(ctx, schemaId, request.new_version, request.new_content, 'new_version');
+    const target = await comparisonTarget(ctx, schemaId, request.new_version, request.new_content, 'new_version', caller);
     const newSchema = target.metadata;
     const oldVersion = request.old_version || target.previousVersion;
     if (oldVersion === undefined) {
@@ -49,7 +50,7 @@ async function compareSchemas(ctx: ServiceContext, request: CompareSchemasReques
     }
     await ctx.schemas.readThrough(schemaId, oldVersion);
     const oldSchema = resolveVersion(ctx, schemaId, oldVersion, 'old_version');
-    const changes = await changesTo(ctx, schemaId, oldSchema.schema_version, target);
+    const changes = await changesTo(ctx, schemaId, oldSchema.schema_version, target, caller);
     return {
       compatible: changes.length === 0,
       breaking_changes: changes.map(toBreakingChangeWire),
@@ -75,9 +76,11 @@ interface ComparisonTarget {
   candidate: SchemaCandidate | undefined;
 }
 
-async function comparisonTarget(ctx: ServiceContext, schemaId: string, version: string, content: string, field: string): Promise<ComparisonTarget> {
+async function comparisonTarget(
+  ctx: ServiceContext, schemaId: string, version: string, content: string, field: string, caller: string,
+): Promise<ComparisonTarget> {
   if (content !== '') {
-    const candidate = await ctx.schemas.candidate(schemaId, content, version);
+    const candidate = await ctx.schemas.candidate(schemaId, content, version, caller);
     return { version: candidate.version, metadata: toSchemaMetadata(candidate.metadata), previousVersion: candidate.previousVersion, candidate };
   }
   await ctx.schemas.readThrough(schemaId, version);
@@ -86,9 +89,9 @@ async function comparisonTarget(ctx: ServiceContext, schemaId: string, version: 
 }
 
 /** Breaking changes from a registered version to the target (registered or candidate). */
-async function changesTo(ctx: ServiceContext, schemaId: string, fromVersion: string, target: ComparisonTarget): Promise<BreakingChangeRecord[]> {
-  if (!target.candidate) return fromVersion === target.version ? [] : ctx.compareVersions(schemaId, fromVersion, target.version);
-  return compareWithCandidate(ctx, schemaId, fromVersion, target.candidate);
+async function changesTo(ctx: ServiceContext, schemaId: string, fromVersion: string, target: ComparisonTarget, caller: string): Promise<BreakingChangeRecord[]> {
+  if (!target.candidate) return fromVersion === target.version ? [] : ctx.compareVersions(schemaId, fromVersion, target.version, caller);
+  return compareWithCandidate(ctx, schemaId, fromVersion, target.candidate, caller);
 }
 
 /** Which version a deploy check compares with, and why (CanIDeployResponse.compared_with). */
@@ -109,23 +112,32 @@ async function canIDeploy(
   call: ServerUnaryCall<CanIDeployRequest__Output, CanIDeployResponse>,
 ): Promise<CanIDeployResponse> {
   const schemaId = request.schema_id;
+  const caller = callerOf(call);
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
   await ctx.environments.require(environment, { create: false });
-  const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version');
+  const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version', caller);
   const newVersion = target.version;
   const deployed = await ctx.deployments.deployedSchemaVersion(schemaId, environment);
   const baseline: Baseline = deployed !== undefined
     ? { version: deployed, source: 'deployed' }
     : target.previousVersion !== undefined ? { version: target.previousVersion, source: 'previous' } : { version: undefined, source: 'none' };
-  const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target);
+  const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target, caller);
 
   const registered = await ctx.consumers.list(schemaId, environment);
   const evidence = await gatherEvidence(ctx, { schemaId, environment, registered, includeObserved: request.include_observed });
   const consumers = [...registered, ...evidence.observed];
   const candidateRef = target.candidate || request.skip_replay ? undefined : ctx.schemas.findVersionRef(schemaId, newVersion);
+  // One comparison after another, each version once: a caller's comparisons run one at a time anyway
+  // (threadsPerCaller), and a gate over many consumer versions must not meet documentTaskMaxQueuedPerCaller
+  // by asking for all of them at once.
+  const changesByVersion = new Map<string, BreakingChangeRecord[]>();
+  for (const consumer of consumers) {
+    const key = `${consumer.schemaId}\n${consumer.schemaVersion}`;
+    if (!changesByVersion.has(key)) changesByVersion.set(key, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
+  }
   const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
-    const changes = await changesSinceTested(ctx, consumer, target, baseline, breaking);
+    const changes = changesByVersion.get(`${consumer.schemaId}\n${consumer.schemaVersion}`)!;
     const onEndpoints = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
     const { reached: relevant, unreached } = request.field_level_impact
       ? splitByUsedFields(onEndpoints, (change) => evidence.usedFieldsOf(consumer, change))
@@ -171,10 +183,11 @@ async function changesSinceTested(
   target: ComparisonTarget,
   baseline: Baseline,
   breaking: BreakingChangeRecord[],
+  caller: string,
 ): Promise<BreakingChangeRecord[]> {
   if (consumer.schemaVersion === baseline.version) return breaking;
   try {
-    return await changesTo(ctx, consumer.schemaId, consumer.schemaVersion, target);
+    return await changesTo(ctx, consumer.schemaId, consumer.schemaVersion, target, caller);
   } catch (error) {
     // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
     if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
@@ -253,6 +266,7 @@ export async function checkAgainstPreviousVersion(
   ctx: ServiceContext,
   registered: SchemaVersionSummary,
   previousVersion: string | undefined,
+  caller: string,
 ): Promise<CompatibilityCheck> {
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
   const schemaId = registered.schemaId;
@@ -260,7 +274,7 @@ export async function checkAgainstPreviousVersion(
     if (ctx.schemas.versionRef(schemaId, registered.version).hash !== registered.contentHash) {
       return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.version} was registered again with other content meanwhile` };
     }
-    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.version);
+    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.version, caller);
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
@@ -270,11 +284,14 @@ export async function checkAgainstPreviousVersion(
 
 
 /** Breaking changes from a registered version to a candidate document that is not registered (yet). */
-export async function compareWithCandidate(ctx: ServiceContext, schemaId: string, oldVersion: string, candidate: SchemaCandidate): Promise<BreakingChangeRecord[]> {
+export async function compareWithCandidate(
+  ctx: ServiceContext, schemaId: string, oldVersion: string, candidate: SchemaCandidate, caller: string,
+): Promise<BreakingChangeRecord[]> {
   const old = await ctx.schemas.documentSource(schemaId, oldVersion);
   return ctx.comparisons.compare(
     { hash: old.ref.hash, documentJson: old.documentJson },
     { hash: candidate.contentHash, documentJson: candidate.documentJson },
+    caller,
   );
 }
 
@@ -282,11 +299,11 @@ export async function compareWithCandidate(ctx: ServiceContext, schemaId: string
  * RegisterSchema's check before anything is stored: the changes from the version before the
  * candidate's to the candidate. `complete` is false when the comparison could not be made.
  */
-export async function checkCandidate(ctx: ServiceContext, candidate: SchemaCandidate): Promise<CompatibilityCheck & { complete: boolean }> {
+export async function checkCandidate(ctx: ServiceContext, candidate: SchemaCandidate, caller: string): Promise<CompatibilityCheck & { complete: boolean }> {
   const previousVersion = candidate.previousVersion;
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against', complete: true };
   try {
-    const changes = await compareWithCandidate(ctx, candidate.schemaId, previousVersion, candidate);
+    const changes = await compareWithCandidate(ctx, candidate.schemaId, previousVersion, candidate, caller);
     for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}`, complete: true };
   } catch (error) {

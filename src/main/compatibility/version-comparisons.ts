@@ -12,12 +12,13 @@ import { LruCache } from '../registry/lru-cache';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import type { Comparisons } from './comparisons';
 
-export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string) => Promise<BreakingChangeRecord[]>;
+/** `caller` is whom a comparison that is not cached is counted against (DocumentTaskPool.run). */
+export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string, caller: string) => Promise<BreakingChangeRecord[]>;
 
 export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: Comparisons; metrics: Metrics }): CompareVersions {
   const { schemas, comparisons, metrics } = parts;
   const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
-  return async (schemaId, oldVersion, newVersion) => {
+  return async (schemaId, oldVersion, newVersion, caller) => {
     const key = `${schemas.versionRef(schemaId, oldVersion).hash}>${schemas.versionRef(schemaId, newVersion).hash}`;
     const cached = results.get(key);
     if (cached) return cached;
@@ -25,6 +26,7 @@ export function createVersionComparisons(parts: { schemas: SchemaRegistry; compa
     const changes = await comparisons.compare(
       { hash: oldSource.ref.hash, documentJson: oldSource.documentJson },
       { hash: newSource.ref.hash, documentJson: newSource.documentJson },
+      caller,
     );
     results.set(`${oldSource.ref.hash}>${newSource.ref.hash}`, changes);
     // Counted when found, not each time a cached answer is served (CI jobs poll can-i-deploy).

@@ -75,6 +75,8 @@ export interface SchemaCandidate {
 }
 
 export interface RegisterOptions {
+  /** Whom the intake is counted against (auth/principal.ts `callerOf`, or INTERNAL_CALLER). */
+  caller: string;
   /** Checks everything and stores nothing (outcome `not-stored`). */
   dryRun?: boolean;
   /**
@@ -85,8 +87,8 @@ export interface RegisterOptions {
 }
 
 export interface SchemaRegistryOptions {
-  /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread. */
-  intake: (content: string) => Promise<IntakeResult>;
+  /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread, counted against `caller`. */
+  intake: (content: string, caller: string) => Promise<IntakeResult>;
   /** Parsed documents kept in memory (each can be tens of MB for the largest descriptions). */
   documentCacheEntries: number;
   /** Refuse different content for a version already registered (identical content stays idempotent). */
@@ -135,7 +137,7 @@ export class SchemaRegistry {
   }
 
   /** Checks, converts and stores one version; see docs/registry.md for the rules. */
-  async register(input: RegisterInput, options: RegisterOptions = {}): Promise<RegisterResult> {
+  async register(input: RegisterInput, options: RegisterOptions): Promise<RegisterResult> {
     checkIdentifier('schema_id', input.schemaId);
     if (input.version !== '') checkSemanticVersion('schema_version', input.version);
     if (input.ownership) {
@@ -143,7 +145,7 @@ export class SchemaRegistry {
       checkMetadataText('ownership.team', input.ownership.team);
       checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
     }
-    const loaded = await this.#options.intake(input.content);
+    const loaded = await this.#options.intake(input.content, options.caller);
     const contentHash = sha256(input.content);
 
     return this.#writes.run(input.schemaId, async () => {
@@ -202,10 +204,10 @@ export class SchemaRegistry {
    * A document checked by the registration's intake rules and given the version it would get,
    * without storing anything: what CanIDeploy and CompareSchemas judge before publishing.
    */
-  async candidate(schemaId: string, content: string, version: string): Promise<SchemaCandidate> {
+  async candidate(schemaId: string, content: string, version: string, caller: string): Promise<SchemaCandidate> {
     checkIdentifier('schema_id', schemaId);
     if (version !== '') checkSemanticVersion('new_version', version);
-    const loaded = await this.#options.intake(content);
+    const loaded = await this.#options.intake(content, caller);
     const contentHash = sha256(content);
     await this.readThrough(schemaId);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);

@@ -11,14 +11,15 @@ import { SvcError, invalidArgument } from '../../shared/errors';
 import type { FixtureRequestSpec, GeneratedResponseRecord } from '../../shared/fixture-generator';
 import type { ContractValidatorHandlers, GenerateFixtureRequest__Output, GenerateFixtureResponse, GeneratedResponse } from '@svc/client/protocol';
 import { checkIdentifier } from '../../shared/identifiers';
+import { callerOf } from '../auth/principal';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 
 export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    GenerateFixture: unary(ctx, 'GenerateFixture', async (request: GenerateFixtureRequest__Output) => {
+    GenerateFixture: unary(ctx, 'GenerateFixture', async (request: GenerateFixtureRequest__Output, call) => {
       try {
-        return await answer(ctx, request);
+        return await answer(ctx, request, callerOf(call));
       } catch (error) {
         if (error instanceof SvcError) return { success: false, message: error.message };
         throw error;
@@ -27,7 +28,7 @@ export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractVali
   };
 }
 
-async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output): Promise<GenerateFixtureResponse> {
+async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output, caller: string): Promise<GenerateFixtureResponse> {
   checkIdentifier('schema_id', request.schema_id);
   if (request.path === '') throw invalidArgument('path is required: an API path template such as /users/{id}');
   const { ref, documentJson } = await ctx.schemas.documentSource(request.schema_id, request.schema_version);
@@ -45,17 +46,17 @@ async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Outp
 
   switch (request.output_type) {
     case 'OUTPUT_REQUEST': {
-      const { body } = await ctx.documentTasks.run<'request'>({ kind: 'fixture', document, spec, output: 'request' });
+      const { body } = await ctx.documentTasks.run<'request'>({ kind: 'fixture', document, spec, output: 'request' }, caller);
       const message = body === '' ? `${operation} takes no request body` : `Request body for ${operation} generated`;
       return { success: true, message: `${message} (${source})`, request_body: body };
     }
     case 'OUTPUT_RESPONSE': {
-      const { response } = await ctx.documentTasks.run<'response'>({ kind: 'fixture', document, spec, output: 'response' });
+      const { response } = await ctx.documentTasks.run<'response'>({ kind: 'fixture', document, spec, output: 'response' }, caller);
       const message = `Response ${response.statusCode} for ${operation} generated from ${source}`;
       return { success: true, message, response: toProtoResponse(response) };
     }
     default: {
-      const { fixture } = await ctx.documentTasks.run<'fixture'>({ kind: 'fixture', document, spec, output: 'fixture' });
+      const { fixture } = await ctx.documentTasks.run<'fixture'>({ kind: 'fixture', document, spec, output: 'fixture' }, caller);
       const message = `Fixture for ${operation} (${fixture.response.statusCode}) generated from ${source}`;
       return { success: true, message, fixture: { request: fixture.request, response: toProtoResponse(fixture.response) } };
     }

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../service-context';
 import type { RegisterResult, SchemaCandidate } from '../registry/schema-registry';
 import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } from '../compatibility/compatibility-service';
 import { requireSchemaWriteAccess } from '../auth/schema-write-access';
+import { callerOf } from '../auth/principal';
 import { toSchemaMetadata } from './schema-wire';
 import { schemaContentIsNotUtf8 } from '../request-codecs';
 
@@ -49,12 +50,13 @@ async function registerSchema(
 ): Promise<RegisterSchemaResponse> {
   const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
   requireSchemaWriteAccess(ctx, call, request.schema_id, request.ownership ? request.ownership.team : undefined);
+  const caller = callerOf(call);
   // refuse_breaking_changes checks before anything is stored (docs/deploy-gate.md); so does a dry run asked to check.
   const refuseBreaking = request.refuse_breaking_changes;
   let check: (CompatibilityCheck & { complete: boolean }) | undefined;
   const gate = refuseBreaking || request.check_compatibility
     ? async (candidate: SchemaCandidate) => {
-      check = await checkCandidate(ctx, candidate);
+      check = await checkCandidate(ctx, candidate, caller);
       return !refuseBreaking || (check.complete && check.breakingChanges.length === 0);
     }
     : undefined;
@@ -66,7 +68,7 @@ async function registerSchema(
       content: request.schema_content,
       version: request.schema_version,
       ownership: toOwnershipRecord(request.ownership),
-    }, { gate, dryRun: request.dry_run });
+    }, { caller, gate, dryRun: request.dry_run });
   } catch (error) {
     // An unreachable store is a status (UNAVAILABLE), not a refused registration.
     if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
@@ -100,7 +102,7 @@ async function registerSchema(
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
   // Checked by the gate before storing, unless nothing was stored (identical content already registered).
   check ??= request.check_compatibility || refuseBreaking
-    ? { ...await checkAgainstPreviousVersion(ctx, registered, result.previousVersion), complete: true }
+    ? { ...await checkAgainstPreviousVersion(ctx, registered, result.previousVersion, caller), complete: true }
     : undefined;
   return {
     success: true,
