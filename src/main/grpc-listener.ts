@@ -4,24 +4,36 @@
  * descriptor limit; 20 that sent one byte were still open after 330 s, past the idle limit). Here the
  * server listens itself and hands every connection to grpc-js through its connection injector,
  * resetting the ones whose HTTP/2 session has not started within `prefaceTimeoutMs`: silent, one
- * byte, half a preface or a stalled TLS handshake, all alike.
+ * byte, half a preface or a stalled TLS handshake, all alike. The same HTTP/2 server's streams are
+ * followed for the bytes of messages not yet whole (partial-messages.ts).
  */
 import type http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
+import { guardPartialMessages, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 
 export interface GrpcListener {
   /** The bound port (the one asked for, or the one picked for 0). */
   port: number;
+  /** Bytes of request messages begun but not yet whole, all connections together. */
+  partialMessageBytes(): number;
   /** Stops accepting connections; grpc-js closes the established ones on shutdown. Idempotent. */
   close(): Promise<void>;
 }
 
-export function listenForGrpc(
-  server: grpc.Server,
-  options: { host: string; port: number; credentials: grpc.ServerCredentials; prefaceTimeoutMs: number },
-): Promise<GrpcListener> {
-  const { injector, http2Server } = createInjector(server, options.credentials, options.prefaceTimeoutMs);
+export interface GrpcListenerOptions {
+  host: string;
+  port: number;
+  credentials: grpc.ServerCredentials;
+  /** 0 turns the preface timeout off. */
+  prefaceTimeoutMs: number;
+  partialMessages: PartialMessageLimits;
+  onPartialMessageReset: (reset: PartialMessageReset) => void;
+}
+
+export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions): Promise<GrpcListener> {
+  const { injector, http2Server } = createInjector(server, options.credentials);
+  const partialMessages = guardPartialMessages(http2Server, options.partialMessages, options.onPartialMessageReset);
   /** Connections whose preface has not arrived, by their address pair (the one key both ends of the wait can read). */
   const awaitingPreface = new Map<string, NodeJS.Timeout>();
   const forget = (key: string, timer: NodeJS.Timeout) => {
@@ -34,14 +46,14 @@ export function listenForGrpc(
   // RFC 9113 §3.4), and for TLS only after the handshake. Counting bytes read would keep a peer that
   // sends 24 bytes of anything, or a few TLS records; a session's 'connect' fires as soon as grpc-js
   // has the socket, before a byte arrives.
-  http2Server?.on('session', (session) => {
+  if (options.prefaceTimeoutMs > 0) http2Server.on('session', (session) => {
     // session.socket is the accepted socket (plaintext) or the TLS socket over it: both give its addresses.
     const key = addressPairOf(session.socket);
     const timer = key === undefined ? undefined : awaitingPreface.get(key);
     if (key !== undefined && timer !== undefined) session.once('remoteSettings', () => forget(key, timer));
   });
   const tcp = net.createServer({ noDelay: true }, (socket) => {
-    const key = http2Server ? addressPairOf(socket) : undefined;
+    const key = options.prefaceTimeoutMs > 0 ? addressPairOf(socket) : undefined;
     if (key !== undefined) {
       // A reset, not a FIN: grpc-js's HTTP/2 session holds the socket, and only a reset ends it for the peer.
       const timer = setTimeout(() => socket.resetAndDestroy(), options.prefaceTimeoutMs);
@@ -54,11 +66,16 @@ export function listenForGrpc(
   let closing: Promise<void> | undefined;
   const address = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]:${options.port}` : `${options.host}:${options.port}`;
   return new Promise((resolve, reject) => {
-    tcp.once('error', (error) => reject(new Error(`cannot listen on ${address}: ${error.message}`)));
+    tcp.once('error', (error) => {
+      partialMessages.close();
+      reject(new Error(`cannot listen on ${address}: ${error.message}`));
+    });
     tcp.listen({ host: options.host.replace(/^\[|\]$/g, ''), port: options.port }, () => {
       resolve({
         port: (tcp.address() as net.AddressInfo).port,
+        partialMessageBytes: partialMessages.heldBytes,
         close() {
+          partialMessages.close();
           closing ??= new Promise((done) => tcp.close(() => done()));
           return closing;
         },
@@ -70,22 +87,21 @@ export function listenForGrpc(
 type Http2ServerOfGrpc = http2.Http2Server | http2.Http2SecureServer;
 
 /**
- * grpc-js's connection injector and, where a preface timeout is asked for, the HTTP/2 server behind
- * it, whose sessions tell when a peer's preface arrived. grpc-js exposes that server to no public API;
- * it is the one entry that creating the injector adds to the server's `http2Servers` (grpc-js
+ * grpc-js's connection injector and the HTTP/2 server behind it, whose sessions tell when a peer's
+ * preface arrived and whose streams carry the messages. grpc-js exposes that server to no public
+ * API; it is the one entry that creating the injector adds to the server's `http2Servers` (grpc-js
  * src/server.ts). If a grpc-js upgrade moves it, the start fails here rather than run unprotected.
  */
-function createInjector(server: grpc.Server, credentials: grpc.ServerCredentials, prefaceTimeoutMs: number) {
+function createInjector(server: grpc.Server, credentials: grpc.ServerCredentials) {
   const http2Servers = (server as unknown as { http2Servers?: Map<Http2ServerOfGrpc, unknown> }).http2Servers;
   const before = new Set(http2Servers?.keys());
   const injector = server.createConnectionInjector(credentials);
-  if (prefaceTimeoutMs <= 0) return { injector, http2Server: undefined };
   const added = [...(http2Servers?.keys() ?? [])].filter((candidate) => !before.has(candidate));
   if (added.length !== 1) {
-    throw new Error('connectionPrefaceTimeoutMs cannot be enforced: this grpc-js version does not show its HTTP/2 server '
-      + '(set connectionPrefaceTimeoutMs to 0 to serve without the limit)');
+    throw new Error('this grpc-js version does not show its HTTP/2 server, so the connection preface timeout and the '
+      + 'limits on partly received messages cannot be enforced; use the grpc-js version in package-lock.json');
   }
-  return { injector, http2Server: added[0] };
+  return { injector, http2Server: added[0]! };
 }
 
 /** `local|remote` addresses and ports: unique among open connections of one listener. */

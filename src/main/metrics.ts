@@ -9,6 +9,7 @@ import client from 'prom-client';
 import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
 import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
+import { PARTIAL_MESSAGE_RESET_REASONS } from './partial-messages';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
@@ -68,6 +69,10 @@ export class Metrics {
   readonly permissionDenied = this.#counter('svc_permission_denied_total', 'Calls refused with PERMISSION_DENIED because the API key\'s scopes do not allow them, by operation and the scope needed', ['operation', 'scope']);
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
+  readonly partialMessageResets = this.#counter('svc_partial_message_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their request message was arriving, by the limit it met', ['reason']);
+  /** Read at each scrape from the listener that follows partly received messages (src/main/partial-messages.ts). */
+  #readPartialMessageBytes: () => number = () => 0;
+  readonly partialMessageBytes = this.#sampledGauge('svc_partial_message_bytes', 'Bytes of request messages begun but not yet whole, all connections together', () => this.#readPartialMessageBytes());
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });
@@ -77,6 +82,12 @@ export class Metrics {
     for (const eventType of INITIAL_LABELS.auditEventType) this.auditEvents.labels(eventType).inc(0);
     this.recordedInteractions.labels('accepted', '').inc(0);
     for (const reason of RECORDING_DROP_REASONS) this.recordedInteractions.labels('dropped', reason).inc(0);
+    for (const reason of PARTIAL_MESSAGE_RESET_REASONS) this.partialMessageResets.labels(reason).inc(0);
+  }
+
+  /** Where `svc_partial_message_bytes` reads its value at each scrape. */
+  watchPartialMessageBytes(read: () => number): void {
+    this.#readPartialMessageBytes = read;
   }
 
   /** Text exposition for `GET /metrics`. */
@@ -94,5 +105,10 @@ export class Metrics {
 
   #gauge<L extends string>(name: string, help: string, labelNames: L[]): client.Gauge<L> {
     return new client.Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A gauge without labels whose value is read when scraped. */
+  #sampledGauge(name: string, help: string, read: () => number): client.Gauge {
+    return new client.Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
   }
 }

@@ -43,12 +43,16 @@ import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 import { listenForGrpc, type GrpcListener } from './grpc-listener';
+import { rateLimited } from './log-rate-limit';
+import { DEFAULT_PARTIAL_MESSAGE_LIMITS, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */
   logger?: Logger;
   /** Environment to read SVC_* variables from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Limits on request messages not yet whole (default: the LIMITS values); embedding and tests only. */
+  partialMessageLimits?: Partial<PartialMessageLimits>;
 }
 
 export class SvcServer {
@@ -80,7 +84,7 @@ export class SvcServer {
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
-    const { logger: givenLogger, env, ...overrides } = options;
+    const { logger: givenLogger, env, partialMessageLimits, ...overrides } = options;
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
     const metrics = new Metrics();
@@ -138,7 +142,11 @@ export class SvcServer {
 
       listener = await listenForGrpc(grpcServer, {
         host: config.host, port: config.port, credentials, prefaceTimeoutMs: config.connectionPrefaceTimeoutMs,
+        partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
+        onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
       });
+      const { partialMessageBytes } = listener;
+      metrics.watchPartialMessageBytes(partialMessageBytes);
       const port = listener.port;
       if (config.metricsPort >= 0) {
         metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger);
@@ -269,3 +277,12 @@ function reflectionPackageDefinition(): protoLoader.PackageDefinition {
   return { ...loadSvcProto().packageDefinition, ...health };
 }
 
+
+/** Counts every reset of a call whose message was arriving, and logs them at a bounded rate (a client can cause them at will). */
+function partialMessageResetRecorder(metrics: Metrics, logger: Logger): (reset: PartialMessageReset) => void {
+  const logReset = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
+  return ({ reason, details, peer }) => {
+    metrics.partialMessageResets.labels(reason).inc();
+    logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, suppressed }, `call reset while its request arrived: ${details}`));
+  };
+}

@@ -32,6 +32,20 @@ export const LIMITS = Object.freeze({
   maxMetadataLength: 256,
   /** Concurrent calls (HTTP/2 streams) per client connection; grpc-js clients queue calls beyond it. */
   maxConcurrentStreamsPerConnection: 256,
+  /**
+   * Bytes of request messages that have begun to arrive but are not whole yet, all connections
+   * together (grpc-js holds a message in memory until its last byte); a stream whose message would
+   * go past it is reset, and the client sees RESOURCE_EXHAUSTED (src/main/partial-messages.ts).
+   */
+  receiveMaxPartialBytes: 256 * 1024 * 1024, // 256 MiB
+  /** The same on one connection: one client cannot take the whole server's share. */
+  receiveMaxPartialBytesPerConnection: 96 * 1024 * 1024, // 96 MiB: two of the largest messages
+  /** Messages longer than this are large, and may fill only receiveLargeMessageShare of receiveMaxPartialBytes. */
+  receiveLargeMessageBytes: 1024 * 1024, // 1 MiB
+  /** What large messages may use of receiveMaxPartialBytes; the rest stays for ordinary calls. */
+  receiveLargeMessageShare: 0.75,
+  /** Longest a request message may take to arrive, from its first byte to its last. */
+  messageReceiveMaxMs: 60_000, // 1 minute: 48 MiB at under 1 MB/s
   /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
   maxConnectionIdleMs: 5 * 60_000, // 5 minutes
   /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */

@@ -1,0 +1,217 @@
+/**
+ * Bytes of request messages that have begun to arrive but are not yet whole. grpc-js gathers a
+ * message in memory until its last byte arrives and only then calls a handler, so every limit a
+ * handler keeps (validationMaxQueuedBytes and the others) is blind to them: 32 streams that each sent
+ * 39 MiB of a 40 MiB message and stalled held 1.3 GB of the server, for as long as they liked, and
+ * more connections hold more.
+ *
+ * Here each stream's incoming bytes are followed at gRPC message boundaries (the 5-byte length
+ * prefix) as grpc-js reads them. A stream is reset, with ENHANCE_YOUR_CALM (gRPC clients report
+ * RESOURCE_EXHAUSTED), when the message it is sending
+ * - would take the bytes of partly received messages past `maxBytes` for the whole server; a
+ *   message over `largeMessageBytes` may use only `largeMessageShare` of it, so ordinary calls
+ *   still arrive while large ones fill the rest;
+ * - would take its connection past `maxBytesPerConnection` (one client cannot take the server's
+ *   share alone);
+ * - is still not whole `maxReceiveMs` after its first byte (held bytes are held for a bounded time).
+ * A message that arrives whole in one read, the common case, is only measured: no state is kept.
+ */
+import http2 from 'node:http2';
+import { LIMITS, formatBytes } from '../shared/limits';
+
+export interface PartialMessageLimits {
+  /** Bytes of partly received messages, all connections together. */
+  maxBytes: number;
+  /** Bytes of partly received messages on one connection. */
+  maxBytesPerConnection: number;
+  /** A message longer than this is large: it may use only `largeMessageShare` of `maxBytes`. */
+  largeMessageBytes: number;
+  largeMessageShare: number;
+  /** Longest a message may take to arrive, from its first byte to its last. */
+  maxReceiveMs: number;
+}
+
+export const DEFAULT_PARTIAL_MESSAGE_LIMITS: Readonly<PartialMessageLimits> = Object.freeze({
+  maxBytes: LIMITS.receiveMaxPartialBytes,
+  maxBytesPerConnection: LIMITS.receiveMaxPartialBytesPerConnection,
+  largeMessageBytes: LIMITS.receiveLargeMessageBytes,
+  largeMessageShare: LIMITS.receiveLargeMessageShare,
+  maxReceiveMs: LIMITS.messageReceiveMaxMs,
+});
+
+/** Why a stream was reset; the `reason` label of `svc_partial_message_resets_total`. */
+export const PARTIAL_MESSAGE_RESET_REASONS = Object.freeze(['server_bytes', 'connection_bytes', 'receive_time'] as const);
+export type PartialMessageResetReason = (typeof PARTIAL_MESSAGE_RESET_REASONS)[number];
+
+export interface PartialMessageReset {
+  reason: PartialMessageResetReason;
+  /** What was refused, with the limit's name and value, for the log. */
+  details: string;
+  /** The peer's address. */
+  peer: string | undefined;
+}
+
+export interface PartialMessageGuard {
+  /** Bytes of partly received messages now held, all connections together. */
+  heldBytes(): number;
+  /** Stops the receive-time sweep. */
+  close(): void;
+}
+
+const PREFIX_BYTES = 5;
+
+/** A stream in the middle of a message (or of its length prefix). */
+interface PartialMessage {
+  readonly session: http2.Http2Session;
+  readonly prefix: Buffer;
+  prefixFilled: number;
+  /** The message's length from its prefix (valid once the prefix is whole). */
+  declared: number;
+  /** Bytes of the message still to come. */
+  remaining: number;
+  /** Bytes of the message received so far, counted in the totals. */
+  held: number;
+  /** When the message's first byte arrived (performance.now()). */
+  startedAt: number;
+  reset: boolean;
+}
+
+export function guardPartialMessages(
+  server: http2.Http2Server | http2.Http2SecureServer,
+  limits: PartialMessageLimits,
+  onReset: (reset: PartialMessageReset) => void,
+): PartialMessageGuard {
+  checkLimits(limits);
+  const largeMessageMaxBytes = Math.floor(limits.maxBytes * limits.largeMessageShare);
+  const partial = new Map<http2.ServerHttp2Stream, PartialMessage>();
+  const heldByConnection = new Map<http2.Http2Session, number>();
+  let heldBytes = 0;
+
+  const hold = (message: PartialMessage, bytes: number) => {
+    message.held += bytes;
+    heldBytes += bytes;
+    heldByConnection.set(message.session, (heldByConnection.get(message.session) ?? 0) + bytes);
+  };
+  const release = (message: PartialMessage) => {
+    if (message.held === 0) return;
+    heldBytes -= message.held;
+    const connection = heldByConnection.get(message.session)! - message.held;
+    if (connection === 0) heldByConnection.delete(message.session);
+    else heldByConnection.set(message.session, connection);
+    message.held = 0;
+  };
+  const forget = (stream: http2.ServerHttp2Stream) => {
+    const message = partial.get(stream);
+    if (message === undefined) return;
+    release(message);
+    partial.delete(stream);
+  };
+  const refuse = (stream: http2.ServerHttp2Stream, message: PartialMessage, reason: PartialMessageResetReason, details: string) => {
+    message.reset = true;
+    forget(stream);
+    stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    onReset({ reason, details, peer: message.session.socket?.remoteAddress });
+  };
+
+  /** Why `bytes` more of this message cannot be held, or undefined when they can. */
+  const overLimit = (message: PartialMessage, bytes: number): [PartialMessageResetReason, string] | undefined => {
+    const what = `a request message of ${formatBytes(message.declared)}`;
+    if ((heldByConnection.get(message.session) ?? 0) + bytes > limits.maxBytesPerConnection) {
+      return ['connection_bytes', `${what} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
+    }
+    const large = message.declared > limits.largeMessageBytes;
+    if (heldBytes + bytes > (large ? largeMessageMaxBytes : limits.maxBytes)) {
+      const limit = large
+        ? `${formatBytes(largeMessageMaxBytes)}, the share of messages over ${formatBytes(limits.largeMessageBytes)} in receiveMaxPartialBytes`
+        : `${formatBytes(limits.maxBytes)} (receiveMaxPartialBytes)`;
+      return ['server_bytes', `${what} would take the server's partly received messages past ${limit}`];
+    }
+    return undefined;
+  };
+
+  function onData(this: http2.ServerHttp2Stream, chunk: Buffer): void {
+    let message = partial.get(this);
+    let offset = 0;
+    if (message === undefined) {
+      offset = endOfWholeMessages(chunk);
+      if (offset === chunk.length) return;
+      message = { session: this.session!, prefix: Buffer.alloc(PREFIX_BYTES), prefixFilled: 0, declared: 0, remaining: 0, held: 0, startedAt: performance.now(), reset: false };
+      partial.set(this, message);
+    } else if (message.reset) {
+      return;
+    }
+    while (offset < chunk.length) {
+      if (message.prefixFilled < PREFIX_BYTES) {
+        if (message.prefixFilled === 0 && message.held === 0) message.startedAt = performance.now();
+        const take = Math.min(PREFIX_BYTES - message.prefixFilled, chunk.length - offset);
+        chunk.copy(message.prefix, message.prefixFilled, offset, offset + take);
+        message.prefixFilled += take;
+        offset += take;
+        if (message.prefixFilled === PREFIX_BYTES) {
+          message.declared = message.prefix.readUInt32BE(1);
+          message.remaining = message.declared;
+          if (message.remaining === 0) message.prefixFilled = 0; // an empty message is whole
+        }
+        continue;
+      }
+      const take = Math.min(message.remaining, chunk.length - offset);
+      const refusal = overLimit(message, take);
+      if (refusal) return refuse(this, message, ...refusal);
+      hold(message, take);
+      message.remaining -= take;
+      offset += take;
+      if (message.remaining === 0) {
+        release(message);
+        message.prefixFilled = 0;
+      }
+    }
+    if (message.prefixFilled === 0) forget(this); // between messages: nothing is held
+  }
+
+  function onClose(this: http2.ServerHttp2Stream): void {
+    forget(this);
+  }
+
+  // Shared listeners, no closure per call: most streams never hold a partial message.
+  function onStream(stream: http2.ServerHttp2Stream): void {
+    stream.on('data', onData);
+    stream.once('close', onClose);
+  }
+
+  // grpc-js pauses each stream until its call reads, so 'data' reports the bytes grpc-js itself has
+  // taken in; adding a listener does not resume a paused stream.
+  server.on('session', (session: http2.ServerHttp2Session) => session.on('stream', onStream));
+
+  const sweep = setInterval(() => {
+    const oldest = performance.now() - limits.maxReceiveMs;
+    for (const [stream, message] of partial) {
+      if (message.startedAt < oldest) {
+        refuse(stream, message, 'receive_time', `a message of ${formatBytes(message.declared)} was not whole ${limits.maxReceiveMs / 1000} s after its first byte (messageReceiveMaxMs)`);
+      }
+    }
+  }, Math.min(1_000, limits.maxReceiveMs));
+  sweep.unref();
+
+  return {
+    heldBytes: () => heldBytes,
+    close: () => clearInterval(sweep),
+  };
+}
+
+/** The offset where the chunk's first incomplete message starts (the chunk's length when every message in it is whole). */
+function endOfWholeMessages(chunk: Buffer): number {
+  let offset = 0;
+  while (offset + PREFIX_BYTES <= chunk.length) {
+    const end = offset + PREFIX_BYTES + chunk.readUInt32BE(offset + 1);
+    if (end > chunk.length) return offset;
+    offset = end;
+  }
+  return offset;
+}
+
+function checkLimits(limits: PartialMessageLimits): void {
+  for (const name of ['maxBytes', 'maxBytesPerConnection', 'largeMessageBytes', 'maxReceiveMs'] as const) {
+    if (!Number.isSafeInteger(limits[name]) || limits[name] < 1) throw new TypeError(`partial message limits: ${name} must be a positive integer`);
+  }
+  if (!(limits.largeMessageShare > 0 && limits.largeMessageShare <= 1)) throw new TypeError('partial message limits: largeMessageShare must be above 0 and at most 1');
+}
