@@ -46,12 +46,14 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
   // RFC 9113 §3.4), and for TLS only after the handshake. Counting bytes read would keep a peer that
   // sends 24 bytes of anything, or a few TLS records; a session's 'connect' fires as soon as grpc-js
   // has the socket, before a byte arrives.
-  if (options.prefaceTimeoutMs > 0) http2Server.on('session', (session) => {
-    // session.socket is the accepted socket (plaintext) or the TLS socket over it: both give its addresses.
-    const key = addressPairOf(session.socket);
-    const timer = key === undefined ? undefined : awaitingPreface.get(key);
-    if (key !== undefined && timer !== undefined) session.once('remoteSettings', () => forget(key, timer));
-  });
+  if (options.prefaceTimeoutMs > 0) {
+    http2Server.on('session', (session) => {
+      // session.socket is the accepted socket (plaintext) or the TLS socket over it: both give its addresses.
+      const key = addressPairOf(session.socket);
+      const timer = key === undefined ? undefined : awaitingPreface.get(key);
+      if (key !== undefined && timer !== undefined) session.once('remoteSettings', () => forget(key, timer));
+    });
+  }
   const tcp = net.createServer({ noDelay: true }, (socket) => {
     const key = options.prefaceTimeoutMs > 0 ? addressPairOf(socket) : undefined;
     if (key !== undefined) {

@@ -115,16 +115,15 @@ export function guardPartialMessages(
 
   /** Why `bytes` more of this message cannot be held, or undefined when they can. */
   const overLimit = (message: PartialMessage, bytes: number): [PartialMessageResetReason, string] | undefined => {
-    const what = `a request message of ${formatBytes(message.declared)}`;
     if ((heldByConnection.get(message.session) ?? 0) + bytes > limits.maxBytesPerConnection) {
-      return ['connection_bytes', `${what} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
+      return ['connection_bytes', `${describe(message)} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
     }
     const large = message.declared > limits.largeMessageBytes;
     if (heldBytes + bytes > (large ? largeMessageMaxBytes : limits.maxBytes)) {
       const limit = large
         ? `${formatBytes(largeMessageMaxBytes)}, the share of messages over ${formatBytes(limits.largeMessageBytes)} in receiveMaxPartialBytes`
         : `${formatBytes(limits.maxBytes)} (receiveMaxPartialBytes)`;
-      return ['server_bytes', `${what} would take the server's partly received messages past ${limit}`];
+      return ['server_bytes', `${describe(message)} would take the server's partly received messages past ${limit}`];
     }
     return undefined;
   };
@@ -196,6 +195,10 @@ export function guardPartialMessages(
     heldBytes: () => heldBytes,
     close: () => clearInterval(sweep),
   };
+}
+
+function describe(message: PartialMessage): string {
+  return `a request message of ${formatBytes(message.declared)}`;
 }
 
 /** The offset where the chunk's first incomplete message starts (the chunk's length when every message in it is whole). */
