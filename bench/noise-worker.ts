@@ -1,6 +1,7 @@
 /**
  * The noisy tenant of the noisy-neighbour suite, in a worker thread of the bench process: it keeps
- * `inFlight` ValidateInteraction calls going with messages encoded once beforehand, so neither
+ * `inFlight` ValidateInteraction calls going (or, with `streams`, that many ValidateInteractionStream
+ * calls written as fast as the server reads them) with messages encoded once beforehand, so neither
  * encoding large messages nor its own answers delay the victim's load on the bench's main thread.
  * Runs until it receives 'stop', then posts its tally ({ answered, outcomes, p50Ms }) and exits.
  */
@@ -14,21 +15,28 @@ export interface NoiseWorkerData {
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
   inFlight: number;
+  /** Send the messages over `inFlight` streams instead of unary calls. */
+  streams: boolean;
   deadlineMs: number;
 }
 
 export interface NoiseTally {
   answered: number;
   outcomes: Record<string, number>;
+  /** Unary calls' p50 (NaN for streams, whose items are not timed). */
   p50Ms: number;
 }
 
-const { address, messages, inFlight, deadlineMs } = workerData as NoiseWorkerData;
+const { address, messages, inFlight, streams, deadlineMs } = workerData as NoiseWorkerData;
 const definition = contractValidatorDefinition().ValidateInteraction;
-const client = new grpc.Client(address, grpc.credentials.createInsecure(), {
+const streamDefinition = contractValidatorDefinition().ValidateInteractionStream;
+const connect = () => new grpc.Client(address, grpc.credentials.createInsecure(), {
   'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
   'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
+  // Each client its own connection: a stream per connection, as parallel jobs of one tenant send them.
+  'grpc.use_local_subchannel_pool': 1,
 });
+const client = connect();
 let stopping = false;
 let next = 0;
 const latencies: number[] = [];
@@ -57,12 +65,44 @@ async function lane(): Promise<void> {
   }
 }
 
-const lanes = Promise.all(Array.from({ length: inFlight }, lane));
+/** One stream on a connection of its own, written as fast as flow control allows until stopped; its items are counted as they are answered. */
+function stream(): Promise<void> {
+  const streamClient = connect();
+  return new Promise<void>((resolve) => {
+    const call = streamClient.makeBidiStreamRequest(
+      streamDefinition.path,
+      (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      (bytes: Buffer) => streamDefinition.responseDeserialize(bytes) as { valid: boolean },
+      new grpc.Metadata(),
+      { deadline: Date.now() + deadlineMs },
+    );
+    call.on('data', (response: { valid: boolean }) => {
+      const outcome = response.valid ? 'valid' : 'invalid';
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    });
+    call.on('error', (error: grpc.ServiceError) => {
+      const outcome = grpc.status[error.code] ?? 'error';
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      resolve();
+    });
+    call.on('end', resolve);
+    const write = () => {
+      while (!stopping) {
+        if (!call.write(messages[next++ % messages.length]!)) return void call.once('drain', write);
+      }
+      call.end();
+    };
+    write();
+  }).finally(() => streamClient.close());
+}
+
+const lanes = Promise.all(Array.from({ length: inFlight }, streams ? stream : lane));
 parentPort!.once('message', () => {
   stopping = true;
   void lanes.then(() => {
     latencies.sort((a, b) => a - b);
-    const tally: NoiseTally = { answered: latencies.length, outcomes, p50Ms: latencies[Math.floor(latencies.length / 2)] ?? Number.NaN };
+    const answered = streams ? Object.values(outcomes).reduce((sum, count) => sum + count, 0) : latencies.length;
+    const tally: NoiseTally = { answered, outcomes, p50Ms: latencies[Math.floor(latencies.length / 2)] ?? Number.NaN };
     client.close();
     parentPort!.postMessage(tally);
   });

@@ -10,7 +10,9 @@
  *   registered before the phase: this isolates the pool (registration intake is a separate matter);
  * - large bodies: interactions with a LARGE_BODY_BYTES JSON body (a list of records);
  * - many headers: interactions with MANY_HEADERS header entries (over the per-interaction limit:
- *   the server must refuse them, cheaply).
+ *   the server must refuse them, cheaply);
+ * - streams: NOISY_STREAMS ValidateInteractionStream calls of small interactions, each on its own
+ *   connection, written as fast as the server reads them.
  * Goal: the victim's p99 ≤ 100 ms during each kind of noise.
  */
 import path from 'node:path';
@@ -27,6 +29,8 @@ import type { NoiseTally, NoiseWorkerData } from './noise-worker';
 const VICTIM_RATE = 400;
 const PHASE_MS = 5_000;
 const NOISY_IN_FLIGHT = 4;
+/** Streams of the stream noise, each on a connection of its own (the server keeps up to validationStreamMaxInFlight items of each). */
+const NOISY_STREAMS = 16;
 const SLOW_PROPERTIES = 1_000;
 /** Versions registered for the compile phase: more than the phase can compile, so every call compiles. */
 const SLOW_VERSIONS = 24;
@@ -41,11 +45,13 @@ interface NoiseKind {
   name: string;
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
+  /** Sent over NOISY_STREAMS streams rather than as NOISY_IN_FLIGHT unary calls. */
+  streams: boolean;
 }
 
 export const noisyNeighbourSuite: BenchSuite = {
   name: 'noisy-neighbour',
-  description: `another schema's p99 at ${VICTIM_RATE} calls/s while one tenant sends slow compiles, large bodies or many headers (${NOISY_IN_FLIGHT} in flight)`,
+  description: `another schema's p99 at ${VICTIM_RATE} calls/s while one tenant sends slow compiles, large bodies or many headers (${NOISY_IN_FLIGHT} in flight), or ${NOISY_STREAMS} streams`,
   async run(progress) {
     ensureCorpora(progress);
     progress('starting the svc server');
@@ -64,13 +70,13 @@ export const noisyNeighbourSuite: BenchSuite = {
       const rows: BenchRow[] = [{ name: `victim p99, quiet (${VICTIM_RATE} calls/s)`, value: quiet.p99Ms, unit: 'ms' }];
       const notes: string[] = [];
       for (const kind of kinds) {
-        progress(`${kind.name}: the victim for ${PHASE_MS / 1000} s with ${NOISY_IN_FLIGHT} noisy calls in flight`);
+        progress(`${kind.name}: the victim for ${PHASE_MS / 1000} s with ${kind.streams ? `${NOISY_STREAMS} noisy streams` : `${NOISY_IN_FLIGHT} noisy calls in flight`}`);
         const { victim: profile, noisy } = await withNoise(server, kind, () => measureLatencyAtRate(victim, VICTIM_RATE, PHASE_MS));
         if (server.diagnosing) diagnosed.push(`${kind.name}: ${describeDiagnostics(await server.diagnostics())}`);
         rows.push({ ...ceilingRow(`victim p99 during ${kind.name}`, profile.p99Ms, 'ms', GOAL_P99_MS), baseline: { name: 'quiet', value: quiet.p99Ms }, ratio: profile.p99Ms / quiet.p99Ms });
         const outcomes = Object.entries(noisy.outcomes).map(([name, count]) => `${count} ${name}`).join(', ');
         notes.push(`${kind.name}: victim p50 ${profile.p50Ms.toFixed(1)}, p99.9 ${profile.p999Ms.toFixed(1)}, max ${profile.maxMs.toFixed(1)} ms; `
-          + `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`);
+          + (kind.streams ? `noisy stream items answered ${noisy.answered} (${outcomes})` : `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`));
       }
       return {
         suite: 'noisy-neighbour',
@@ -94,7 +100,7 @@ export const noisyNeighbourSuite: BenchSuite = {
  */
 async function withNoise(server: BenchServer, kind: NoiseKind, measure: () => Promise<LatencyProfile>): Promise<{ victim: LatencyProfile; noisy: NoiseTally }> {
   const workerData: NoiseWorkerData = {
-    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: NOISY_IN_FLIGHT, deadlineMs: NOISY_DEADLINE_MS,
+    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: kind.streams ? NOISY_STREAMS : NOISY_IN_FLIGHT, streams: kind.streams, deadlineMs: NOISY_DEADLINE_MS,
   };
   const worker = new Worker(path.join(__dirname, 'noise-worker.js'), { workerData });
   const tally = new Promise<NoiseTally>((resolve, reject) => {
@@ -137,6 +143,11 @@ async function prepareNoise(server: BenchServer, progress: Progress): Promise<No
     request: { method: 'GET', path: '/items', headers: {}, body: '' },
     response: { statusCode: 200, headers: { 'content-type': 'application/json' }, body: largeBody },
   });
+  const smallRequest = interactionRequest('bulk', {
+    name: 'list items', valid: true,
+    request: { method: 'GET', path: '/items', headers: {}, body: '' },
+    response: { statusCode: 200, headers: { 'content-type': 'application/json' }, body: bulkBody(200) },
+  });
   const manyHeaders: Record<string, string> = { 'content-type': 'application/json' };
   for (let i = 0; i < MANY_HEADERS; i++) manyHeaders[`x-h-${i}`] = 'v';
   const headersRequest = interactionRequest('bulk', {
@@ -146,9 +157,10 @@ async function prepareNoise(server: BenchServer, progress: Progress): Promise<No
   });
   return [
     // Each call names a version no call named before (versions wrap only after the phase could compile them all).
-    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))) },
-    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)] },
-    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)] },
+    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))), streams: false },
+    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], streams: false },
+    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], streams: false },
+    { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], streams: true },
   ];
 }
 

@@ -1,7 +1,7 @@
 /**
  * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
  * and fetched once for concurrent calls, loader failures passed through as the caller's error,
- * batches of several contracts answered call by call.
+ * batches of several contracts answered call by call, single calls ahead of stream items.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -163,6 +163,35 @@ test('affinity: with lanes free, each contract is compiled by one worker only', 
       assert.equal(answer.valid, true);
     }
     assert.equal((await metrics.cacheMisses.get()).values[0]!.value, 2, 'each contract built once, not once per worker');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a single call does not wait behind queued stream items, and stream items keep moving under many single calls', async () => {
+  const documentJson = await usersDocumentJson();
+  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  try {
+    const message = encode(getUserInteraction('users', '1', VALID_USER));
+    const validate = (streamed: boolean) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF, streamed });
+    await validate(false); // compiled: what follows is queueing alone
+
+    // 2,000 stream items queued (a few streams' worth), then one single call.
+    const finished: string[] = [];
+    const streamItems = Array.from({ length: 2_000 }, (_, i) => validate(true).then(() => finished.push(`item ${i}`)));
+    const single = validate(false).then(() => finished.push('single'));
+    await Promise.all([...streamItems, single]);
+    const position = finished.indexOf('single');
+    assert.ok(position < 2 * 64, `the single call finished after ${position} stream items (a batch holds at most 64)`);
+
+    // The other way round: 2,000 single calls queued, then 20 stream items; each batch carries stream items.
+    finished.length = 0;
+    const singles = Array.from({ length: 2_000 }, (_, i) => validate(false).then(() => finished.push(`single ${i}`)));
+    const items = Array.from({ length: 20 }, () => validate(true).then(() => finished.push('item')));
+    await Promise.all([...singles, ...items]);
+    const lastItem = finished.lastIndexOf('item');
+    assert.ok(lastItem < 2 * 64, `the last stream item finished after ${lastItem} calls`);
   } finally {
     await pool.close();
   }

@@ -28,7 +28,8 @@ const MESSAGE_NAMES = Object.freeze({
   [ValidationOperation.PRODUCER_RESPONSE]: 'svc.ValidateProducerRequest',
 });
 
-export function createCallValidator(ctx: ServiceContext): CallValidator {
+/** `streamed`: the calls are items of a ValidateInteractionStream, which the pool queues behind single calls. */
+export function createCallValidator(ctx: ServiceContext, { streamed }: { streamed: boolean }): CallValidator {
   const record = createOutcomeRecorder(ctx.metrics);
   return async (operation, message) => {
     const started = performance.now();
@@ -44,7 +45,7 @@ export function createCallValidator(ctx: ServiceContext): CallValidator {
       // The reference only: the document travels to a worker once, when that worker first needs it.
       // A replica that has not seen this schema yet reads it from the shared store before answering "not found".
       const contract = ctx.schemas.findVersionRef(head.schemaId, head.schemaVersion) ?? await ctx.schemas.readVersionRef(head.schemaId, head.schemaVersion);
-      const answer = await ctx.pool.validate({ operation, message, contract });
+      const answer = await ctx.pool.validate({ operation, message, contract, streamed });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;
     } catch (error) {

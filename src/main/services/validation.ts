@@ -23,11 +23,11 @@ import { createCallValidator } from './validation-call';
 import { createValidationStreamHandler } from './validation-stream';
 
 export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
-  const validate = createCallValidator(ctx);
+  const validate = createCallValidator(ctx, { streamed: false });
   const handlers: Record<RawValidationOperation, grpc.UntypedHandleCall> = {
     ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message) => validate(ValidationOperation.INTERACTION, message)),
     ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
-    ValidateInteractionStream: createValidationStreamHandler(ctx, validate),
+    ValidateInteractionStream: createValidationStreamHandler(ctx, createCallValidator(ctx, { streamed: true })),
   };
   // The generated handler types describe decoded messages; withRequestCodecs makes them bytes.
   return handlers as unknown as Partial<ContractValidatorHandlers>;
