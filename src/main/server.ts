@@ -38,7 +38,7 @@ import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
 import { withRequestCodecs } from './request-codecs';
 import { createValidationHandlers, registryContractLoader } from './services/validation';
-import { ValidationPool } from './validation-pool';
+import { ValidationPool, type ValidationPoolOptions } from './validation-pool';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
@@ -53,6 +53,8 @@ export interface StartOptions extends Partial<ServerConfig> {
   env?: NodeJS.ProcessEnv;
   /** Limits on request messages not yet whole (default: the LIMITS values); embedding and tests only. */
   partialMessageLimits?: Partial<PartialMessageLimits>;
+  /** How the validation pool queues stream items (default: DEFAULT_POOL_OPTIONS); embedding and tests only. */
+  streamQueueing?: Partial<Pick<ValidationPoolOptions, 'maxQueuedStreamItems' | 'minStreamItemsPerBatch'>>;
 }
 
 export class SvcServer {
@@ -84,7 +86,7 @@ export class SvcServer {
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
-    const { logger: givenLogger, env, partialMessageLimits, ...overrides } = options;
+    const { logger: givenLogger, env, partialMessageLimits, streamQueueing, ...overrides } = options;
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
     const metrics = new Metrics();
@@ -107,7 +109,7 @@ export class SvcServer {
         // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
         intake: async (content, caller) => (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller)).schema,
       });
-      pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger });
+      pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger, ...streamQueueing });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
       const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });

@@ -14,7 +14,9 @@
  *   of them (another caller's p99 went from 7 to 571 ms beside 16 streams). Stream items wait in a
  *   queue of their own: a batch takes single calls first, and stream items fill the rest, with at
  *   least `minStreamItemsPerBatch` of them whenever they wait, so streams keep moving under any load
- *   of single calls.
+ *   of single calls. At `maxQueuedStreamItems` queued, streams stop reading (`hasStreamRoom`) until
+ *   batches take some: items read far ahead only wait, and items that wait long survive young-generation
+ *   collections (16 streams: 31.6 MB/s promoted, 670 ms of main-thread GC per 5 s).
  * - Isolation. Compiling is the slow part of validation (a large schema can take a second), so it
  *   never happens in a shared batch: workers answer `cold` for calls that would compile and `missing`
  *   for contracts they lack, and those calls go again in a batch of their contract alone, on a lane
@@ -70,6 +72,8 @@ export interface ValidationPoolOptions {
   lingerItems: number;
   /** Stream items every batch carries at least, when any wait, however many single calls wait too. */
   minStreamItemsPerBatch: number;
+  /** Stream items queued at most before streams stop reading (all streams together). */
+  maxQueuedStreamItems: number;
   /** A lane whose oldest batch has been out this long takes no more batches until it answers. */
   laneStallMs: number;
   /**
@@ -94,6 +98,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   maxBatchBytes: 1024 * 1024, // 1 MiB
   lingerItems: 16,
   minStreamItemsPerBatch: 16,
+  maxQueuedStreamItems: 512, // 4 full batches per lane of a 2-thread pool
   laneStallMs: 20,
   slowCompileMs: 250,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
@@ -145,6 +150,8 @@ export class ValidationPool {
   #queue: PendingCall[] = [];
   /** Stream items waiting for a lane, oldest first: batches take them after single calls. */
   #streamQueue: PendingCall[] = [];
+  /** Streams that stopped reading because the stream queue was full, told when it has room. */
+  #streamsWaitingForRoom = new Set<() => void>();
   /** Request bytes of the calls queued, compiling or in flight. */
   #pendingBytes = 0;
   /** Contracts waiting for a lane to compile them, oldest first; at most one group per hash. */
@@ -159,7 +166,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'laneStallMs', 'slowCompileMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -187,6 +194,16 @@ export class ValidationPool {
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;
+  }
+
+  /** Whether a stream may read another item now (the stream queue is under maxQueuedStreamItems). */
+  hasStreamRoom(): boolean {
+    return this.#streamQueue.length < this.#options.maxQueuedStreamItems;
+  }
+
+  /** Runs `resume` once, when the stream queue has room again (or the pool closes). */
+  whenStreamRoom(resume: () => void): void {
+    this.#streamsWaitingForRoom.add(resume);
   }
 
   /** Validates one call; rejects with an SvcError only when the call could not be validated at all. */
@@ -262,6 +279,11 @@ export class ValidationPool {
   readonly #flush = (): void => {
     this.#flushScheduled = false;
     this.#dispatch();
+    if (this.#streamsWaitingForRoom.size > 0 && (this.hasStreamRoom() || this.#closing)) {
+      const waiting = [...this.#streamsWaitingForRoom];
+      this.#streamsWaitingForRoom.clear();
+      for (const resume of waiting) resume();
+    }
   };
 
   /** Whether `lane` can take a batch now: free, or pipelining behind a young shared batch. */

@@ -1,7 +1,8 @@
 /**
  * ValidateInteractionStream over real gRPC: one result per request, in order, correlation ids
- * echoed; failures stay per message; a slow reader is held back, not dropped; a malformed message
- * ends the stream with INVALID_ARGUMENT after the results before it.
+ * echoed; failures stay per message; a slow reader is held back, not dropped; streams held back by
+ * the pool's stream queue resume; a malformed message ends the stream with INVALID_ARGUMENT after
+ * the results before it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,9 +24,9 @@ before(async () => {
 after(() => server.close());
 
 /** Writes every request, ends the stream, collects every result (and the final status). */
-function runStream(requests: object[], options: { pauseReadingMs?: number } = {}): Promise<{ results: any[]; error?: grpc.ServiceError }> {
+function runStream(requests: object[], options: { pauseReadingMs?: number } = {}, on: TestServer = server): Promise<{ results: any[]; error?: grpc.ServiceError }> {
   return new Promise((resolve) => {
-    const call = server.client.raw.ValidateInteractionStream();
+    const call = on.client.raw.ValidateInteractionStream();
     const results: any[] = [];
     call.on('data', (result) => results.push(result));
     call.on('error', (error: grpc.ServiceError) => resolve({ results, error }));
@@ -100,4 +101,24 @@ test('a malformed message ends the stream with INVALID_ARGUMENT after the result
   // The server goes on serving streams.
   const { results } = await runStream([{ ...getUserInteraction('users', '9', VALID_USER), correlation_id: 'next' }]);
   assert.equal(results[0].correlation_id, 'next');
+});
+
+test('streams that stop reading while the pool holds as many stream items as it queues resume: every result, in order', { timeout: 60_000 }, async () => {
+  // A queue of one stream item: a stream whose own items are all answered often finds it full and
+  // waits with nothing in flight, so only the pool's word that it has room again resumes it.
+  const tight = await startTestServer({ workerThreads: 1, streamQueueing: { maxQueuedStreamItems: 1 } });
+  try {
+    await registerSchema(tight.client, 'users', USERS_SCHEMA_TEXT);
+    const runs = Array.from({ length: 8 }, (_, stream) => {
+      const requests = Array.from({ length: 300 }, (_, i) => ({ ...getUserInteraction('users', String(i), VALID_USER), correlation_id: `${stream}-${i}` }));
+      return runStream(requests, {}, tight).then(({ results, error }) => ({ requests, results, error }));
+    });
+    for (const { requests, results, error } of await Promise.all(runs)) {
+      assert.equal(error, undefined);
+      assert.deepEqual(results.map((r) => r.correlation_id), requests.map((r) => r.correlation_id));
+      assert.ok(results.every((r) => r.valid));
+    }
+  } finally {
+    await tight.close();
+  }
 });

@@ -196,3 +196,32 @@ test('a single call does not wait behind queued stream items, and stream items k
     await pool.close();
   }
 });
+
+test('stream items past maxQueuedStreamItems leave no room: a waiting stream is told once the queue has room again', async () => {
+  const documentJson = await usersDocumentJson();
+  const pool = new ValidationPool({ threads: 1, maxQueuedStreamItems: 8, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  try {
+    const message = encode(getUserInteraction('users', '1', VALID_USER));
+    const validate = (streamed: boolean) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF, streamed });
+    await validate(true);
+    assert.equal(pool.hasStreamRoom(), true);
+    const items = Array.from({ length: 40 }, () => validate(true));
+    assert.equal(pool.hasStreamRoom(), false, '40 stream items queued, over the limit of 8');
+    let resumed = 0;
+    const room = new Promise<void>((resolve) => pool.whenStreamRoom(() => {
+      resumed++;
+      resolve();
+    }));
+    await room;
+    assert.equal(pool.hasStreamRoom(), true);
+    await Promise.all(items);
+    assert.equal(resumed, 1, 'told once');
+    // Single calls never count against it.
+    const singles = Array.from({ length: 40 }, () => validate(false));
+    assert.equal(pool.hasStreamRoom(), true);
+    await Promise.all(singles);
+  } finally {
+    await pool.close();
+  }
+});

@@ -6,8 +6,10 @@
  * has been written: the client resends from the first interaction it has no result for.
  *
  * Backpressure: reading pauses while `validationStreamMaxInFlight` interactions (or
- * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, and while that many
- * results wait for the client to take them; HTTP/2 flow control then holds the client back. Calls are counted and logged by the call observer (call-observer.ts).
+ * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, while that many
+ * results wait for the client to take them, and while the pool holds as many stream items as it
+ * queues (all streams together: ValidationPool.hasStreamRoom); HTTP/2 flow control then holds the
+ * client back. Calls are counted and logged by the call observer (call-observer.ts).
  */
 import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
@@ -46,6 +48,7 @@ export function createValidationStreamHandler(
     let finished = false;
     let paused = false;
     let waitingForDrain = false;
+    let waitingForPool = false;
 
     const finish = (code: status, error?: unknown) => {
       if (finished) return;
@@ -54,8 +57,17 @@ export function createValidationStreamHandler(
       else if (code !== status.CANCELLED) call.emit('error', toServiceError(error, ctx.logger, OPERATION));
     };
 
+    const resumeWhenPoolHasRoom = () => {
+      waitingForPool = false;
+      updateFlow();
+    };
     const updateFlow = () => {
-      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain);
+      const poolFull = !finished && !ctx.pool.hasStreamRoom();
+      if (poolFull && !waitingForPool) {
+        waitingForPool = true;
+        ctx.pool.whenStreamRoom(resumeWhenPoolHasRoom);
+      }
+      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain || poolFull);
       if (shouldPause && !paused) call.pause();
       else if (!shouldPause && paused) call.resume();
       paused = shouldPause;
