@@ -367,7 +367,8 @@ export class ValidationPool {
     const streamShare = this.#streamQueue.length === 0 ? 0 : Math.min(this.#options.minStreamItemsPerBatch, target - 1);
     this.#queue = this.#takeFrom(this.#queue, lane, target - streamShare, takers, taken);
     this.#streamQueue = this.#takeFrom(this.#streamQueue, lane, target, takers, taken);
-    if (taken.length < target && this.#queue.length > 0) this.#queue = this.#takeFrom(this.#queue, lane, target, takers, taken);
+    // Single calls held back for the stream items' share take what those left.
+    if (streamShare > 0 && taken.length < target && this.#queue.length > 0) this.#queue = this.#takeFrom(this.#queue, lane, target, takers, taken);
     return taken;
   }
 
