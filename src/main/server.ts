@@ -43,6 +43,7 @@ import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 import { listenForGrpc, type GrpcListener } from './grpc-listener';
+import { createStreamTurns } from './stream-turns';
 import { rateLimited } from './log-rate-limit';
 import { DEFAULT_PARTIAL_MESSAGE_LIMITS, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 
@@ -122,6 +123,7 @@ export class SvcServer {
       });
       const context: ServiceContext = {
         config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions, usage,
+        streamTurns: createStreamTurns(),
       };
 
       grpcServer = new grpc.Server({

@@ -13,6 +13,7 @@ import type { EnvironmentRegistry } from './registry/environment-registry';
 import type { SchemaRegistry } from './registry/schema-registry';
 import type { Storage } from './storage/storage';
 import type { UsageRegistry } from './evidence/usage-registry';
+import type { StreamTurns } from './stream-turns';
 
 export interface ServiceContext {
   config: ServerConfig;
@@ -30,6 +31,8 @@ export interface ServiceContext {
   pool: ValidationPool;
   /** Threads for one-off work on whole documents (intake, comparisons, fixtures), beside the validation lanes. */
   documentTasks: DocumentTaskPool;
+  /** Turns of the main thread shared by the streams that carry many messages (stream-turns.ts). */
+  streamTurns: StreamTurns;
   /** Breaking changes between two documents, on a document-task thread; identical ones in flight share a task (counted against the first asker). */
   comparisons: Comparisons;
   /** Breaking changes between two registered versions: on the comparison thread, cached per pair of contents. */

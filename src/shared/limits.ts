@@ -176,6 +176,12 @@ export const LIMITS = Object.freeze({
    * beyond it fails at once with RESOURCE_EXHAUSTED instead of growing memory without bound.
    */
   validationMaxQueuedBytes: 256 * 1024 * 1024, // 256 MiB
+  /**
+   * Messages of RecordInteractions and ValidateInteractionStream streams handled per turn of the main
+   * thread's event loop, all such streams together; past it they stop reading until the next turn, so
+   * other calls are read in between (src/main/stream-turns.ts).
+   */
+  streamMessagesPerTurn: 64,
   /** ValidateInteractionStream: interactions of one stream read but not yet answered; reading pauses at this many. */
   validationStreamMaxInFlight: 512,
   /** ValidateInteractionStream: request bytes of one stream read but not yet answered; reading pauses above this. */

@@ -1,6 +1,6 @@
 /**
- * RecordInteractions and PurgeRecordings (docs/evidence.md). The stream is read as fast as it comes:
- * each interaction is attributed to an operation by routing its real path, redacted again with the
+ * RecordInteractions and PurgeRecordings (docs/evidence.md). The stream is read as fast as the main
+ * thread's turns for streams allow (stream-turns.ts): each interaction is attributed to an operation by routing its real path, redacted again with the
  * server's key list (the sender redacts first) and handed to the usage registry, which drops and
  * counts when a limit is reached. An interaction over a header limit arrives already marked by its
  * decoder (request-codecs.ts) and is dropped unbuilt; a malformed message fails the call with
@@ -29,6 +29,7 @@ const SERVER_REDACTED_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS)
 
 export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   const matchers = createMatcherCache(ctx);
+  const { streamTurns } = ctx;
   return {
     RecordInteractions: (call: grpc.ServerReadableStream<RecordedInteraction__Output, RecordInteractionsResponse>, callback: grpc.sendUnaryData<RecordInteractionsResponse>) => {
       let accepted = 0;
@@ -49,8 +50,13 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
       };
       let done: Promise<void> = Promise.resolve();
+      const resume = () => call.resume();
       call.on('data', (message: RecordedInteraction__Output) => {
         received++;
+        if (!streamTurns.take()) {
+          call.pause();
+          streamTurns.nextTurn(resume);
+        }
         const malformed = malformedRequestError(message);
         if (malformed) {
           // Those before it are handled (kept or dropped) as usual; the rest of the stream is not read.

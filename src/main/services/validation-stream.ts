@@ -8,8 +8,9 @@
  * Backpressure: reading pauses while `validationStreamMaxInFlight` interactions (or
  * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, while that many
  * results wait for the client to take them, and while the pool holds as many stream items as it
- * queues (all streams together: ValidationPool.hasStreamRoom); HTTP/2 flow control then holds the
- * client back. Calls are counted and logged by the call observer (call-observer.ts).
+ * queues (all streams together: ValidationPool.hasStreamRoom), and until the next turn of the event
+ * loop once the streams have had their messages for this one (stream-turns.ts); HTTP/2 flow control
+ * then holds the client back. Calls are counted and logged by the call observer (call-observer.ts).
  */
 import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
@@ -49,6 +50,7 @@ export function createValidationStreamHandler(
     let paused = false;
     let waitingForDrain = false;
     let waitingForPool = false;
+    let waitingForTurn = false;
 
     const finish = (code: status, error?: unknown) => {
       if (finished) return;
@@ -61,13 +63,17 @@ export function createValidationStreamHandler(
       waitingForPool = false;
       updateFlow();
     };
+    const resumeAtNextTurn = () => {
+      waitingForTurn = false;
+      updateFlow();
+    };
     const updateFlow = () => {
       const poolFull = !finished && !ctx.pool.hasStreamRoom();
       if (poolFull && !waitingForPool) {
         waitingForPool = true;
         ctx.pool.whenStreamRoom(resumeWhenPoolHasRoom);
       }
-      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain || poolFull);
+      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain || poolFull || waitingForTurn);
       if (shouldPause && !paused) call.pause();
       else if (!shouldPause && paused) call.resume();
       paused = shouldPause;
@@ -94,6 +100,10 @@ export function createValidationStreamHandler(
       const slot: Slot = { bytes: message.length, settled: false, result: undefined, error: undefined };
       slots.push(slot);
       slotBytes += slot.bytes;
+      if (!ctx.streamTurns.take() && !waitingForTurn) {
+        waitingForTurn = true;
+        ctx.streamTurns.nextTurn(resumeAtNextTurn);
+      }
       validate(ValidationOperation.INTERACTION, message).then(
         (result) => {
           slot.settled = true;
