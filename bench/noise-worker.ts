@@ -1,7 +1,7 @@
 /**
  * The noisy tenant of the noisy-neighbour suite, in a worker thread of the bench process: it keeps
  * `inFlight` ValidateInteraction calls going (or, with `streams`, that many ValidateInteractionStream
- * calls written as fast as the server reads them) with messages encoded once beforehand, so neither
+ * or RecordInteractions calls written as fast as the server reads them) with messages encoded once beforehand, so neither
  * encoding large messages nor its own answers delay the victim's load on the bench's main thread.
  * Runs until it receives 'stop', then posts its tally ({ answered, outcomes, p50Ms }) and exits.
  */
@@ -15,8 +15,10 @@ export interface NoiseWorkerData {
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
   inFlight: number;
-  /** Send the messages over `inFlight` streams instead of unary calls. */
+  /** Send the messages over `inFlight` streams instead of unary calls: ValidateInteractionStream, or RecordInteractions (`recorded`). */
   streams: boolean;
+  /** The messages are RecordedInteraction messages for RecordInteractions streams. */
+  recorded: boolean;
   deadlineMs: number;
 }
 
@@ -27,9 +29,10 @@ export interface NoiseTally {
   p50Ms: number;
 }
 
-const { address, messages, inFlight, streams, deadlineMs } = workerData as NoiseWorkerData;
+const { address, messages, inFlight, streams, recorded, deadlineMs } = workerData as NoiseWorkerData;
 const definition = contractValidatorDefinition().ValidateInteraction;
 const streamDefinition = contractValidatorDefinition().ValidateInteractionStream;
+const recordDefinition = contractValidatorDefinition().RecordInteractions;
 const connect = () => new grpc.Client(address, grpc.credentials.createInsecure(), {
   'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
   'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
@@ -68,18 +71,24 @@ async function lane(): Promise<void> {
 /** One stream on a connection of its own, written as fast as flow control allows until stopped; its items are counted as they are answered. */
 function stream(): Promise<void> {
   const streamClient = connect();
+  const serialize = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return new Promise<void>((resolve) => {
-    const call = streamClient.makeBidiStreamRequest(
-      streamDefinition.path,
-      (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      (bytes: Buffer) => streamDefinition.responseDeserialize(bytes) as { valid: boolean },
-      new grpc.Metadata(),
-      { deadline: Date.now() + deadlineMs },
-    );
+    const options = { deadline: Date.now() + deadlineMs };
+    const call = recorded
+      ? streamClient.makeClientStreamRequest(recordDefinition.path, serialize, (bytes: Buffer) => recordDefinition.responseDeserialize(bytes) as { accepted: number; dropped: number },
+        new grpc.Metadata(), options, (error, response) => {
+          if (!error && response) {
+            outcomes.recorded = (outcomes.recorded ?? 0) + response.accepted;
+            outcomes['not kept'] = (outcomes['not kept'] ?? 0) + response.dropped;
+          }
+        })
+      : streamClient.makeBidiStreamRequest(streamDefinition.path, serialize, (bytes: Buffer) => streamDefinition.responseDeserialize(bytes) as { valid: boolean },
+        new grpc.Metadata(), options);
     call.on('data', (response: { valid: boolean }) => {
       const outcome = response.valid ? 'valid' : 'invalid';
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     });
+    call.on('status', () => resolve());
     call.on('error', (error: grpc.ServiceError) => {
       const outcome = grpc.status[error.code] ?? 'error';
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -12,12 +12,14 @@
  * - many headers: interactions with MANY_HEADERS header entries (over the per-interaction limit:
  *   the server must refuse them, cheaply);
  * - streams: NOISY_STREAMS ValidateInteractionStream calls of small interactions, each on its own
- *   connection, written as fast as the server reads them.
+ *   connection, written as fast as the server reads them;
+ * - recording: NOISY_IN_FLIGHT RecordInteractions streams of small interactions (50 consumers,
+ *   1,000 paths), each on its own connection, written as fast as the server reads them.
  * Goal: the victim's p99 ≤ 100 ms during each kind of noise.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { contractValidatorDefinition } from '@svc/client/protocol';
+import { DEFAULT_DEPLOY_ENVIRONMENT, contractValidatorDefinition } from '@svc/client/protocol';
 import { ensureCorpora, corpusText } from './corpora';
 import { ceilingRow, machineNote, measureLatencyAtRate, type BenchRow, type BenchSuite, type LatencyProfile, type Progress } from './harness';
 import { PETSTORE } from './interactions';
@@ -45,13 +47,14 @@ interface NoiseKind {
   name: string;
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
-  /** Sent over NOISY_STREAMS streams rather than as NOISY_IN_FLIGHT unary calls. */
+  /** Sent over streams rather than as NOISY_IN_FLIGHT unary calls: NOISY_STREAMS ValidateInteractionStream calls, or NOISY_IN_FLIGHT RecordInteractions calls (`recorded`). */
   streams: boolean;
+  recorded: boolean;
 }
 
 export const noisyNeighbourSuite: BenchSuite = {
   name: 'noisy-neighbour',
-  description: `another schema's p99 at ${VICTIM_RATE} calls/s while one tenant sends slow compiles, large bodies or many headers (${NOISY_IN_FLIGHT} in flight), or ${NOISY_STREAMS} streams`,
+  description: `another schema's p99 at ${VICTIM_RATE} calls/s while one tenant sends slow compiles, large bodies or many headers (${NOISY_IN_FLIGHT} in flight), ${NOISY_STREAMS} streams or ${NOISY_IN_FLIGHT} recording streams`,
   async run(progress) {
     ensureCorpora(progress);
     progress('starting the svc server');
@@ -70,13 +73,13 @@ export const noisyNeighbourSuite: BenchSuite = {
       const rows: BenchRow[] = [{ name: `victim p99, quiet (${VICTIM_RATE} calls/s)`, value: quiet.p99Ms, unit: 'ms' }];
       const notes: string[] = [];
       for (const kind of kinds) {
-        progress(`${kind.name}: the victim for ${PHASE_MS / 1000} s with ${kind.streams ? `${NOISY_STREAMS} noisy streams` : `${NOISY_IN_FLIGHT} noisy calls in flight`}`);
+        progress(`${kind.name}: the victim for ${PHASE_MS / 1000} s`);
         const { victim: profile, noisy } = await withNoise(server, kind, () => measureLatencyAtRate(victim, VICTIM_RATE, PHASE_MS));
         if (server.diagnosing) diagnosed.push(`${kind.name}: ${describeDiagnostics(await server.diagnostics())}`);
         rows.push({ ...ceilingRow(`victim p99 during ${kind.name}`, profile.p99Ms, 'ms', GOAL_P99_MS), baseline: { name: 'quiet', value: quiet.p99Ms }, ratio: profile.p99Ms / quiet.p99Ms });
         const outcomes = Object.entries(noisy.outcomes).map(([name, count]) => `${count} ${name}`).join(', ');
         notes.push(`${kind.name}: victim p50 ${profile.p50Ms.toFixed(1)}, p99.9 ${profile.p999Ms.toFixed(1)}, max ${profile.maxMs.toFixed(1)} ms; `
-          + (kind.streams ? `noisy stream items answered ${noisy.answered} (${outcomes})` : `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`));
+          + (kind.streams ? `noisy stream items handled ${noisy.answered} (${outcomes})` : `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`));
       }
       return {
         suite: 'noisy-neighbour',
@@ -100,7 +103,7 @@ export const noisyNeighbourSuite: BenchSuite = {
  */
 async function withNoise(server: BenchServer, kind: NoiseKind, measure: () => Promise<LatencyProfile>): Promise<{ victim: LatencyProfile; noisy: NoiseTally }> {
   const workerData: NoiseWorkerData = {
-    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: kind.streams ? NOISY_STREAMS : NOISY_IN_FLIGHT, streams: kind.streams, deadlineMs: NOISY_DEADLINE_MS,
+    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: kind.streams && !kind.recorded ? NOISY_STREAMS : NOISY_IN_FLIGHT, streams: kind.streams, recorded: kind.recorded, deadlineMs: NOISY_DEADLINE_MS,
   };
   const worker = new Worker(path.join(__dirname, 'noise-worker.js'), { workerData });
   const tally = new Promise<NoiseTally>((resolve, reject) => {
@@ -157,11 +160,22 @@ async function prepareNoise(server: BenchServer, progress: Progress): Promise<No
   });
   return [
     // Each call names a version no call named before (versions wrap only after the phase could compile them all).
-    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))), streams: false },
-    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], streams: false },
-    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], streams: false },
-    { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], streams: true },
+    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))), streams: false, recorded: false },
+    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], streams: false, recorded: false },
+    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], streams: false, recorded: false },
+    { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], streams: true, recorded: false },
+    { name: `${NOISY_IN_FLIGHT} recording streams flooding`, messages: recordedMessages(), streams: true, recorded: true },
   ];
+}
+
+/** Small recorded interactions of the bulk schema: 50 consumers, 1,000 paths, in the default environment. */
+function recordedMessages(): Uint8Array[] {
+  const encode = (message: object) => contractValidatorDefinition().RecordInteractions.requestSerialize(message as never) as Uint8Array;
+  return Array.from({ length: 1_000 }, (_, i) => encode({
+    schema_id: 'bulk', environment: DEFAULT_DEPLOY_ENVIRONMENT, consumer_id: `app-${i % 50}`, valid: true,
+    request: { method: 'GET', path: '/items', headers: { 'x-request': String(i) }, body: '' },
+    response: { status_code: 200, headers: { 'content-type': 'application/json' }, body: bulkBody(200) },
+  }));
 }
 
 function slowDocument(version: number): object {
