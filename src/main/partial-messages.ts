@@ -185,7 +185,7 @@ export function guardPartialMessages(
     const oldest = performance.now() - limits.maxReceiveMs;
     for (const [stream, message] of partial) {
       if (message.startedAt < oldest) {
-        refuse(stream, message, 'receive_time', `a message of ${formatBytes(message.declared)} was not whole ${limits.maxReceiveMs / 1000} s after its first byte (messageReceiveMaxMs)`);
+        refuse(stream, message, 'receive_time', `${describe(message)} was not whole ${limits.maxReceiveMs / 1000} s after its first byte (messageReceiveMaxMs)`);
       }
     }
   }, Math.min(1_000, limits.maxReceiveMs));
