@@ -100,7 +100,9 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   minStreamItemsPerBatch: 16,
   maxQueuedStreamItems: 512, // 4 full batches per lane of a 2-thread pool
   laneStallMs: 20,
-  slowCompileMs: 250,
+  // A compile recorded at 223 ms, spread to the last lane free of compiles, took about 700 ms there (both
+  // lanes compiling on two shared cores) and held every other schema's calls that long: only short ones spread freely.
+  slowCompileMs: 50,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
