@@ -73,7 +73,6 @@ interface PartialMessage {
   held: number;
   /** When the message's first byte arrived (performance.now()). */
   startedAt: number;
-  reset: boolean;
 }
 
 export function guardPartialMessages(
@@ -107,7 +106,6 @@ export function guardPartialMessages(
     partial.delete(stream);
   };
   const refuse = (stream: http2.ServerHttp2Stream, message: PartialMessage, reason: PartialMessageResetReason, details: string) => {
-    message.reset = true;
     forget(stream);
     stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
     onReset({ reason, details, peer: message.session.socket?.remoteAddress });
@@ -133,11 +131,10 @@ export function guardPartialMessages(
     let offset = 0;
     if (message === undefined) {
       offset = endOfWholeMessages(chunk);
-      if (offset === chunk.length) return;
-      message = { session: this.session!, prefix: Buffer.alloc(PREFIX_BYTES), prefixFilled: 0, declared: 0, remaining: 0, held: 0, startedAt: performance.now(), reset: false };
+      // A stream reset here may still hand over data it had read: nothing more is counted for it.
+      if (offset === chunk.length || this.closed) return;
+      message = { session: this.session!, prefix: Buffer.alloc(PREFIX_BYTES), prefixFilled: 0, declared: 0, remaining: 0, held: 0, startedAt: performance.now() };
       partial.set(this, message);
-    } else if (message.reset) {
-      return;
     }
     while (offset < chunk.length) {
       if (message.prefixFilled < PREFIX_BYTES) {

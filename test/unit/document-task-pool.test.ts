@@ -126,6 +126,13 @@ async function quickIntake(pool: DocumentTaskPool, caller: string, finished: str
 
 const isStoppedFixture = (error: SvcError) => error.code === ErrorCode.LIMIT_EXCEEDED && /the fixture took longer than .* \(fixtureMaxMs\)/.test(error.message);
 
+/** `count` slow fixtures of `caller`, each stopped by its budget; `endsMs` fills with when each was stopped, from `started`. */
+function stoppedFixtures(pool: DocumentTaskPool, count: number, caller: string, started: number): { stopped: Promise<unknown>; endsMs: number[] } {
+  const endsMs: number[] = [];
+  const stopped = Promise.all(Array.from({ length: count }, () => assert.rejects(slowFixture(pool, caller), isStoppedFixture).then(() => endsMs.push(performance.now() - started))));
+  return { stopped, endsMs };
+}
+
 test("a task's budget counts from its start: a task that waited behind slow ones is not stopped for their time", async () => {
   const fixtureMs = 600;
   const pool = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs, intake: fixtureMs * 1.5 } });
@@ -148,15 +155,14 @@ test('fixtures never take the last free thread: an intake and a comparison start
   const pool = new DocumentTaskPool({ threads: 2, threadsPerCaller: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
   try {
     const started = performance.now();
-    const fixtureEnds: number[] = [];
-    const slow = Array.from({ length: 3 }, () => assert.rejects(slowFixture(pool), isStoppedFixture).then(() => fixtureEnds.push(performance.now() - started)));
+    const { stopped, endsMs: fixtureEnds } = stoppedFixtures(pool, 3, INTERNAL_CALLER, started);
     const { schema } = await pool.run<'intake'>({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER);
     const orders = await registered('orders', ordersApi());
     const { changes } = await pool.run<'compare'>({ kind: 'compare', oldDocument: orders, newDocument: orders }, INTERNAL_CALLER);
     assert.ok(schema.endpointCount > 0);
     assert.deepEqual(changes, []);
     assert.equal(fixtureEnds.length, 0, 'the intake and the comparison finished while the first fixture still ran');
-    await Promise.all(slow);
+    await stopped;
     // One fixture at a time on two threads: each starts when the one before is stopped.
     fixtureEnds.sort((a, b) => a - b);
     assert.ok(fixtureEnds[1]! >= 2 * fixtureMs && fixtureEnds[2]! >= 3 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);
@@ -184,14 +190,13 @@ test("one caller's tasks hold at most threadsPerCaller threads: another caller's
   const pool = new DocumentTaskPool({ threads: 2, fixtureThreads: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
   try {
     const started = performance.now();
-    const fixtureEnds: number[] = [];
-    const slow = Array.from({ length: 2 }, () => assert.rejects(slowFixture(pool, TEAM_A), isStoppedFixture).then(() => fixtureEnds.push(performance.now() - started)));
+    const { stopped, endsMs: fixtureEnds } = stoppedFixtures(pool, 2, TEAM_A, started);
     const finished: string[] = [];
     await quickIntake(pool, TEAM_B, finished, 'b');
     const intakeMs = performance.now() - started;
     assert.equal(fixtureEnds.length, 0, `the other caller's intake (${Math.round(intakeMs)} ms) finished while the first caller's fixtures still ran`);
     assert.ok(intakeMs < fixtureMs, `the other caller's intake took ${Math.round(intakeMs)} ms`);
-    await Promise.all(slow);
+    await stopped;
     // One at a time (threads - 1): the second starts when the first is stopped, though a thread was free.
     fixtureEnds.sort((a, b) => a - b);
     assert.ok(fixtureEnds[1]! >= 2 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);

@@ -132,12 +132,12 @@ async function canIDeploy(
   // (threadsPerCaller), and a gate over many consumer versions must not meet documentTaskMaxQueuedPerCaller
   // by asking for all of them at once.
   const changesByVersion = new Map<string, BreakingChangeRecord[]>();
+  const versionOf = (consumer: ConsumerRecord) => `${consumer.schemaId}\n${consumer.schemaVersion}`;
   for (const consumer of consumers) {
-    const key = `${consumer.schemaId}\n${consumer.schemaVersion}`;
-    if (!changesByVersion.has(key)) changesByVersion.set(key, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
+    if (!changesByVersion.has(versionOf(consumer))) changesByVersion.set(versionOf(consumer), await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
   }
   const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
-    const changes = changesByVersion.get(`${consumer.schemaId}\n${consumer.schemaVersion}`)!;
+    const changes = changesByVersion.get(versionOf(consumer))!;
     const onEndpoints = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
     const { reached: relevant, unreached } = request.field_level_impact
       ? splitByUsedFields(onEndpoints, (change) => evidence.usedFieldsOf(consumer, change))
