@@ -10,6 +10,7 @@ import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
 import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
 import { PARTIAL_MESSAGE_RESET_REASONS } from './partial-messages';
+import { SeriesCounter, SeriesHistogram } from './series-metrics';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
@@ -35,26 +36,27 @@ export class Metrics {
   readonly schemasRegistered = this.#counter('svc_schemas_registered_total', 'Schema registrations', ['status']);
   readonly schemaRegistrationErrors = this.#counter('svc_schema_registration_errors_total', 'Registration errors by type', ['error_type']);
   readonly schemaRegistrationWarnings = this.#counter('svc_schema_registration_warnings_total', 'Leniencies reported by registrations, by warning code', ['code']);
-  readonly validations = this.#counter('svc_validations_total', 'Validations performed', ['schema_id', 'method', 'result']);
-  readonly validationDuration = new client.Histogram({
+  // Counted on every validation and every call: series held by their callers (series-metrics.ts).
+  readonly validations = new SeriesCounter({ name: 'svc_validations_total', help: 'Validations performed', labelNames: ['schema_id', 'method', 'result'], registry: this.registry });
+  readonly validationDuration = new SeriesHistogram({
     name: 'svc_validation_duration_seconds',
     help: 'Validation duration',
     labelNames: ['schema_id', 'method'],
     buckets: DURATION_BUCKETS_SECONDS,
-    registers: [this.registry],
+    registry: this.registry,
   });
   readonly validationErrors = this.#counter('svc_validation_errors_total', 'Validation errors by category', ['error_category']);
   readonly cacheHits = this.#counter('svc_cache_hits_total', 'Cache hits', []);
   readonly cacheMisses = this.#counter('svc_cache_misses_total', 'Cache misses', []);
   readonly cacheSizeBytes = this.#gauge('svc_cache_size_bytes', 'Current cache size', []);
   readonly cacheItems = this.#gauge('svc_cache_items_total', 'Current cached items', []);
-  readonly grpcRequests = this.#counter('svc_grpc_requests_total', 'gRPC requests', ['method', 'status']);
-  readonly grpcDuration = new client.Histogram({
+  readonly grpcRequests = new SeriesCounter({ name: 'svc_grpc_requests_total', help: 'gRPC requests', labelNames: ['method', 'status'], registry: this.registry });
+  readonly grpcDuration = new SeriesHistogram({
     name: 'svc_grpc_request_duration_seconds',
     help: 'gRPC request duration',
     labelNames: ['method'],
     buckets: DURATION_BUCKETS_SECONDS,
-    registers: [this.registry],
+    registry: this.registry,
   });
   readonly breakingChangesDetected = this.#counter('svc_breaking_changes_detected_total', 'Breaking changes by type', ['change_type']);
   readonly schemaVersions = this.#gauge('svc_schema_versions_total', 'Versions per schema', ['schema_id']);
