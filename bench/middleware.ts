@@ -11,7 +11,8 @@
  * the payload on, a node:http handler that calls the app's) shows what one more middleware costs in
  * each framework whatever it does; shadow and warn are also reported against it.
  * Goals: shadow and warn add under 5 % to p50; their p99 is reported beside it; strict is reported
- * (it waits for one validation call).
+ * (it waits for one validation call). The process's CPU per request is reported for every variant:
+ * validation costs the app CPU even where it adds nothing to the response time.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -116,6 +117,8 @@ async function benchFramework(framework: Framework, validators: Validators, load
     }
     for (const app of apps) await load.run(app.url, WARMUP_MS);
     const latencies = VARIANTS.map(() => [] as number[]);
+    /** Process CPU (µs) over each variant's slices and the validations they scheduled, and the requests they served. */
+    const cpu = VARIANTS.map(() => ({ micros: 0, requests: 0 }));
     /** Baseline latencies of odd and even cycles: two samples of the same thing, the noise floor. */
     const baselineHalves: [number[], number[]] = [[], []];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
@@ -124,8 +127,12 @@ async function benchFramework(framework: Framework, validators: Validators, load
       for (let place = 0; place < apps.length; place++) {
         const index = (cycle + (backwards ? apps.length - place : place)) % apps.length;
         const app = apps[index]!;
+        const cpuBefore = process.cpuUsage();
         const slice = await load.run(app.url, SLICE_MS);
         await app.middleware?.flush();
+        const cpuUsed = process.cpuUsage(cpuBefore);
+        cpu[index]!.micros += cpuUsed.user + cpuUsed.system;
+        cpu[index]!.requests += slice.latencies.length;
         if (slice.errors > 0) throw new Error(`${framework.name} ${VARIANTS[index]!.label}: ${slice.errors} requests failed`);
         latencies[index]!.push(...slice.latencies);
         if (index === 0) baselineHalves[cycle % 2]!.push(...slice.latencies);
@@ -162,6 +169,15 @@ async function benchFramework(framework: Framework, validators: Validators, load
       rows.push(row);
       const tail = p99(latencies[index]!);
       rows.push({ name: `${framework.name} ${variant.label}: p99`, value: tail, unit: 'ms', baseline: baselineP99, ratio: tail / baselineP99.value });
+    }
+    // CPU per request of the whole process: the app, the middleware with its background validations,
+    // and the load worker (the same for every variant), so the difference between variants is the middleware's.
+    const cpuPerRequest = (index: number) => cpu[index]!.micros / Math.max(1, cpu[index]!.requests);
+    const cpuBaseline = { name: `${framework.name} without middleware`, value: cpuPerRequest(0) };
+    for (const [index, variant] of VARIANTS.entries()) {
+      if (variant.mode === undefined) continue;
+      const value = cpuPerRequest(index);
+      rows.push({ name: `${framework.name} ${variant.label}: process CPU per request`, value, unit: 'µs', baseline: cpuBaseline, ratio: value / cpuBaseline.value });
     }
     // What validation adds beyond the framework's own cost of one more middleware.
     const passthrough = { name: `${framework.name} with a pass-through middleware`, value: p50(latencies[VARIANTS.findIndex((v) => v.mode === 'passthrough')]!) };
