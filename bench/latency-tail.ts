@@ -3,9 +3,10 @@
  * load as e2e (LATENCY_RATE calls/s, petstore "get pet") against the svc server and the no-op
  * floor, both started with diagnostics (bench/server-diagnostics.ts), and the bench client's own
  * event loop and garbage collection watched too: every process here shares the same cores.
- * Per round it reports, beside the client-side percentiles, the server main thread's event-loop
- * delay and garbage collection, the time calls spend in the validation pool, each batch's hops
- * (to the worker, in it, back), the workers' garbage collection and the CPU each process used.
+ * Per round it reports, beside the client-side percentiles, the time each call spent in the server's
+ * handler, the server main thread's event-loop delay and garbage collection, the time calls spend in
+ * the validation pool, each batch's hops (to the worker, in it, back), the workers' garbage
+ * collection and the CPU each process used.
  * Figures only, no goals: this suite explains the e2e latency rows (docs/latency.md), and runs only
  * when named (`npm run bench -- latency-tail`).
  * The diagnostics wrap the pool and run the workers through a timing entry, which costs a little:
@@ -93,6 +94,8 @@ function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
     ...row('server main-thread full GCs', (r) => r.server.mainGc.major?.count, 'count'),
     ...row('server main-thread promoted to old generation', (r) => r.server.mainPromotedBytesPerSecond / 1e6, 'MB/s'),
     ...row('server CPU (all threads)', (r) => r.server.cpuCores, 'cores'),
+    ...row('server handler time p99', (r) => r.server.handlerMs.p99),
+    ...row('server handler time p99.9', (r) => r.server.handlerMs.p999),
     ...row('time in pool p50', (r) => r.server.pool?.callMs.p50),
     ...row('time in pool p99', (r) => r.server.pool?.callMs.p99),
     ...row('time in pool p99.9', (r) => r.server.pool?.callMs.p999),

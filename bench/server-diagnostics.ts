@@ -10,6 +10,9 @@
  * - every batch's hops: main thread to worker start (the message hop, plus waiting behind the
  *   lane's other batch), the batch in the worker, and worker end back to the main thread (the
  *   return hop, plus however long the main thread was busy with something else);
+ * - every unary call's time in its handler (grpc-js hands it over → its answer), on both servers:
+ *   the client's latency minus this is what the calls spent outside the handlers (reading and
+ *   writing, waiting for the event loop or for a core);
  * - the CPU the whole process used (every thread).
  * It wraps the pool's public entry points from outside, so the server runs its own code unchanged;
  * the workers run bench/diagnostic-validation-worker.ts, the real batch function with timestamps.
@@ -17,6 +20,7 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PerformanceObserver, constants, monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
+import * as grpc from '@grpc/grpc-js';
 import Piscina from 'piscina';
 import { ValidationPool } from '../src/main/validation-pool';
 import type { ValidationBatch } from '../src/shared/pool-protocol/batches';
@@ -42,6 +46,8 @@ export interface ServerDiagnostics {
   mainGc: GcSummary;
   /** Bytes per second the main thread's young-generation collections moved to the old generation. */
   mainPromotedBytesPerSecond: number;
+  /** Unary calls, handler entry → its callback (both servers). */
+  handlerMs: Distribution;
   /** Only when the process runs the validation pool. */
   pool?: {
     callMs: Distribution;
@@ -122,6 +128,7 @@ interface Window {
   elu: EventLoopUtilization;
   mainGc: GcTally;
   workerGc: GcTally;
+  handlerMs: Samples;
   callMs: Samples;
   queuedMs: Samples;
   batchItems: Samples;
@@ -137,7 +144,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
   delay.enable();
   const fresh = (): Window => ({
     startedAt: performance.now(), gcProfiler: startedGcProfiler(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(),
-    mainGc: new GcTally(), workerGc: new GcTally(), callMs: new Samples(), queuedMs: new Samples(), batchItems: new Samples(), compileBatches: 0,
+    mainGc: new GcTally(), workerGc: new GcTally(), handlerMs: new Samples(), callMs: new Samples(), queuedMs: new Samples(), batchItems: new Samples(), compileBatches: 0,
     toWorkerMs: new Samples(), inWorkerMs: new Samples(), fromWorkerMs: new Samples(),
   });
   let window = fresh();
@@ -146,6 +153,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
       window.mainGc.add(1, entry.duration, entry.duration, (entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
     }
   }).observe({ entryTypes: ['gc'] });
+  instrumentUnaryHandlers(() => window);
   if (withPool) instrumentPool(() => window);
   return {
     snapshot() {
@@ -163,6 +171,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
         mainEventLoopUtilization: round(performance.eventLoopUtilization(ended.elu).utilization),
         mainGc: ended.mainGc.summary(),
         mainPromotedBytesPerSecond: Math.round(promotedBytes(ended.gcProfiler) / (windowMs / 1000)),
+        handlerMs: ended.handlerMs.summary(),
         ...(withPool ? {
           pool: {
             callMs: ended.callMs.summary(), queuedMs: ended.queuedMs.summary(), batchItems: ended.batchItems.summary(), compileBatches: ended.compileBatches,
@@ -196,6 +205,27 @@ function promotedBytes(profiler: v8.GCProfiler): number {
     if (gc.gcType === 'Scavenge') promoted += Math.max(0, oldSpace(gc.afterGC.heapSpaceStatistics) - oldSpace(gc.beforeGC.heapSpaceStatistics));
   }
   return promoted;
+}
+
+/** Times every unary handler of every service added from now on, from its call to its callback. */
+function instrumentUnaryHandlers(current: () => Window): void {
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function timedAddService(this: grpc.Server, service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation) {
+    const timed: grpc.UntypedServiceImplementation = { ...implementation };
+    for (const [name, method] of Object.entries(service)) {
+      const handler = implementation[name] ?? implementation[method.originalName ?? ''];
+      if (method.requestStream || method.responseStream || typeof handler !== 'function') continue;
+      const unary = handler as grpc.handleUnaryCall<unknown, unknown>;
+      timed[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const started = performance.now();
+        unary(call, (...answer: Parameters<grpc.sendUnaryData<unknown>>) => {
+          current().handlerMs.add(performance.now() - started);
+          callback(...answer);
+        });
+      };
+    }
+    return addService.call(this, service, timed);
+  };
 }
 
 function instrumentPool(current: () => Window): void {
