@@ -53,8 +53,8 @@ export interface ServerDiagnostics {
     callMs: Distribution;
     /**
      * Validate() → the call's batch handed to a worker: waiting in the pool's queue. Calls are
-     * matched to batches in arrival order, which is exact while one contract is validated (the
-     * latency-tail suite) and approximate otherwise.
+     * matched to batches in arrival order, which is exact while one contract is validated and
+     * compiles nothing (the latency-tail suite after its warm-up) and approximate otherwise.
      */
     queuedMs: Distribution;
     batchItems: Distribution;
@@ -229,13 +229,26 @@ function instrumentUnaryHandlers(current: () => Window): void {
 }
 
 function instrumentPool(current: () => Window): void {
-  /** Arrival times of the calls not yet in a batch, oldest first. */
+  /** Arrival times of the calls not yet in a batch, oldest first, since the window began. */
   const arrivals: number[] = [];
   let firstArrival = 0;
+  // A call that starts a compile never travels in a shared batch, so its arrival would shift every
+  // later match by one (a call interval too many, for good): the list starts afresh with each window,
+  // which the suites take between rounds, with no call in flight.
+  let arrivalsWindow: Window | undefined;
+  const windowArrivals = (): number[] => {
+    const window = current();
+    if (window !== arrivalsWindow) {
+      arrivalsWindow = window;
+      arrivals.length = 0;
+      firstArrival = 0;
+    }
+    return arrivals;
+  };
   const validate = ValidationPool.prototype.validate;
   ValidationPool.prototype.validate = function timedValidate(this: ValidationPool, task) {
     const started = performance.now();
-    arrivals.push(started);
+    windowArrivals().push(started);
     const answer = validate.call(this, task);
     const record = () => current().callMs.add(performance.now() - started);
     answer.then(record, record);
@@ -248,6 +261,7 @@ function instrumentPool(current: () => Window): void {
     const sentAt = performance.timeOrigin + now;
     if (!task.compile) {
       const window = current();
+      windowArrivals();
       for (let i = 0; i < task.itemCount && firstArrival < arrivals.length; i++) window.queuedMs.add(now - arrivals[firstArrival++]!);
       if (firstArrival > ARRIVALS_COMPACT_AT) {
         arrivals.splice(0, firstArrival);
