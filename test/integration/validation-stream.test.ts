@@ -122,3 +122,56 @@ test('streams that stop reading while the pool holds as many stream items as it 
     await tight.close();
   }
 });
+
+test('streams with nothing in flight that wait for room in the pool\'s stream queue are resumed by the pool', { timeout: 60_000 }, async () => {
+  // Two streams share a one-item stream queue: one writes its requests all at once, the other one at
+  // a time. Each keeps finding the queue full of the other's item with nothing of its own left in
+  // flight, and then no answer or drain of its own can resume it: only the pool's word that the queue
+  // has room again does (without it, the first stream stalled after 2 and after 48 answers).
+  const tight = await startTestServer({ workerThreads: 1, streamQueueing: { maxQueuedStreamItems: 1 } });
+  const STEPS = 40;
+  const FLOOD = 4_000;
+  const STALL_MS = 15_000;
+  const calls: grpc.ClientDuplexStream<object, any>[] = [];
+  const open = () => {
+    const call = tight.client.raw.ValidateInteractionStream() as grpc.ClientDuplexStream<object, any>;
+    calls.push(call);
+    return call;
+  };
+  const request = (id: string) => ({ ...getUserInteraction('users', '1', VALID_USER), correlation_id: id });
+  let stall: NodeJS.Timeout | undefined;
+  try {
+    await registerSchema(tight.client, 'users', USERS_SCHEMA_TEXT);
+    const flooded: string[] = [];
+    const flooding = new Promise<void>((resolve, reject) => {
+      const call = open();
+      call.on('data', (result) => flooded.push(result.correlation_id));
+      call.on('error', reject);
+      call.on('end', () => resolve());
+      for (let i = 0; i < FLOOD; i++) call.write(request(`flood-${i}`));
+      call.end();
+    });
+    const answered: string[] = [];
+    const stepwise = new Promise<void>((resolve, reject) => {
+      const call = open();
+      call.on('data', (result) => {
+        answered.push(result.correlation_id);
+        if (answered.length < STEPS) call.write(request(`step-${answered.length}`));
+        else call.end();
+      });
+      call.on('error', reject);
+      call.on('end', () => resolve());
+      call.write(request('step-0'));
+    });
+    const stalled = new Promise<never>((_, reject) => {
+      stall = setTimeout(() => reject(new Error(`stalled: ${answered.length} of ${STEPS} one-at-a-time answers, ${flooded.length} of ${FLOOD} flood answers`)), STALL_MS);
+    });
+    await Promise.race([Promise.all([stepwise, flooding]), stalled]);
+    assert.deepEqual(answered, Array.from({ length: STEPS }, (_, step) => `step-${step}`));
+    assert.equal(flooded.length, FLOOD);
+  } finally {
+    clearTimeout(stall);
+    for (const call of calls) call.cancel();
+    await tight.close();
+  }
+});
