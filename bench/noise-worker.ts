@@ -1,6 +1,6 @@
 /**
  * The noisy tenant of the noisy-neighbour suite, in a worker thread of the bench process: it keeps
- * `inFlight` ValidateInteraction calls going (or, with `streams`, that many ValidateInteractionStream
+ * `inFlight` ValidateInteraction calls going (or, by `transport`, that many ValidateInteractionStream
  * or RecordInteractions calls written as fast as the server reads them) with messages encoded once beforehand, so neither
  * encoding large messages nor its own answers delay the victim's load on the bench's main thread.
  * Runs until it receives 'stop', then posts its tally ({ answered, outcomes, p50Ms }) and exits.
@@ -15,12 +15,15 @@ export interface NoiseWorkerData {
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
   inFlight: number;
-  /** Send the messages over `inFlight` streams instead of unary calls: ValidateInteractionStream, or RecordInteractions (`recorded`). */
-  streams: boolean;
-  /** The messages are RecordedInteraction messages for RecordInteractions streams. */
-  recorded: boolean;
+  /**
+   * How the messages go: `inFlight` unary ValidateInteraction calls, or `inFlight` streams of
+   * ValidateInteractionStream or of RecordInteractions (the messages are then RecordedInteractions).
+   */
+  transport: NoiseTransport;
   deadlineMs: number;
 }
+
+export type NoiseTransport = 'unary' | 'validation-streams' | 'recording-streams';
 
 export interface NoiseTally {
   answered: number;
@@ -29,7 +32,8 @@ export interface NoiseTally {
   p50Ms: number;
 }
 
-const { address, messages, inFlight, streams, recorded, deadlineMs } = workerData as NoiseWorkerData;
+const { address, messages, inFlight, transport, deadlineMs } = workerData as NoiseWorkerData;
+const streams = transport !== 'unary';
 const definition = contractValidatorDefinition().ValidateInteraction;
 const streamDefinition = contractValidatorDefinition().ValidateInteractionStream;
 const recordDefinition = contractValidatorDefinition().RecordInteractions;
@@ -74,7 +78,7 @@ function stream(): Promise<void> {
   const serialize = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return new Promise<void>((resolve) => {
     const options = { deadline: Date.now() + deadlineMs };
-    const call = recorded
+    const call = transport === 'recording-streams'
       ? streamClient.makeClientStreamRequest(recordDefinition.path, serialize, (bytes: Buffer) => recordDefinition.responseDeserialize(bytes) as { accepted: number; dropped: number },
         new grpc.Metadata(), options, (error, response) => {
           if (!error && response) {

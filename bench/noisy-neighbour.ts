@@ -14,7 +14,7 @@
  * - streams: NOISY_STREAMS ValidateInteractionStream calls of small interactions, each on its own
  *   connection, written as fast as the server reads them;
  * - recording: NOISY_IN_FLIGHT RecordInteractions streams of small interactions (50 consumers,
- *   1,000 paths), each on its own connection, written as fast as the server reads them.
+ *   1,000 distinct interactions), each on its own connection, written as fast as the server reads them.
  * Goal: the victim's p99 ≤ 100 ms during each kind of noise.
  */
 import path from 'node:path';
@@ -26,7 +26,7 @@ import { PETSTORE } from './interactions';
 import {
   callUnary, describeDiagnostics, interactionRequest, registerBenchSchema, startBenchServer, type BenchServer,
 } from './servers';
-import type { NoiseTally, NoiseWorkerData } from './noise-worker';
+import type { NoiseTally, NoiseTransport, NoiseWorkerData } from './noise-worker';
 
 const VICTIM_RATE = 400;
 const PHASE_MS = 5_000;
@@ -47,9 +47,8 @@ interface NoiseKind {
   name: string;
   /** Encoded InteractionRequest messages, sent in turn. */
   messages: Uint8Array[];
-  /** Sent over streams rather than as NOISY_IN_FLIGHT unary calls: NOISY_STREAMS ValidateInteractionStream calls, or NOISY_IN_FLIGHT RecordInteractions calls (`recorded`). */
-  streams: boolean;
-  recorded: boolean;
+  /** NOISY_IN_FLIGHT unary calls or RecordInteractions streams, or NOISY_STREAMS ValidateInteractionStream calls. */
+  transport: NoiseTransport;
 }
 
 export const noisyNeighbourSuite: BenchSuite = {
@@ -79,7 +78,7 @@ export const noisyNeighbourSuite: BenchSuite = {
         rows.push({ ...ceilingRow(`victim p99 during ${kind.name}`, profile.p99Ms, 'ms', GOAL_P99_MS), baseline: { name: 'quiet', value: quiet.p99Ms }, ratio: profile.p99Ms / quiet.p99Ms });
         const outcomes = Object.entries(noisy.outcomes).map(([name, count]) => `${count} ${name}`).join(', ');
         notes.push(`${kind.name}: victim p50 ${profile.p50Ms.toFixed(1)}, p99.9 ${profile.p999Ms.toFixed(1)}, max ${profile.maxMs.toFixed(1)} ms; `
-          + (kind.streams ? `noisy stream items handled ${noisy.answered} (${outcomes})` : `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`));
+          + (kind.transport !== 'unary' ? `noisy stream items handled ${noisy.answered} (${outcomes})` : `noisy calls answered ${noisy.answered} (${outcomes}), p50 ${noisy.p50Ms.toFixed(0)} ms`));
       }
       return {
         suite: 'noisy-neighbour',
@@ -103,7 +102,7 @@ export const noisyNeighbourSuite: BenchSuite = {
  */
 async function withNoise(server: BenchServer, kind: NoiseKind, measure: () => Promise<LatencyProfile>): Promise<{ victim: LatencyProfile; noisy: NoiseTally }> {
   const workerData: NoiseWorkerData = {
-    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: kind.streams && !kind.recorded ? NOISY_STREAMS : NOISY_IN_FLIGHT, streams: kind.streams, recorded: kind.recorded, deadlineMs: NOISY_DEADLINE_MS,
+    address: server.client.getChannel().getTarget().replace(/^dns:/, ''), messages: kind.messages, inFlight: kind.transport === 'validation-streams' ? NOISY_STREAMS : NOISY_IN_FLIGHT, transport: kind.transport, deadlineMs: NOISY_DEADLINE_MS,
   };
   const worker = new Worker(path.join(__dirname, 'noise-worker.js'), { workerData });
   const tally = new Promise<NoiseTally>((resolve, reject) => {
@@ -160,15 +159,15 @@ async function prepareNoise(server: BenchServer, progress: Progress): Promise<No
   });
   return [
     // Each call names a version no call named before (versions wrap only after the phase could compile them all).
-    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))), streams: false, recorded: false },
-    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], streams: false, recorded: false },
-    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], streams: false, recorded: false },
-    { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], streams: true, recorded: false },
-    { name: `${NOISY_IN_FLIGHT} recording streams flooding`, messages: recordedMessages(), streams: true, recorded: true },
+    { name: 'slow compiles', messages: Array.from({ length: SLOW_VERSIONS }, (_, i) => encode(slowRequest(i + 1))), transport: 'unary' },
+    { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], transport: 'unary' },
+    { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], transport: 'unary' },
+    { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], transport: 'validation-streams' },
+    { name: `${NOISY_IN_FLIGHT} recording streams flooding`, messages: recordedMessages(), transport: 'recording-streams' },
   ];
 }
 
-/** Small recorded interactions of the bulk schema: 50 consumers, 1,000 paths, in the default environment. */
+/** 1,000 small recorded interactions of the bulk schema (50 consumers, one header value each), in the default environment. */
 function recordedMessages(): Uint8Array[] {
   const encode = (message: object) => contractValidatorDefinition().RecordInteractions.requestSerialize(message as never) as Uint8Array;
   return Array.from({ length: 1_000 }, (_, i) => encode({

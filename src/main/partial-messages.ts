@@ -133,7 +133,7 @@ export function guardPartialMessages(
       offset = endOfWholeMessages(chunk);
       // A stream reset here may still hand over data it had read: nothing more is counted for it.
       if (offset === chunk.length || this.closed) return;
-      message = { session: this.session!, prefix: Buffer.alloc(PREFIX_BYTES), prefixFilled: 0, declared: 0, remaining: 0, held: 0, startedAt: performance.now() };
+      message = { session: this.session!, prefix: Buffer.alloc(PREFIX_BYTES), prefixFilled: 0, declared: 0, remaining: 0, held: 0, startedAt: 0 };
       partial.set(this, message);
     }
     while (offset < chunk.length) {

@@ -149,8 +149,7 @@ export class SvcServer {
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
       });
-      const { partialMessageBytes } = listener;
-      metrics.watchPartialMessageBytes(partialMessageBytes);
+      metrics.watchPartialMessageBytes(listener.partialMessageBytes);
       const port = listener.port;
       if (config.metricsPort >= 0) {
         metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger);

@@ -20,13 +20,14 @@ export function createStreamTurns(messagesPerTurn: number = LIMITS.streamMessage
   if (!Number.isSafeInteger(messagesPerTurn) || messagesPerTurn < 1) throw new TypeError('messagesPerTurn must be a positive integer');
   let taken = 0;
   let turnEnding = false;
-  let waiting: Array<() => void> = [];
+  // A set: a stream that asks again within the turn is still resumed once.
+  let waiting = new Set<() => void>();
   // setImmediate runs after the event loop's poll phase: every connection with data has been read by then.
   const newTurn = () => {
     taken = 0;
     turnEnding = false;
     const resumes = waiting;
-    waiting = [];
+    waiting = new Set();
     for (const resume of resumes) resume();
   };
   return {
@@ -38,7 +39,7 @@ export function createStreamTurns(messagesPerTurn: number = LIMITS.streamMessage
       return ++taken <= messagesPerTurn;
     },
     nextTurn(resume) {
-      waiting.push(resume);
+      waiting.add(resume);
     },
   };
 }

@@ -12,7 +12,7 @@ import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { generateResponse } from '../../src/shared/fixture-generator';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import type { TaskDocument } from '../../src/shared/document-task-protocol';
-import { DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, DocumentTaskPool } from '../../src/main/document-task-pool';
+import { DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, DocumentTaskPool, type DocumentTaskPoolOptions } from '../../src/main/document-task-pool';
 import { INTERNAL_CALLER } from '../../src/main/auth/principal';
 import { createComparisons } from '../../src/main/compatibility/comparisons';
 import { ordersApi } from '../helpers/orders-api';
@@ -113,6 +113,11 @@ const SLOW_FIXTURE_DOCUMENT: TaskDocument = {
   }),
 };
 
+/** The default task budgets with the fixture's (and others given) replaced. */
+function budgets(fixtureMs: number, others: Partial<DocumentTaskPoolOptions['budgetMs']> = {}): DocumentTaskPoolOptions['budgetMs'] {
+  return { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs, ...others };
+}
+
 function slowFixture(pool: DocumentTaskPool, caller = INTERNAL_CALLER): Promise<unknown> {
   return pool.run({ kind: 'fixture', document: SLOW_FIXTURE_DOCUMENT, spec: { method: 'GET', path: '/grid' }, output: 'response' }, caller);
 }
@@ -126,16 +131,19 @@ async function quickIntake(pool: DocumentTaskPool, caller: string, finished: str
 
 const isStoppedFixture = (error: SvcError) => error.code === ErrorCode.LIMIT_EXCEEDED && /the fixture took longer than .* \(fixtureMaxMs\)/.test(error.message);
 
-/** `count` slow fixtures of `caller`, each stopped by its budget; `endsMs` fills with when each was stopped, from `started`. */
-function stoppedFixtures(pool: DocumentTaskPool, count: number, caller: string, started: number): { stopped: Promise<unknown>; endsMs: number[] } {
+/**
+ * `count` slow fixtures of `caller`, each stopped by its budget; `endsMs` fills with when each was
+ * stopped, from `started`, and `stopped` resolves with them in ascending order once all were.
+ */
+function stoppedFixtures(pool: DocumentTaskPool, count: number, caller: string, started: number): { stopped: Promise<number[]>; endsMs: number[] } {
   const endsMs: number[] = [];
-  const stopped = Promise.all(Array.from({ length: count }, () => assert.rejects(slowFixture(pool, caller), isStoppedFixture).then(() => endsMs.push(performance.now() - started))));
-  return { stopped, endsMs };
+  const all = Array.from({ length: count }, () => assert.rejects(slowFixture(pool, caller), isStoppedFixture).then(() => endsMs.push(performance.now() - started)));
+  return { stopped: Promise.all(all).then(() => [...endsMs].sort((a, b) => a - b)), endsMs };
 }
 
 test("a task's budget counts from its start: a task that waited behind slow ones is not stopped for their time", async () => {
   const fixtureMs = 600;
-  const pool = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs, intake: fixtureMs * 1.5 } });
+  const pool = new DocumentTaskPool({ threads: 1, budgetMs: budgets(fixtureMs, { intake: fixtureMs * 1.5 }) });
   try {
     const started = performance.now();
     const slow = [slowFixture(pool), slowFixture(pool)].map((run) => assert.rejects(run, isStoppedFixture));
@@ -152,7 +160,7 @@ test("a task's budget counts from its start: a task that waited behind slow ones
 test('fixtures never take the last free thread: an intake and a comparison start at once while slow fixtures wait their turn', async () => {
   const fixtureMs = 800;
   // One caller may hold both threads here (threadsPerCaller): this is the fixture rule alone.
-  const pool = new DocumentTaskPool({ threads: 2, threadsPerCaller: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  const pool = new DocumentTaskPool({ threads: 2, threadsPerCaller: 2, budgetMs: budgets(fixtureMs) });
   try {
     const started = performance.now();
     const { stopped, endsMs: fixtureEnds } = stoppedFixtures(pool, 3, INTERNAL_CALLER, started);
@@ -162,17 +170,16 @@ test('fixtures never take the last free thread: an intake and a comparison start
     assert.ok(schema.endpointCount > 0);
     assert.deepEqual(changes, []);
     assert.equal(fixtureEnds.length, 0, 'the intake and the comparison finished while the first fixture still ran');
-    await stopped;
+    const ends = await stopped;
     // One fixture at a time on two threads: each starts when the one before is stopped.
-    fixtureEnds.sort((a, b) => a - b);
-    assert.ok(fixtureEnds[1]! >= 2 * fixtureMs && fixtureEnds[2]! >= 3 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);
+    assert.ok(ends[1]! >= 2 * fixtureMs && ends[2]! >= 3 * fixtureMs, `fixtures ended at ${ends.map(Math.round).join(', ')} ms`);
   } finally {
     await pool.close();
   }
 });
 
 test('at most maxQueued tasks wait: the next is refused with OVERLOADED, and close() fails the waiting ones', async () => {
-  const pool = new DocumentTaskPool({ threads: 1, maxQueued: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: 30_000 } });
+  const pool = new DocumentTaskPool({ threads: 1, maxQueued: 2, budgetMs: budgets(30_000) });
   const closedOut = (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /closed/.test(error.message);
   const runningAndWaiting = [slowFixture(pool), slowFixture(pool), pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER)].map((task) => assert.rejects(task, closedOut));
   await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER), (error: SvcError) => {
@@ -187,7 +194,7 @@ test('at most maxQueued tasks wait: the next is refused with OVERLOADED, and clo
 test("one caller's tasks hold at most threadsPerCaller threads: another caller's intake starts at once", async () => {
   const fixtureMs = 1_200;
   // Fixtures may take every thread here (fixtureThreads 2): only the caller's share (1) holds them back.
-  const pool = new DocumentTaskPool({ threads: 2, fixtureThreads: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  const pool = new DocumentTaskPool({ threads: 2, fixtureThreads: 2, budgetMs: budgets(fixtureMs) });
   try {
     const started = performance.now();
     const { stopped, endsMs: fixtureEnds } = stoppedFixtures(pool, 2, TEAM_A, started);
@@ -196,10 +203,9 @@ test("one caller's tasks hold at most threadsPerCaller threads: another caller's
     const intakeMs = performance.now() - started;
     assert.equal(fixtureEnds.length, 0, `the other caller's intake (${Math.round(intakeMs)} ms) finished while the first caller's fixtures still ran`);
     assert.ok(intakeMs < fixtureMs, `the other caller's intake took ${Math.round(intakeMs)} ms`);
-    await stopped;
+    const ends = await stopped;
     // One at a time (threads - 1): the second starts when the first is stopped, though a thread was free.
-    fixtureEnds.sort((a, b) => a - b);
-    assert.ok(fixtureEnds[1]! >= 2 * fixtureMs, `fixtures ended at ${fixtureEnds.map(Math.round).join(', ')} ms`);
+    assert.ok(ends[1]! >= 2 * fixtureMs, `fixtures ended at ${ends.map(Math.round).join(', ')} ms`);
   } finally {
     await pool.close();
   }
@@ -207,7 +213,7 @@ test("one caller's tasks hold at most threadsPerCaller threads: another caller's
 
 test('at most maxQueuedPerCaller tasks of one caller wait: the next is refused with OVERLOADED while another caller still queues', async () => {
   const fixtureMs = 600;
-  const pool = new DocumentTaskPool({ threads: 1, maxQueuedPerCaller: 2, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: fixtureMs } });
+  const pool = new DocumentTaskPool({ threads: 1, maxQueuedPerCaller: 2, budgetMs: budgets(fixtureMs) });
   try {
     // One runs, two wait: the caller's queue is full.
     let stoppedFixtures = 0;
@@ -229,7 +235,7 @@ test('at most maxQueuedPerCaller tasks of one caller wait: the next is refused w
 });
 
 test('callers take turns when a thread frees: the one whose last start is longest ago goes first, its oldest task first', async () => {
-  const pool = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, fixture: 600 } });
+  const pool = new DocumentTaskPool({ threads: 1, budgetMs: budgets(600) });
   try {
     const TEAM_C = 'peer:10.0.0.7';
     const finished: string[] = [];

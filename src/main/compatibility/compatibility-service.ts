@@ -134,7 +134,8 @@ async function canIDeploy(
   const changesByVersion = new Map<string, BreakingChangeRecord[]>();
   const versionOf = (consumer: ConsumerRecord) => `${consumer.schemaId}\n${consumer.schemaVersion}`;
   for (const consumer of consumers) {
-    if (!changesByVersion.has(versionOf(consumer))) changesByVersion.set(versionOf(consumer), await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
+    const version = versionOf(consumer);
+    if (!changesByVersion.has(version)) changesByVersion.set(version, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
   }
   const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
     const changes = changesByVersion.get(versionOf(consumer))!;

@@ -28,9 +28,16 @@ const MESSAGE_NAMES = Object.freeze({
   [ValidationOperation.PRODUCER_RESPONSE]: 'svc.ValidateProducerRequest',
 });
 
-/** `streamed`: the calls are items of a ValidateInteractionStream, which the pool queues behind single calls. */
-export function createCallValidator(ctx: ServiceContext, { streamed }: { streamed: boolean }): CallValidator {
+/**
+ * The validator of single calls and the one of ValidateInteractionStream items, which the pool
+ * queues behind single calls; both count into the same metric series.
+ */
+export function createCallValidators(ctx: ServiceContext): { single: CallValidator; streamed: CallValidator } {
   const record = createOutcomeRecorder(ctx.metrics);
+  return { single: callValidator(ctx, record, false), streamed: callValidator(ctx, record, true) };
+}
+
+function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: boolean): CallValidator {
   return async (operation, message) => {
     const started = performance.now();
     let head: MessageHead;
@@ -95,6 +102,8 @@ function failureResult(error: unknown): { category: ErrorCategory; message: stri
  * maps on the label values themselves (no key string built per call): the combinations are bounded
  * (registered schema ids × methods × results) and the lookup is on the hot path.
  */
+type OutcomeRecorder = ReturnType<typeof createOutcomeRecorder>;
+
 function createOutcomeRecorder(metrics: Metrics) {
   // Every category exported from the start (at 0), so dashboards see every series.
   const errorsByCategory = new Map<string, { inc(): void }>();

@@ -19,15 +19,15 @@ import type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
-import { createCallValidator } from './validation-call';
+import { createCallValidators } from './validation-call';
 import { createValidationStreamHandler } from './validation-stream';
 
 export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
-  const validate = createCallValidator(ctx, { streamed: false });
+  const { single: validate, streamed } = createCallValidators(ctx);
   const handlers: Record<RawValidationOperation, grpc.UntypedHandleCall> = {
     ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message) => validate(ValidationOperation.INTERACTION, message)),
     ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
-    ValidateInteractionStream: createValidationStreamHandler(ctx, createCallValidator(ctx, { streamed: true })),
+    ValidateInteractionStream: createValidationStreamHandler(ctx, streamed),
   };
   // The generated handler types describe decoded messages; withRequestCodecs makes them bytes.
   return handlers as unknown as Partial<ContractValidatorHandlers>;
