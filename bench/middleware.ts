@@ -23,6 +23,7 @@ import { createFastifyPlugin } from '@svc/client';
 import type { ValidationMode } from '@svc/client';
 import { wrapHttpHandler } from '@svc/client';
 import type { ProducerValidationHandle } from '@svc/client';
+import type { ExpressRequestLike } from '@svc/client';
 import { REPO_ROOT, createProgress, machineNote, type BenchRow, type Progress, type SuiteResult, type BenchSuite } from './harness';
 import { LoadGenerator } from './load-generator';
 import { startBenchServer } from './servers';
@@ -32,14 +33,18 @@ const SCHEMA_ID = 'users-api';
 const RATE_PER_SECOND = 400;
 /**
  * Every variant's app runs side by side; the load visits them in turn, a short slice each, for many
- * cycles, and all the latencies of a variant are pooled: the machine's slow drifts (other processes on
- * these cores) fall on every variant alike. Each cycle starts one variant later, and the second
- * half of the CYCLES = 2 × VARIANTS.length cycles goes through the variants backwards: every variant
- * takes every place in the order twice, after one neighbour as often as after the other. After each
- * slice the app's pending validations finish before the next app's slice starts, so none of an app's
- * background work falls into another's slice.
+ * cycles, and all the latencies of a variant are pooled: the machine's slow drifts (other processes
+ * on these cores; the app alone ran at p50s up to 40 % apart in runs minutes apart) fall on every
+ * variant alike. Each cycle starts one variant later, and every second run of VARIANTS.length cycles
+ * goes through the variants backwards: every variant takes every place in the order, after one
+ * neighbour as often as after the other. After each slice the app's pending validations finish
+ * before the next app's slice starts, so none of an app's background work falls into another's
+ * slice. Slices are short so that each variant is measured within a second of the app alone; with
+ * 300 ms slices (a third of the cycles) the A/A row spread 0.87–1.23× over four runs.
  */
-const SLICE_MS = 300;
+const SLICE_MS = 100;
+/** Runs of VARIANTS.length cycles, alternately forwards and backwards. */
+const ORDER_RUNS = 6;
 const WARMUP_MS = 500;
 /** Shadow and warn may add at most this share to the p50 of the app alone. */
 const MAX_ADDED_SHARE = 0.05;
@@ -61,13 +66,19 @@ const VARIANTS: readonly Variant[] = [
   { label: 'warn, no-op server', mode: 'warn', server: 'noop' },
 ];
 
-const CYCLES = 2 * VARIANTS.length;
+const CYCLES = ORDER_RUNS * VARIANTS.length;
 
 type Validators = Record<Variant['server'], ContractValidator>;
 
 interface RunningApp {
   url: string;
   middleware: ProducerValidationHandle | undefined;
+  /**
+   * µs each request spent in the middleware before the app's handler (Express and node:http, where
+   * the middleware is one function to time around; the warm-up's requests included). Strict mode's
+   * figure would include its wait for the request check, so it is not kept.
+   */
+  timeBeforeHandler?: number[];
   close(): Promise<void>;
 }
 
@@ -123,7 +134,7 @@ async function benchFramework(framework: Framework, validators: Validators, load
     const baselineHalves: [number[], number[]] = [[], []];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       progress(`${framework.name}: cycle ${cycle + 1}/${CYCLES}`);
-      const backwards = cycle >= apps.length;
+      const backwards = Math.floor(cycle / apps.length) % 2 === 1;
       for (let place = 0; place < apps.length; place++) {
         const index = (cycle + (backwards ? apps.length - place : place)) % apps.length;
         const app = apps[index]!;
@@ -179,6 +190,20 @@ async function benchFramework(framework: Framework, validators: Validators, load
       const value = cpuPerRequest(index);
       rows.push({ name: `${framework.name} ${variant.label}: process CPU per request`, value, unit: 'µs', baseline: cpuBaseline, ratio: value / cpuBaseline.value });
     }
+    // The middleware's own work on the request path, timed where it happens: a few µs, which the p50
+    // rows cannot resolve against the machine's drift. (The timing adds its own four clock reads.)
+    for (const [index, variant] of VARIANTS.entries()) {
+      const times = apps[index]!.timeBeforeHandler;
+      if (!times || times.length === 0) continue;
+      const value = p50(times);
+      rows.push({
+        name: `${framework.name} ${variant.label}: time in the middleware before the handler, p50`,
+        value,
+        unit: 'µs',
+        baseline: { name: `${framework.name} without middleware, p50 latency`, value: baseline.value * 1000 },
+        ratio: value / (baseline.value * 1000),
+      });
+    }
     // What validation adds beyond the framework's own cost of one more middleware.
     const passthrough = { name: `${framework.name} with a pass-through middleware`, value: p50(latencies[VARIANTS.findIndex((v) => v.mode === 'passthrough')]!) };
     for (const [index, variant] of VARIANTS.entries()) {
@@ -225,8 +250,21 @@ function usersHandler(request: http.IncomingMessage, response: http.ServerRespon
 
 async function startNodeHttpApp(middleware: AppMiddleware): Promise<RunningApp> {
   if (middleware === 'passthrough') return serve(http.createServer((request, response) => usersHandler(request, response)), undefined);
-  const wrapped = middleware ? wrapHttpHandler(usersHandler, middleware) : undefined;
-  return serve(http.createServer(wrapped ?? usersHandler), wrapped);
+  if (!middleware) return serve(http.createServer(usersHandler), undefined);
+  const timeBeforeHandler = middleware.mode !== 'strict' ? [] as number[] : undefined;
+  let handlerMs = 0;
+  const wrapped = wrapHttpHandler((request, response) => {
+    const handlerStarted = performance.now();
+    usersHandler(request, response);
+    handlerMs = performance.now() - handlerStarted;
+  }, middleware);
+  const timed = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    handlerMs = 0;
+    const started = performance.now();
+    wrapped(request, response);
+    timeBeforeHandler?.push((performance.now() - started - handlerMs) * 1000);
+  };
+  return { ...await serve(http.createServer(timed), wrapped), timeBeforeHandler };
 }
 
 async function startExpressApp(options: AppMiddleware): Promise<RunningApp> {
@@ -234,12 +272,24 @@ async function startExpressApp(options: AppMiddleware): Promise<RunningApp> {
   const app = express();
   app.use(express.json());
   const middleware = options && options !== 'passthrough' ? createExpressMiddleware(options) : undefined;
-  if (middleware) app.use(middleware);
+  const timeBeforeHandler = middleware && middleware.mode !== 'strict' ? [] as number[] : undefined;
+  if (middleware && timeBeforeHandler) {
+    app.use((request: ExpressRequestLike, response: http.ServerResponse, next: () => void) => {
+      let handlerMs = 0;
+      const started = performance.now();
+      middleware(request, response, () => {
+        const handlerStarted = performance.now();
+        next();
+        handlerMs = performance.now() - handlerStarted;
+      });
+      timeBeforeHandler.push((performance.now() - started - handlerMs) * 1000);
+    });
+  } else if (middleware) app.use(middleware);
   else if (options === 'passthrough') app.use((_request: unknown, _response: unknown, next: () => void) => next());
   app.get('/users/:id', (_request: unknown, response: { type(t: string): { send(b: string): void } }) => response.type('application/json').send(USER));
   app.post('/users', (request: { body: { name: string } }, response: { status(s: number): { json(b: unknown): void } }) =>
     response.status(201).json({ id: 1, name: request.body.name }));
-  return serve(http.createServer(app), middleware);
+  return { ...await serve(http.createServer(app), middleware), timeBeforeHandler };
 }
 
 async function startFastifyApp(options: AppMiddleware): Promise<RunningApp> {

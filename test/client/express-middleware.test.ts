@@ -5,6 +5,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { createExpressMiddleware, type ProducerMiddlewareOptions } from '@svc/client';
 import { closeHttpServer, listen, usersApp } from '../helpers/client-fixtures';
 import { describeProducerMiddleware, postUser, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
@@ -78,5 +79,135 @@ describe('Express: body parsers', () => {
     assert.equal((await fetch(`${url}/users/13`)).status, 200);
     await middleware.flush();
     assert.deepEqual(violations.map((v) => v.path), ['/users/13']);
+  });
+});
+
+describe('Express: capturing the response', () => {
+  /** An app in shadow mode whose GET /users/:id answers with `send`; `before` is mounted ahead of the middleware, `after` behind it. */
+  async function startCaptureApp(send: (res: any) => void, around: { before?: (req: any, res: any, next: () => void) => void; after?: (req: any, res: any, next: () => void) => void } = {}) {
+    const { options, violations } = context.baseOptions();
+    const middleware = createExpressMiddleware({ ...options, mode: 'shadow' });
+    const app = express();
+    if (around.before) app.use(around.before);
+    app.use(middleware);
+    if (around.after) app.use(around.after);
+    app.get('/users/:id', (_req: any, res: any) => send(res));
+    const server = http.createServer(app);
+    servers.push(server);
+    return { url: await listen(server), middleware, violations };
+  }
+
+  /**
+   * Wraps the response's `write` and `end` on the object itself, as compression middlewares do;
+   * `transform` rewrites the whole body at the end. It hands the body on to the methods the response
+   * has, or with `nodeMethods` straight to Node's own (as code that kept them from before the
+   * middleware was created would).
+   */
+  function bufferingMiddleware(transform: (body: Buffer, res: any) => Buffer, nodeMethods = false) {
+    return (_req: any, res: any, next: () => void) => {
+      const write = nodeMethods ? http.OutgoingMessage.prototype.write : res.write;
+      const end = nodeMethods ? http.OutgoingMessage.prototype.end : res.end;
+      const chunks: Buffer[] = [];
+      res.write = (chunk: string | Buffer, encoding?: BufferEncoding) => {
+        chunks.push(toBuffer(chunk, encoding));
+        return true;
+      };
+      res.end = (chunk?: string | Buffer, encoding?: BufferEncoding) => {
+        if (chunk !== undefined) chunks.push(toBuffer(chunk, encoding));
+        const body = transform(Buffer.concat(chunks), res);
+        res.setHeader('content-length', body.length);
+        write.call(res, body);
+        return end.call(res);
+      };
+      next();
+    };
+  }
+
+  const toBuffer = (chunk: string | Buffer, encoding?: BufferEncoding) => (typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+
+  const nameNotAString = (res: any) => {
+    res.status(200).type('application/json');
+    res.write('{"id":');
+    res.write(Buffer.from('13,'));
+    res.write('"name":', 'latin1');
+    res.end('7}', 'utf8', () => undefined);
+  };
+
+  test('a body written in several chunks, strings and buffers, is validated whole', async () => {
+    const app = await startCaptureApp(nameNotAString);
+    const response = await fetch(`${app.url}/users/13`);
+    assert.deepEqual(await response.json(), { id: 13, name: 7 });
+    await app.middleware.flush();
+    assert.equal(app.violations.length, 1);
+    assert.match(app.violations[0]!.errors.join('\n'), /name/);
+    assert.equal(app.middleware.stats().validated, 1);
+  });
+
+  for (const nodeMethods of [false, true]) {
+    test(`a middleware mounted before it that replaces write and end${nodeMethods ? ' with Node\'s own' : ''}: the body is validated`, async () => {
+      const app = await startCaptureApp(nameNotAString, { before: bufferingMiddleware((body) => body, nodeMethods) });
+      assert.deepEqual(await (await fetch(`${app.url}/users/13`)).json(), { id: 13, name: 7 });
+      await app.middleware.flush();
+      assert.equal(app.violations.length, 1);
+      assert.equal(app.middleware.stats().validated, 1);
+    });
+  }
+
+  test('a compression middleware mounted after it: the compressed body is skipped, not reported', async () => {
+    const gzip = bufferingMiddleware((body, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      return zlib.gzipSync(body);
+    });
+    const app = await startCaptureApp((res) => res.json({ id: 13, name: 'Ada' }), { after: gzip });
+    const response = await fetch(`${app.url}/users/13`);
+    assert.deepEqual(await response.json(), { id: 13, name: 'Ada' }); // fetch inflates it
+    await app.middleware.flush();
+    assert.deepEqual(app.middleware.stats(), { ...app.middleware.stats(), validated: 0, skipped: 1 });
+    assert.deepEqual(app.violations, []);
+  });
+
+  test('a response ended twice is validated once', async () => {
+    const app = await startCaptureApp((res) => {
+      res.status(200).type('application/json').end('{"id":13,"name":7}');
+      res.end(); // a second end without a chunk is allowed, and does nothing
+    });
+    assert.deepEqual(await (await fetch(`${app.url}/users/13`)).json(), { id: 13, name: 7 });
+    await app.middleware.flush();
+    assert.equal(app.middleware.stats().validated, 1);
+    assert.equal(app.violations.length, 1);
+  });
+
+  test('a response never ended (the app destroys it) validates nothing; other servers in the process are untouched', async () => {
+    const app = await startCaptureApp((res) => res.destroy());
+    await assert.rejects(fetch(`${app.url}/users/13`));
+    const plain = http.createServer((_req, res) => {
+      res.write('plain ');
+      res.end('answer');
+    });
+    servers.push(plain);
+    assert.equal(await (await fetch(await listen(plain))).text(), 'plain answer');
+    await app.middleware.flush();
+    assert.deepEqual([app.middleware.stats().validated, app.middleware.stats().pending, app.violations.length], [0, 0, 0]);
+  });
+});
+
+describe('Express: a parsed body JSON cannot write', () => {
+  test('a BigInt in req.body leaves the exchange unvalidated (skipped); the app answers as usual', async () => {
+    const { options, violations } = context.baseOptions();
+    const middleware = createExpressMiddleware({ ...options, mode: 'shadow' });
+    const app = express();
+    app.use((req: any, _res: any, next: () => void) => {
+      req.body = { name: 10n }; // what a custom parser of big numbers may leave
+      next();
+    });
+    app.use(middleware);
+    app.post('/users', (_req: any, res: any) => res.status(201).json({ id: 1, name: 'Ada' }));
+    const server = http.createServer(app);
+    servers.push(server);
+    const response = await postUser({ url: await listen(server) }, { name: 'Ada' });
+    assert.equal(response.status, 201);
+    assert.deepEqual(await response.json(), { id: 1, name: 'Ada' });
+    await middleware.flush();
+    assert.deepEqual([middleware.stats().skipped, middleware.stats().validated, violations.length], [1, 0, 0]);
   });
 });

@@ -5,11 +5,19 @@
  *   Readable emits 'data'), so it neither starts nor pauses the stream.
  * - `readRequestBodyAhead` reads the request body before the handler (strict mode) and puts it back
  *   with `unshift` before the stream ends, so the handler and its body parser read it as usual.
- * - `tapResponseBody` records what the application writes through `write()` / `end()`.
+ * - `tapResponse` records what the application writes through `write()` / `end()`, and reports the
+ *   body once the application has ended the response.
  *
  * Each stops recording past `maxBytes`; the capture is then marked incomplete and is not validated.
+ *
+ * The taps sit once on Node's prototypes (`IncomingMessage.prototype.emit`, `ServerResponse.prototype`
+ * `write`/`end`) and find the exchanges under validation in WeakMaps; the methods of every other
+ * message pass straight through. Giving each request and response methods of its own costs far
+ * more: V8 changes the object's shape on every such assignment, measured at about 10 µs a response,
+ * on the request path. A message whose methods do not reach the prototype's (a middleware mounted
+ * earlier replaced them, or a response of another kind) is tapped on the object itself, as before.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface BodyCapture {
   text: string;
@@ -52,11 +60,16 @@ class ChunkRecorder {
 
 export function tapRequestBody(request: IncomingMessage, maxBytes: number): () => BodyCapture {
   const recorder = new ChunkRecorder(maxBytes);
-  const emit = request.emit;
-  request.emit = function tappedEmit(this: IncomingMessage, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'data') recorder.add(args[0]);
-    return emit.call(this, event, ...args);
-  } as typeof request.emit;
+  const taps = prototypeTaps();
+  if (request.emit === taps.emit) {
+    requestRecorders.set(request, recorder);
+  } else {
+    const emit = request.emit;
+    request.emit = function tappedOwnEmit(this: IncomingMessage, event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'data') recorder.add(args[0]);
+      return emit.call(this, event, ...args);
+    } as typeof request.emit;
+  }
   return () => recorder.capture();
 }
 
@@ -103,17 +116,84 @@ export function readRequestBodyAhead(request: IncomingMessage, maxBytes: number)
   });
 }
 
-export function tapResponseBody(response: ServerResponse, maxBytes: number): () => BodyCapture {
-  const recorder = new ChunkRecorder(maxBytes);
-  const write = response.write;
-  const end = response.end;
-  response.write = function tappedWrite(this: ServerResponse, chunk: unknown, ...rest: unknown[]): boolean {
-    recorder.add(chunk, rest[0]);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+/**
+ * Records what the application writes to `response`, and calls `onEnd` with it once the application
+ * has ended the response (its status and headers are final then). A response never ended (the
+ * connection went away first) reports nothing.
+ */
+export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (body: BodyCapture) => void): void {
+  const tap: ResponseTap = { recorder: new ChunkRecorder(maxBytes), onEnd };
+  const taps = prototypeTaps();
+  if (response.write === taps.write && response.end === taps.end) {
+    responseTaps.set(response, tap);
+    return;
+  }
+  const write = response.write as Method;
+  const end = response.end as Method;
+  let ended = false;
+  response.write = function tappedOwnWrite(this: ServerResponse): unknown {
+    tap.recorder.add(arguments[0], arguments[1]);
+    return Reflect.apply(write, this, arguments);
   } as typeof response.write;
-  response.end = function tappedEnd(this: ServerResponse, chunk?: unknown, ...rest: unknown[]): ServerResponse {
-    recorder.add(chunk, rest[0]);
-    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  response.end = function tappedOwnEnd(this: ServerResponse): unknown {
+    if (ended) return Reflect.apply(end, this, arguments);
+    ended = true;
+    return endTapped(this, tap, end, arguments);
   } as typeof response.end;
-  return () => recorder.capture();
+}
+
+/** What `tapResponse` keeps for a response until the application ends it. */
+interface ResponseTap {
+  recorder: ChunkRecorder;
+  onEnd: (body: BodyCapture) => void;
+}
+
+type Method = (this: any, ...args: any[]) => unknown;
+
+/** Requests under validation, whose 'data' events the prototype's `emit` records. */
+const requestRecorders = new WeakMap<IncomingMessage, ChunkRecorder>();
+/** Responses under validation, whose writes the prototype's `write` and `end` record. */
+const responseTaps = new WeakMap<ServerResponse, ResponseTap>();
+
+let installedTaps: { emit: Method; write: Method; end: Method } | undefined;
+
+/** The prototype taps, put in place on first use (loading the package changes nothing of Node's). */
+function prototypeTaps(): { emit: Method; write: Method; end: Method } {
+  return installedTaps ??= {
+    emit: tapPrototypeMethod(IncomingMessage.prototype, 'emit', (original) => function emit(this: IncomingMessage, event: unknown, chunk: unknown): unknown {
+      if (event === 'data') requestRecorders.get(this)?.add(chunk);
+      return Reflect.apply(original(), this, arguments);
+    }),
+    write: tapPrototypeMethod(ServerResponse.prototype, 'write', (original) => function write(this: ServerResponse, chunk: unknown, encoding: unknown): unknown {
+      responseTaps.get(this)?.recorder.add(chunk, encoding);
+      return Reflect.apply(original(), this, arguments);
+    }),
+    end: tapPrototypeMethod(ServerResponse.prototype, 'end', (original) => function end(this: ServerResponse): unknown {
+      const tap = responseTaps.get(this);
+      if (tap === undefined) return Reflect.apply(original(), this, arguments);
+      responseTaps.delete(this);
+      return endTapped(this, tap, original(), arguments);
+    }),
+  };
+}
+
+function endTapped(response: ServerResponse, tap: ResponseTap, end: Method, args: IArguments): unknown {
+  // end(callback) carries no chunk, end(chunk, callback) no encoding: the recorder skips what is neither.
+  tap.recorder.add(args[0], args[1]);
+  const result = Reflect.apply(end, response, args);
+  tap.onEnd(tap.recorder.capture());
+  return result;
+}
+
+/**
+ * Puts `wrap`'s function on `prototype` under `name`. `original()` is the method it stands in for:
+ * the prototype's own, or else the parent's looked up on each call, so that a later patch of the
+ * parent (an APM agent's, say) is still called.
+ */
+function tapPrototypeMethod(prototype: object, name: string, wrap: (original: () => Method) => Method): Method {
+  const own = Object.hasOwn(prototype, name) ? (prototype as Record<string, Method>)[name] : undefined;
+  const parent = Object.getPrototypeOf(prototype) as Record<string, Method>;
+  const tapped = wrap(own === undefined ? () => parent[name]! : () => own);
+  Object.defineProperty(prototype, name, { value: tapped, writable: true, configurable: true });
+  return tapped;
 }

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { encodeBody } from '../wire';
-import { readRequestBodyAhead, requestHasBody, tapRequestBody, tapResponseBody, type BodyCapture } from './body-capture';
+import { readRequestBodyAhead, requestHasBody, tapRequestBody, tapResponse, type BodyCapture } from './body-capture';
 import type { CapturedRequest, ProducerValidation, RejectionBody } from './producer-validation';
 
 export interface HttpExchange {
@@ -57,15 +57,14 @@ async function checkThenProceed(validation: ProducerValidation, exchange: HttpEx
 
 const noBody = (): BodyCapture => ({ text: '', complete: true, seen: false });
 
-/** Records the exchange and validates it once the response has been sent. */
-function observe(validation: ProducerValidation, exchange: HttpExchange, requestAtFinish: () => CapturedRequest): void {
+/** Records the exchange and validates it once the application has ended the response. */
+function observe(validation: ProducerValidation, exchange: HttpExchange, requestAtEnd: () => CapturedRequest): void {
   const { response } = exchange;
-  const responseBody = tapResponseBody(response, validation.maxBodyBytes);
-  response.once('finish', () => {
+  tapResponse(response, validation.maxBodyBytes, (responseBody) => {
     const encoding = response.getHeader('content-encoding');
     // A compression middleware mounted after this one hands us compressed bytes: nothing to check.
-    const body = encoding !== undefined && encoding !== 'identity' ? { text: '', complete: false, seen: true } : responseBody();
-    validation.afterResponse(requestAtFinish(), {
+    const body = encoding !== undefined && encoding !== 'identity' ? { text: '', complete: false, seen: true } : responseBody;
+    validation.afterResponse(requestAtEnd(), {
       statusCode: response.statusCode,
       headers: response.getHeaders(),
       body: body.text,
@@ -77,15 +76,28 @@ function observe(validation: ProducerValidation, exchange: HttpExchange, request
 /** Strict mode: the body a body parser placed before us, else the body read ahead and put back. */
 async function bodyBeforeHandler(validation: ProducerValidation, request: HttpExchange['request']): Promise<BodyCapture> {
   if (!requestHasBody(request)) return noBody();
-  if (request.body !== undefined) return { text: encodeBody(request.body).text, complete: true, seen: true };
+  if (request.body !== undefined) return parsedBody(request.body);
   return readRequestBodyAhead(request, validation.maxBodyBytes);
 }
 
 /** After the handler: the bytes the application read, else what a body parser mounted earlier produced. */
 function bodyAfterHandler(request: HttpExchange['request'], tapped: BodyCapture): BodyCapture {
   if (!requestHasBody(request) || tapped.seen || !tapped.complete) return tapped;
-  if (request.body !== undefined) return { text: encodeBody(request.body).text, complete: true, seen: true };
+  if (request.body !== undefined) return parsedBody(request.body);
   return tapped;
+}
+
+/**
+ * What a body parser produced, as JSON text. A value JSON cannot write (a BigInt, a cycle) leaves
+ * the exchange unvalidated (counted as skipped) rather than throw: after the handler this runs inside
+ * the application's `end()`.
+ */
+function parsedBody(body: unknown): BodyCapture {
+  try {
+    return { text: encodeBody(body).text, complete: true, seen: true };
+  } catch {
+    return { text: '', complete: false, seen: true };
+  }
 }
 
 function capturedRequest(request: IncomingMessage, url: string, body: BodyCapture): CapturedRequest {

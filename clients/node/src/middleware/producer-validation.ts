@@ -116,7 +116,7 @@ export class ProducerValidation implements ProducerValidationHandle {
   /** Whether this exchange is validated: path filters first, then sampling. Left-out exchanges are counted. */
   selects(url: string): boolean {
     const { included, excluded, sampleRate } = this.#options;
-    const pathname = pathnameOf(url);
+    const pathname = included === undefined && excluded === undefined ? '' : pathnameOf(url);
     const selected = (included === undefined || included(pathname)) && !(excluded?.(pathname) ?? false)
       && (sampleRate === 1 || Math.random() < sampleRate);
     if (!selected) this.#counts.skipped += 1;
