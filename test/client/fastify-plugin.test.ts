@@ -70,3 +70,27 @@ describe('Fastify: plugin system', () => {
     assert.deepEqual(violation.violation.errors, ['response body: property "name" is required']);
   });
 });
+
+describe('Fastify: a parsed body JSON cannot write', () => {
+  for (const mode of ['shadow', 'strict'] as const) {
+    test(`${mode}: a BigInt in the parsed body leaves the request unvalidated (skipped); the app answers as usual`, async () => {
+      const { options, violations } = context.baseOptions();
+      const plugin = createFastifyPlugin({ ...options, mode });
+      const app = Fastify();
+      apps.push(app);
+      // What a parser of big numbers may produce.
+      app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request: unknown, text: string, done: (error: null, body: unknown) => void) =>
+        done(null, { name: BigInt(JSON.parse(text).name.length) }));
+      await app.register(plugin);
+      app.post('/users', async (_request: any, reply: any) => reply.code(201).send({ id: 1, name: 'Ada' }));
+      const url: string = await app.listen({ port: 0, host: '127.0.0.1' });
+      const response = await fetch(`${url}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ada' }) });
+      assert.equal(response.status, 201);
+      assert.deepEqual(await response.json(), { id: 1, name: 'Ada' });
+      await plugin.flush();
+      const stats = plugin.stats();
+      // Strict mode skips the request check and still validates the response.
+      assert.deepEqual([stats.skipped, stats.validated, stats.rejected, violations.length], [1, mode === 'strict' ? 1 : 0, 0, 0]);
+    });
+  }
+});

@@ -7,7 +7,7 @@
 import type { HttpHeaders } from '../types';
 import { encodeBody } from '../wire';
 import type { ProducerMiddlewareOptions, ViolationLogger } from './middleware-options';
-import { ProducerValidation, handleOf, type CapturedRequest, type ProducerValidationHandle } from './producer-validation';
+import { ProducerValidation, handleOf, parsedBodyText, type CapturedRequest, type ProducerValidationHandle } from './producer-validation';
 
 /** The parts of Fastify's request, reply and instance the plugin uses. */
 export interface FastifyRequestLike {
@@ -103,7 +103,8 @@ export function createFastifyPlugin(options: ProducerMiddlewareOptions): Fastify
 }
 
 function capture(request: FastifyRequestLike): CapturedRequest {
-  return { method: request.method, url: request.url, headers: request.headers, body: encodeBody(request.body).text, complete: true };
+  const body = parsedBodyText(request.body);
+  return { method: request.method, url: request.url, headers: request.headers, body: body.text, complete: body.complete };
 }
 
 /** Fastify hands strings or Buffers for serialized replies; streams cannot be captured. */

@@ -4,9 +4,8 @@
  * mode check the request first and answer 400 on a violation.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { encodeBody } from '../wire';
 import { readRequestBodyAhead, requestHasBody, tapRequestBody, tapResponse, type BodyCapture } from './body-capture';
-import type { CapturedRequest, ProducerValidation, RejectionBody } from './producer-validation';
+import { parsedBodyText, type CapturedRequest, type ProducerValidation, type RejectionBody } from './producer-validation';
 
 export interface HttpExchange {
   request: IncomingMessage & { body?: unknown };
@@ -87,17 +86,9 @@ function bodyAfterHandler(request: HttpExchange['request'], tapped: BodyCapture)
   return tapped;
 }
 
-/**
- * What a body parser produced, as JSON text. A value JSON cannot write (a BigInt, a cycle) leaves
- * the exchange unvalidated (counted as skipped) rather than throw: after the handler this runs inside
- * the application's `end()`.
- */
+/** What a body parser placed on the request; see `parsedBodyText`. */
 function parsedBody(body: unknown): BodyCapture {
-  try {
-    return { text: encodeBody(body).text, complete: true, seen: true };
-  } catch {
-    return { text: '', complete: false, seen: true };
-  }
+  return { ...parsedBodyText(body), seen: true };
 }
 
 function capturedRequest(request: IncomingMessage, url: string, body: BodyCapture): CapturedRequest {

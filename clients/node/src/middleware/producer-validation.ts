@@ -8,6 +8,7 @@
  * is unreachable never fails the application: the failure is counted and reported, the traffic goes on.
  */
 import { isContractValidatorError } from '../client-error';
+import { encodeBody } from '../wire';
 import type { SchemaCallOptions } from '../contract-validator';
 import type { InteractionStream } from '../interaction-stream';
 import type { InteractionRecording, RecordingStats } from '../recording/interaction-recording';
@@ -303,6 +304,19 @@ export function isUndocumentedRoute(result: ValidationResult): boolean {
 function describe(error: unknown): object {
   if (isContractValidatorError(error)) return { code: error.code, message: error.details };
   return { message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * A body parser's result as the JSON text validated. A value JSON cannot write (a BigInt, a cycle)
+ * leaves the exchange unvalidated (`complete: false`, counted as skipped) instead of throwing into
+ * the application's request.
+ */
+export function parsedBodyText(body: unknown): { text: string; complete: boolean } {
+  try {
+    return { text: encodeBody(body).text, complete: true };
+  } catch {
+    return { text: '', complete: false };
+  }
 }
 
 /** The stats/flush surface every middleware carries, bound to its validation. */
