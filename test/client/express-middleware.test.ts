@@ -215,3 +215,37 @@ describe('Express: a parsed body JSON cannot write', () => {
     });
   }
 });
+
+describe('Express: two middlewares on the same exchange', () => {
+  test('an app-wide and a router middleware both validate every exchange they see, request bodies included', async () => {
+    const outer = context.baseOptions();
+    const inner = context.baseOptions();
+    const appWide = createExpressMiddleware({ ...outer.options, mode: 'shadow' });
+    const routerOnly = createExpressMiddleware({ ...inner.options, mode: 'shadow' });
+    const router = express.Router();
+    router.use(routerOnly);
+    router.get('/:id', (req: any, res: any) => res.json(usersApp.getUser(req.params.id).body));
+    router.post('/', (req: any, res: any) => { // reads the raw body: only the taps see it
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => { text += chunk; });
+      req.on('end', () => res.status(201).json({ id: 1, name: JSON.parse(text).nme }));
+    });
+    const app = express();
+    app.use(appWide); // no body parser anywhere: both record the request bytes as the handler reads them
+    app.use('/users', router);
+    const server = http.createServer(app);
+    servers.push(server);
+    const url = await listen(server);
+    assert.equal((await fetch(`${url}/users/13`)).status, 200); // a response without "name"
+    assert.equal((await postUser({ url }, { nme: 'Ada' })).status, 201); // a request without "name"
+    await Promise.all([appWide.flush(), routerOnly.flush()]);
+    for (const [middleware, { violations }] of [[appWide, outer], [routerOnly, inner]] as const) {
+      assert.equal(middleware.stats().validated, 2);
+      const byPath = new Map(violations.map((v) => [v.path, v.errors]));
+      assert.deepEqual([...byPath.keys()].sort(), ['/users', '/users/13']);
+      assert.ok(byPath.get('/users')!.includes('request body: property "name" is required'), JSON.stringify(violations));
+      assert.deepEqual(byPath.get('/users/13'), ['response body: property "name" is required']);
+    }
+  });
+});

@@ -15,7 +15,8 @@
  * message pass straight through. Giving each request and response methods of its own costs far
  * more: V8 changes the object's shape on every such assignment, measured at about 10 µs a response,
  * on the request path. A message whose methods do not reach the prototype's (a middleware mounted
- * earlier replaced them, or a response of another kind) is tapped on the object itself, as before.
+ * earlier replaced them, or a response of another kind), or that a second middleware taps too, is
+ * tapped on the object itself, as before.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -61,7 +62,8 @@ class ChunkRecorder {
 export function tapRequestBody(request: IncomingMessage, maxBytes: number): () => BodyCapture {
   const recorder = new ChunkRecorder(maxBytes);
   const taps = prototypeTaps();
-  if (request.emit === taps.emit) {
+  // A second middleware on the same request (one per schema, say) taps the object itself.
+  if (request.emit === taps.emit && !requestRecorders.has(request)) {
     requestRecorders.set(request, recorder);
   } else {
     const emit = request.emit;
@@ -124,7 +126,7 @@ export function readRequestBodyAhead(request: IncomingMessage, maxBytes: number)
 export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (body: BodyCapture) => void): void {
   const tap: ResponseTap = { recorder: new ChunkRecorder(maxBytes), onEnd };
   const taps = prototypeTaps();
-  if (response.write === taps.write && response.end === taps.end) {
+  if (response.write === taps.write && response.end === taps.end && !responseTaps.has(response)) {
     responseTaps.set(response, tap);
     return;
   }
