@@ -251,20 +251,14 @@ function usersHandler(request: http.IncomingMessage, response: http.ServerRespon
 async function startNodeHttpApp(middleware: AppMiddleware): Promise<RunningApp> {
   if (middleware === 'passthrough') return serve(http.createServer((request, response) => usersHandler(request, response)), undefined);
   if (!middleware) return serve(http.createServer(usersHandler), undefined);
-  const timeBeforeHandler = middleware.mode !== 'strict' ? [] as number[] : undefined;
-  let handlerMs = 0;
-  const wrapped = wrapHttpHandler((request, response) => {
-    const handlerStarted = performance.now();
-    usersHandler(request, response);
-    handlerMs = performance.now() - handlerStarted;
-  }, middleware);
-  const timed = (request: http.IncomingMessage, response: http.ServerResponse) => {
-    handlerMs = 0;
-    const started = performance.now();
-    wrapped(request, response);
-    timeBeforeHandler?.push((performance.now() - started - handlerMs) * 1000);
-  };
-  return { ...await serve(http.createServer(timed), wrapped), timeBeforeHandler };
+  if (middleware.mode === 'strict') {
+    const wrapped = wrapHttpHandler(usersHandler, middleware);
+    return serve(http.createServer(wrapped), wrapped);
+  }
+  const timer = handlerTimer();
+  const wrapped = wrapHttpHandler((request, response) => timer.handler(() => usersHandler(request, response)), middleware);
+  const server = http.createServer((request, response) => timer.middleware(() => wrapped(request, response)));
+  return { ...await serve(server, wrapped), timeBeforeHandler: timer.times };
 }
 
 async function startExpressApp(options: AppMiddleware): Promise<RunningApp> {
@@ -272,24 +266,39 @@ async function startExpressApp(options: AppMiddleware): Promise<RunningApp> {
   const app = express();
   app.use(express.json());
   const middleware = options && options !== 'passthrough' ? createExpressMiddleware(options) : undefined;
-  const timeBeforeHandler = middleware && middleware.mode !== 'strict' ? [] as number[] : undefined;
-  if (middleware && timeBeforeHandler) {
-    app.use((request: ExpressRequestLike, response: http.ServerResponse, next: () => void) => {
-      let handlerMs = 0;
-      const started = performance.now();
-      middleware(request, response, () => {
-        const handlerStarted = performance.now();
-        next();
-        handlerMs = performance.now() - handlerStarted;
-      });
-      timeBeforeHandler.push((performance.now() - started - handlerMs) * 1000);
-    });
+  const timer = middleware && middleware.mode !== 'strict' ? handlerTimer() : undefined;
+  if (middleware && timer) {
+    app.use((request: ExpressRequestLike, response: http.ServerResponse, next: () => void) =>
+      timer.middleware(() => middleware(request, response, () => timer.handler(next))));
   } else if (middleware) app.use(middleware);
   else if (options === 'passthrough') app.use((_request: unknown, _response: unknown, next: () => void) => next());
   app.get('/users/:id', (_request: unknown, response: { type(t: string): { send(b: string): void } }) => response.type('application/json').send(USER));
   app.post('/users', (request: { body: { name: string } }, response: { status(s: number): { json(b: unknown): void } }) =>
     response.status(201).json({ id: 1, name: request.body.name }));
-  return { ...await serve(http.createServer(app), middleware), timeBeforeHandler };
+  return { ...await serve(http.createServer(app), middleware), timeBeforeHandler: timer?.times };
+}
+
+/**
+ * Times a middleware's synchronous work around the handler it calls: `middleware(run)` wraps the
+ * middleware's call, `handler(run)` the handler's inside it, and `times` gets the difference (µs).
+ */
+function handlerTimer(): { times: number[]; middleware(run: () => void): void; handler(run: () => void): void } {
+  const times: number[] = [];
+  let handlerMs = 0;
+  return {
+    times,
+    middleware(run) {
+      handlerMs = 0;
+      const started = performance.now();
+      run();
+      times.push((performance.now() - started - handlerMs) * 1000);
+    },
+    handler(run) {
+      const started = performance.now();
+      run();
+      handlerMs += performance.now() - started;
+    },
+  };
 }
 
 async function startFastifyApp(options: AppMiddleware): Promise<RunningApp> {

@@ -236,19 +236,19 @@ function instrumentPool(current: () => Window): void {
   // later match by one (a call interval too many, for good): the list starts afresh with each window,
   // which the suites take between rounds, with no call in flight.
   let arrivalsWindow: Window | undefined;
-  const windowArrivals = (): number[] => {
+  const followWindow = (): void => {
     const window = current();
     if (window !== arrivalsWindow) {
       arrivalsWindow = window;
       arrivals.length = 0;
       firstArrival = 0;
     }
-    return arrivals;
   };
   const validate = ValidationPool.prototype.validate;
   ValidationPool.prototype.validate = function timedValidate(this: ValidationPool, task) {
     const started = performance.now();
-    windowArrivals().push(started);
+    followWindow();
+    arrivals.push(started);
     const answer = validate.call(this, task);
     const record = () => current().callMs.add(performance.now() - started);
     answer.then(record, record);
@@ -261,7 +261,7 @@ function instrumentPool(current: () => Window): void {
     const sentAt = performance.timeOrigin + now;
     if (!task.compile) {
       const window = current();
-      windowArrivals();
+      followWindow();
       for (let i = 0; i < task.itemCount && firstArrival < arrivals.length; i++) window.queuedMs.add(now - arrivals[firstArrival++]!);
       if (firstArrival > ARRIVALS_COMPACT_AT) {
         arrivals.splice(0, firstArrival);

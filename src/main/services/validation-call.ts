@@ -96,14 +96,14 @@ function failureResult(error: unknown): { category: ErrorCategory; message: stri
   }
 }
 
+type OutcomeRecorder = ReturnType<typeof createOutcomeRecorder>;
+
 /**
  * Counts one call in svc_validations_total, svc_validation_duration_seconds and
  * svc_validation_errors_total. Label children are looked up once per label combination, by nested
  * maps on the label values themselves (no key string built per call): the combinations are bounded
  * (registered schema ids × methods × results) and the lookup is on the hot path.
  */
-type OutcomeRecorder = ReturnType<typeof createOutcomeRecorder>;
-
 function createOutcomeRecorder(metrics: Metrics) {
   // Every category exported from the start (at 0), so dashboards see every series.
   const errorsByCategory = new Map<string, { inc(): void }>();

@@ -66,11 +66,8 @@ export function tapRequestBody(request: IncomingMessage, maxBytes: number): () =
   if (request.emit === taps.emit && !requestRecorders.has(request)) {
     requestRecorders.set(request, recorder);
   } else {
-    const emit = request.emit;
-    request.emit = function tappedOwnEmit(this: IncomingMessage, event: string | symbol, ...args: unknown[]): boolean {
-      if (event === 'data') recorder.add(args[0]);
-      return emit.call(this, event, ...args);
-    } as typeof request.emit;
+    const emit = request.emit as Method;
+    request.emit = recordingEmit(() => emit, () => recorder) as typeof request.emit;
   }
   return () => recorder.capture();
 }
@@ -132,16 +129,13 @@ export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (
   }
   const write = response.write as Method;
   const end = response.end as Method;
-  let ended = false;
-  response.write = function tappedOwnWrite(this: ServerResponse): unknown {
-    tap.recorder.add(arguments[0], arguments[1]);
-    return Reflect.apply(write, this, arguments);
-  } as typeof response.write;
-  response.end = function tappedOwnEnd(this: ServerResponse): unknown {
-    if (ended) return Reflect.apply(end, this, arguments);
-    ended = true;
-    return endTapped(this, tap, end, arguments);
-  } as typeof response.end;
+  let untaken: ResponseTap | undefined = tap;
+  response.write = recordingWrite(() => write, () => tap) as typeof response.write;
+  response.end = recordingEnd(() => end, () => {
+    const taken = untaken;
+    untaken = undefined;
+    return taken;
+  }) as typeof response.end;
 }
 
 /** What `tapResponse` keeps for a response until the application ends it. */
@@ -162,29 +156,44 @@ let installedTaps: { emit: Method; write: Method; end: Method } | undefined;
 /** The prototype taps, put in place on first use (loading the package changes nothing of Node's). */
 function prototypeTaps(): { emit: Method; write: Method; end: Method } {
   return installedTaps ??= {
-    emit: tapPrototypeMethod(IncomingMessage.prototype, 'emit', (original) => function emit(this: IncomingMessage, event: unknown, chunk: unknown): unknown {
-      if (event === 'data') requestRecorders.get(this)?.add(chunk);
-      return Reflect.apply(original(), this, arguments);
-    }),
-    write: tapPrototypeMethod(ServerResponse.prototype, 'write', (original) => function write(this: ServerResponse, chunk: unknown, encoding: unknown): unknown {
-      responseTaps.get(this)?.recorder.add(chunk, encoding);
-      return Reflect.apply(original(), this, arguments);
-    }),
-    end: tapPrototypeMethod(ServerResponse.prototype, 'end', (original) => function end(this: ServerResponse): unknown {
-      const tap = responseTaps.get(this);
-      if (tap === undefined) return Reflect.apply(original(), this, arguments);
-      responseTaps.delete(this);
-      return endTapped(this, tap, original(), arguments);
-    }),
+    emit: tapPrototypeMethod(IncomingMessage.prototype, 'emit', (original) => recordingEmit(original, (request) => requestRecorders.get(request))),
+    write: tapPrototypeMethod(ServerResponse.prototype, 'write', (original) => recordingWrite(original, (response) => responseTaps.get(response))),
+    end: tapPrototypeMethod(ServerResponse.prototype, 'end', (original) => recordingEnd(original, (response) => {
+      const tap = responseTaps.get(response);
+      if (tap !== undefined) responseTaps.delete(response);
+      return tap;
+    })),
   };
 }
 
-function endTapped(response: ServerResponse, tap: ResponseTap, end: Method, args: IArguments): unknown {
-  // end(callback) carries no chunk, end(chunk, callback) no encoding: the recorder skips what is neither.
-  tap.recorder.add(args[0], args[1]);
-  const result = Reflect.apply(end, response, args);
-  tap.onEnd(tap.recorder.capture());
-  return result;
+// The methods that record, on a prototype (the message found in a WeakMap) or on one object (its own
+// tap); `original()` is the method each stands in for.
+
+function recordingEmit(original: () => Method, recorderOf: (request: IncomingMessage) => ChunkRecorder | undefined): Method {
+  return function emit(this: IncomingMessage, event: unknown, chunk: unknown): unknown {
+    if (event === 'data') recorderOf(this)?.add(chunk);
+    return Reflect.apply(original(), this, arguments);
+  };
+}
+
+function recordingWrite(original: () => Method, tapOf: (response: ServerResponse) => ResponseTap | undefined): Method {
+  return function write(this: ServerResponse, chunk: unknown, encoding: unknown): unknown {
+    tapOf(this)?.recorder.add(chunk, encoding);
+    return Reflect.apply(original(), this, arguments);
+  };
+}
+
+/** `takeTap` hands a response's tap over once: a second `end` passes straight through. */
+function recordingEnd(original: () => Method, takeTap: (response: ServerResponse) => ResponseTap | undefined): Method {
+  return function end(this: ServerResponse, chunk: unknown, encoding: unknown): unknown {
+    const tap = takeTap(this);
+    if (tap === undefined) return Reflect.apply(original(), this, arguments);
+    // end(callback) carries no chunk, end(chunk, callback) no encoding: the recorder skips what is neither.
+    tap.recorder.add(chunk, encoding);
+    const result = Reflect.apply(original(), this, arguments);
+    tap.onEnd(tap.recorder.capture());
+    return result;
+  };
 }
 
 /**

@@ -116,12 +116,18 @@ export class ProducerValidation implements ProducerValidationHandle {
 
   /** Whether this exchange is validated: path filters first, then sampling. Left-out exchanges are counted. */
   selects(url: string): boolean {
-    const { included, excluded, sampleRate } = this.#options;
-    const pathname = included === undefined && excluded === undefined ? '' : pathnameOf(url);
-    const selected = (included === undefined || included(pathname)) && !(excluded?.(pathname) ?? false)
-      && (sampleRate === 1 || Math.random() < sampleRate);
+    const { sampleRate } = this.#options;
+    const selected = this.#pathSelected(url) && (sampleRate === 1 || Math.random() < sampleRate);
     if (!selected) this.#counts.skipped += 1;
     return selected;
+  }
+
+  /** The path filters; without any, the path is not even read. */
+  #pathSelected(url: string): boolean {
+    const { included, excluded } = this.#options;
+    if (included === undefined && excluded === undefined) return true;
+    const pathname = pathnameOf(url);
+    return (included === undefined || included(pathname)) && !(excluded?.(pathname) ?? false);
   }
 
   /**
