@@ -7,7 +7,7 @@ import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { WireFormatError } from '../shared/pool-protocol/protobuf-wire';
 import { MessageLimitError, decodeInteractionRequest, decodeProducerRequest, readInteractionHead } from '../shared/pool-protocol/validation-codec';
 import { ValidationOperation } from '../shared/pool-protocol/batches';
-import type { CompiledContract, ValidationOutcome } from '../shared/validation';
+import { NOT_PREPARED, type CompiledContract, type ValidationOutcome } from '../shared/validation';
 
 export type MessageVerdict =
   | { ok: true; outcome: ValidationOutcome; correlationId: string }
@@ -61,16 +61,16 @@ function validateInteraction(bytes: Buffer, contract: CompiledContract, prepared
   const message = decodeInteractionRequest(bytes);
   const { correlationId, request, response } = message;
   if (request === undefined) return { ok: true, outcome: inputInvalid(callMessages.requestRequired()), correlationId };
-  if (preparedOnly && !contract.isPrepared(request.method, request.path)) return { ok: 'cold' };
-  return { ok: true, outcome: contract.validateInteraction(response === undefined ? { request } : { request, response }), correlationId };
+  const outcome = contract.validateInteraction(response === undefined ? { request } : { request, response }, { preparedOnly });
+  return outcome === NOT_PREPARED ? { ok: 'cold' } : { ok: true, outcome, correlationId };
 }
 
 function validateProducerResponse(bytes: Buffer, contract: CompiledContract, preparedOnly: boolean): MessageVerdict {
   const { method, path, response, request } = decodeProducerRequest(bytes);
   if (response === undefined) return { ok: true, outcome: inputInvalid(callMessages.responseRequired()), correlationId: '' };
-  if (preparedOnly && !contract.isPrepared(method || (request?.method ?? ''), path || (request?.path ?? ''))) return { ok: 'cold' };
   const input = request === undefined ? { method, path, response } : { method, path, response, request };
-  return { ok: true, outcome: contract.validateProducerResponse(input), correlationId: '' };
+  const outcome = contract.validateProducerResponse(input, { preparedOnly });
+  return outcome === NOT_PREPARED ? { ok: 'cold' } : { ok: true, outcome, correlationId: '' };
 }
 
 function inputInvalid(message: string): ValidationOutcome {

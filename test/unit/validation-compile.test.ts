@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CompiledContract, type ContractOptions } from '../../src/shared/validation';
+import { CompiledContract, NOT_PREPARED, type ContractOptions, type ValidationOutcome } from '../../src/shared/validation';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
-import { assertInvalid, assertValid, request } from '../helpers/validation-contracts';
+import { assertInvalid, assertValid, request, response } from '../helpers/validation-contracts';
 
 function contractFor(schema: unknown, components: object = {}, options?: Partial<ContractOptions>): CompiledContract {
   const document = {
@@ -117,5 +117,43 @@ describe('schema compilation', () => {
 
   it('ignores type values that are not JSON types (a converted v2 "file")', () => {
     assertValid(postItems(contractFor({ type: 'object', properties: { upload: { type: 'file' } } }), { upload: 'bytes' }));
+  });
+});
+
+describe('validating only prepared operations (preparedOnly, for the pool\'s shared batches)', () => {
+  const prepared = { preparedOnly: true };
+  const outcomeOf = (answer: ValidationOutcome | typeof NOT_PREPARED): ValidationOutcome => {
+    assert.notEqual(answer, NOT_PREPARED);
+    return answer as ValidationOutcome;
+  };
+
+  it('runs nothing for an operation not validated before, and validates it once it has been', () => {
+    const contract = contractFor({ type: 'object', required: ['name'] });
+    const call = { request: request('POST', '/items', { body: {} }) };
+    assert.equal(contract.validateInteraction(call, prepared), NOT_PREPARED);
+    assert.equal(contract.compiledOperationCount, 0, 'nothing was prepared for the call it did not run');
+    assertInvalid(contract.validateInteraction(call), 'request_invalid', 'request body: property "name" is required');
+    assertInvalid(outcomeOf(contract.validateInteraction(call, prepared)), 'request_invalid', 'request body: property "name" is required');
+    // Another operation of the same contract is still cold.
+    assert.equal(contract.validateInteraction({ request: request('GET', '/ping') }, prepared), NOT_PREPARED);
+  });
+
+  it('answers a call that finds no operation at once', () => {
+    const contract = contractFor({ type: 'object' });
+    assertInvalid(outcomeOf(contract.validateInteraction({ request: request('GET', '/nowhere') }, prepared)), 'route_not_found', 'Path not found: /nowhere');
+    assertInvalid(
+      outcomeOf(contract.validateProducerResponse({ method: 'GET', path: '/nowhere', response: response(204) }, prepared)),
+      'route_not_found',
+      'Path not found: /nowhere',
+    );
+  });
+
+  it('in producer mode, judges the operation the call reaches, also through the request\'s path', () => {
+    const contract = contractFor({ type: 'object' });
+    // `path` matches nothing, so the request's path finds the operation: still a first call.
+    const call = { method: 'GET', path: '/elsewhere', response: response(204), request: request('GET', '/ping') };
+    assert.equal(contract.validateProducerResponse(call, prepared), NOT_PREPARED);
+    assertValid(contract.validateProducerResponse(call));
+    assertValid(outcomeOf(contract.validateProducerResponse(call, prepared)));
   });
 });

@@ -28,6 +28,13 @@ interface RouteFailure {
   message: string;
 }
 
+/** The answer of a `preparedOnly` validation whose operation is not prepared: nothing was run. */
+export const NOT_PREPARED = Symbol('not prepared');
+
+export interface PreparedOnly {
+  preparedOnly: boolean;
+}
+
 const METHODS = new Set(HTTP_METHODS.map((method) => method.toUpperCase()));
 
 export class CompiledContract {
@@ -57,14 +64,22 @@ export class CompiledContract {
     return this.planCount;
   }
 
-  /** Consumer mode (spec rule 5): the request, and the response when given. */
-  validateInteraction({ request, response }: InteractionInput): ValidationOutcome {
+  /**
+   * Consumer mode (spec rule 5): the request, and the response when given. With `preparedOnly`, a
+   * call whose operation has not been through a whole validation yet (so it may compile schemas
+   * first) is not run: the answer is NOT_PREPARED. The pool uses it to keep first calls, whose
+   * compile may take long, out of batches shared with other calls.
+   */
+  validateInteraction(input: InteractionInput): ValidationOutcome;
+  validateInteraction(input: InteractionInput, options: PreparedOnly): ValidationOutcome | typeof NOT_PREPARED;
+  validateInteraction({ request, response }: InteractionInput, { preparedOnly }: Partial<PreparedOnly> = {}): ValidationOutcome | typeof NOT_PREPARED {
     const report = this.newReport();
     const located = this.locate(request.method, request.path, request.headers);
     if (!('route' in located)) {
       addError(report, located.category, located.message);
       return toOutcome(report);
     }
+    if (preparedOnly === true && !this.isPrepared(located.route)) return NOT_PREPARED;
     const plan = this.planOf(located.route);
     const call = this.callContext(plan, report);
     checkRequest(plan, located.params, located.query, request, call);
@@ -76,9 +91,11 @@ export class CompiledContract {
   /**
    * Producer mode (spec rule 5): only the response is checked. The request, when given, only helps
    * find the route: its method and path stand in for empty ones, and its path is tried when `path`
-   * matches no operation.
+   * matches no operation. `preparedOnly` as for validateInteraction.
    */
-  validateProducerResponse({ method, path, response, request }: ProducerResponseInput): ValidationOutcome {
+  validateProducerResponse(input: ProducerResponseInput): ValidationOutcome;
+  validateProducerResponse(input: ProducerResponseInput, options: PreparedOnly): ValidationOutcome | typeof NOT_PREPARED;
+  validateProducerResponse({ method, path, response, request }: ProducerResponseInput, { preparedOnly }: Partial<PreparedOnly> = {}): ValidationOutcome | typeof NOT_PREPARED {
     const report = this.newReport();
     const routeMethod = method !== '' ? method : (request?.method ?? '');
     let located = this.locate(routeMethod, path !== '' ? path : (request?.path ?? ''), request?.headers);
@@ -90,23 +107,11 @@ export class CompiledContract {
       addError(report, located.category, located.message);
       return toOutcome(report);
     }
+    if (preparedOnly === true && !this.isPrepared(located.route)) return NOT_PREPARED;
     const plan = this.planOf(located.route);
     checkResponse(plan, response, this.callContext(plan, report));
     this.preparedPlans.add(plan);
     return toOutcome(report);
-  }
-
-  /**
-   * Whether validating a call of `method` and `path` can compile nothing new: the route is unknown
-   * (answered at once) or its operation has been through a whole validation already. The pool uses
-   * it to keep first calls, whose compile may take long, out of batches shared with other calls.
-   * A response status not seen before may still compile its schema (usually small).
-   */
-  isPrepared(method: string, path: string): boolean {
-    const located = this.locate(method, path);
-    if (!('route' in located)) return true;
-    const plan = located.route.plan;
-    return plan !== undefined && this.preparedPlans.has(plan);
   }
 
   /** Frees the compiled validators; the contract cannot validate afterwards. Idempotent. */
@@ -124,6 +129,15 @@ export class CompiledContract {
 
   private callContext(plan: OperationPlan, report: ErrorReport): CallContext {
     return { compiler: this.compiler, options: this.options, report, operation: plan.label };
+  }
+
+  /**
+   * Whether validating a call of `route` can compile nothing new: its operation has been through a
+   * whole validation already. A response status not seen before may still compile its schema
+   * (usually small). Calls that find no route compile nothing: they are answered at once.
+   */
+  private isPrepared(route: RouteEntry): boolean {
+    return route.plan !== undefined && this.preparedPlans.has(route.plan);
   }
 
   private planOf(route: RouteEntry): OperationPlan {

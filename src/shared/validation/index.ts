@@ -1,4 +1,4 @@
-export { CompiledContract } from './compiled-contract';
+export { CompiledContract, NOT_PREPARED, type PreparedOnly } from './compiled-contract';
 export type {
   HttpRequestInput,
   HttpResponseInput,

@@ -1,6 +1,7 @@
 /**
  * The operations of a document, found by method and real path: a find-my-way router for the
- * templates it reads as written, an RE2 matcher list for the others. Building never throws on
+ * templates it reads as written (shared by the tables of the same routes: shared-routers.ts), an
+ * RE2 matcher list for the others. Building never throws on
  * document content: a template no router accepts is left out (and then reported as not found).
  *
  * Which template wins when several match (docs/real-world-documents.md, "Routing"):
@@ -10,7 +11,6 @@
  *   selector the request satisfies (query parameters, or headers the operation declares), the
  *   longest selector first; the plain key of the same path when no selector is satisfied.
  */
-import FindMyWay from 'find-my-way';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS } from '../openapi/document';
 import { splitQuerySelector } from '../openapi/query-selector-paths';
@@ -23,6 +23,7 @@ import {
   type Specificity, type TemplatePart,
 } from './path-template';
 import { parseQueryString, type QueryValues } from './query-string';
+import { sharedRouter, type RouterMethod, type RouterRoute, type RouterStore } from './shared-routers';
 
 /** One item of a path key's query selector, with where the operation reads it. */
 export interface RouteSelectorItem {
@@ -82,12 +83,7 @@ interface TemplateMatcher {
   slot: RouteSlot;
 }
 
-type RouterMethod = Parameters<FindMyWay.Instance<FindMyWay.HTTPVersion.V1>['find']>[0];
-
-const NO_HANDLER = (): void => undefined;
-
 export function buildRouteTable(document: JsonValue, maxPathChars: number): RouteTable {
-  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: maxPathChars });
   const slots = new Map<string, RouteSlot>();
   const routes: RouteEntry[] = [];
   const methods = new Set<string>();
@@ -127,29 +123,39 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
     }
   }
 
-  const matchers: TemplateMatcher[] = [];
-  const routerSlots: RouteSlot[] = [];
+  // Selector routes first, the longest selector first; the plain route (selector []) last.
+  for (const slot of slots.values()) slot.routes.sort((a, b) => b.selector.length - a.selector.length);
+  // The slots find-my-way reads as written go to a router (shared with the tables of the same
+  // routes); the store of each holds its index in `offered`, which `slotAt` maps back to the slot.
+  const offered: RouterRoute[] = [];
+  const offeredSlots: RouteSlot[] = [];
   for (const slot of slots.values()) {
-    // Selector routes first, the longest selector first; the plain route (selector []) last.
-    slot.routes.sort((a, b) => b.selector.length - a.selector.length);
     const pattern = toRouterPattern(slot.parts);
-    if (pattern !== undefined && addToRouter(router, slot.method, pattern, slot)) {
-      routerSlots.push(slot);
-      continue;
-    }
+    if (pattern === undefined) continue;
+    offered.push({ method: slot.method, pattern });
+    offeredSlots.push(slot);
+  }
+  // Held whole by the lookups below: the thread's filing of it lasts as long as some table holds it.
+  const shared = sharedRouter(offered, maxPathChars);
+  const routerSlots = offeredSlots.filter((_, index) => shared.accepted[index]);
+  const slotAt = (store: unknown) => offeredSlots[(store as RouterStore).index]!;
+
+  const matchers: TemplateMatcher[] = [];
+  const inRouter = new Set(routerSlots);
+  for (const slot of slots.values()) {
+    if (inRouter.has(slot)) continue;
     const matcher = tryMatcher(document, slot);
     if (matcher !== undefined) matchers.push({ matcher, slot });
   }
   matchers.sort((a, b) => compareSpecificity(b.slot.specificity, a.slot.specificity));
   linkShadows(routerSlots, [...matchers, ...mixedRouterMatchers(document, routerSlots)]);
   linkSlashTwins(routerSlots, slots);
-  // No router.compile(): measured on GitHub's 1,200 routes it cost 100 ms and made lookups 3× slower.
 
   const find = (method: string, path: string, selection?: RouteSelectionInput): RouteMatch | undefined => {
     const selected = new SelectionCache(selection);
-    const found = router.find(method as RouterMethod, path);
+    const found = shared.router.find(method as RouterMethod, path);
     if (found !== null) {
-      const routed = found.store as RouteSlot;
+      const routed = slotAt(found.store);
       const twin = routed.slashTwin;
       const slot = twin !== undefined && path.endsWith('/') === twin.path.endsWith('/') ? twin : routed;
       for (const shadow of slot.shadowedBy ?? []) {
@@ -185,19 +191,9 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
   };
 
   function findSlotIgnoringSelectors(method: string, path: string): RouteEntry | undefined {
-    const found = router.find(method as RouterMethod, path);
-    if (found !== null) return (found.store as RouteSlot).routes[0];
+    const found = shared.router.find(method as RouterMethod, path);
+    if (found !== null) return slotAt(found.store).routes[0];
     return matchers.find((m) => m.slot.method === method && m.matcher.test(path))?.slot.routes[0];
-  }
-}
-
-/** False when find-my-way refuses the route (a duplicate after normalisation, syntax it rejects). */
-function addToRouter(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, method: string, pattern: string, slot: RouteSlot): boolean {
-  try {
-    router.on(method as RouterMethod, pattern, NO_HANDLER, slot);
-    return true;
-  } catch {
-    return false;
   }
 }
 
