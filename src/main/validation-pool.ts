@@ -350,13 +350,20 @@ export class ValidationPool {
     return this.#lanes.length < 2 || slow < this.#lanes.length - 1;
   }
 
-  /** A lane with nothing in flight for a compile: the one that holds the contract if it is free, else the least busy. */
+  /**
+   * A lane with nothing in flight for a compile: the one that holds the contract if it is free, else
+   * the idle lane holding the fewest contracts. A compile on a lane makes the contracts it holds
+   * spread to other lanes meanwhile, and one whose own compile was slow may not spread to the last
+   * lane free of slow work: it would wait for the whole compile.
+   */
   #compileLaneFor(group: CompileGroup): Lane | undefined {
     if (this.#isSlowCompile(group.hash) && !this.#mayTakeSlowWork()) return undefined;
     const idle = this.#lanes.filter((lane) => lane.inFlight.length === 0);
     if (idle.length === 0) return undefined;
     if (group.preferredLane && idle.includes(group.preferredLane)) return group.preferredLane;
-    return idle.find((lane) => lane.known.has(group.hash)) ?? idle[0];
+    const holder = idle.find((lane) => lane.known.has(group.hash));
+    if (holder !== undefined) return holder;
+    return idle.reduce((fewest, lane) => (lane.known.size < fewest.known.size ? lane : fewest));
   }
 
   /**
