@@ -77,8 +77,9 @@ export interface ValidationPoolOptions {
   /** A lane whose oldest batch has been out this long takes no more batches until it answers. */
   laneStallMs: number;
   /**
-   * A contract whose compile took longer than this counts as slow work, like one never compiled: it
-   * never takes the last lane free of slow work. Quicker ones (most) may spread to any lane.
+   * A contract whose compile took longer than this (timed in its worker) counts as slow work, like
+   * one never compiled: it never takes the last lane free of slow work. Quicker ones (most) may
+   * spread to any lane.
    */
   slowCompileMs: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
@@ -457,7 +458,9 @@ export class ValidationPool {
     this.#run(lane, group.calls, { [group.hash]: group.documentJson! }, true).then((result) => {
       lane.compiling = false;
       lane.compilingSlow = false;
-      this.#compileMs.set(group.hash, Math.max(performance.now() - started, this.#compileMs.get(group.hash) ?? 0));
+      // The worker's own time when it answered: the round trip adds the hops and this thread's delays.
+      const compileMs = result?.ok ? result.workerMs : performance.now() - started;
+      this.#compileMs.set(group.hash, Math.max(compileMs, this.#compileMs.get(group.hash) ?? 0));
       this.#compilingOn.delete(group.hash);
       // Calls that arrived during the compile go back to the shared queue: a lane holds the contract now.
       const arrived = this.#compileGroups.findIndex((waiting) => waiting.hash === group.hash);

@@ -36,6 +36,7 @@ export default function runValidationBatch(batch: ValidationBatch): BatchResult 
 }
 
 function runBatch(batch: ValidationBatch): BatchResult {
+  const started = performance.now();
   const { contracts, documents, compile, itemCount } = batch;
   const bytes = Buffer.from(batch.buffer);
   const items = batchItemTable(batch);
@@ -75,7 +76,8 @@ function runBatch(batch: ValidationBatch): BatchResult {
     outcomes[outcome + OutcomeField.VALID] = valid ? 1 : 0;
     outcomes[outcome + OutcomeField.CATEGORY] = categoryIndex(category);
   }
-  return { ok: true, outcomes: outcomes.buffer, failures, results: encodeAnswers(outcomes, answers), cache: takeCacheReport() };
+  const results = encodeAnswers(outcomes, answers);
+  return { ok: true, outcomes: outcomes.buffer, failures, results, cache: takeCacheReport(), workerMs: performance.now() - started };
 }
 
 function categoryIndex(category: ErrorCategory | undefined): number {

@@ -44,3 +44,36 @@ export function rawUnary(client: grpc.Client, operation: string, bytes: Buffer):
       error ? reject(error) : resolve(response!));
   });
 }
+
+/**
+ * An operation whose request body is four objects of `properties` properties with patterns: 1,000
+ * take about a second or more to compile, 150 a few hundred milliseconds (still over the pool's
+ * slowCompileMs).
+ */
+export function slowSchema(properties = 1_000, title = 'slow'): string {
+  const wide = (prefix: string) => ({
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: properties }, (_, i) => [`${prefix}${i}`, { type: 'string', pattern: `^${prefix}[a-z]{1,${(i % 40) + 2}}$`, maxLength: 64 }])),
+  });
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title, version: '1.0.0' },
+    paths: {
+      '/things': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: { allOf: ['a', 'b', 'c', 'd'].map(wide) } } } },
+          responses: { '204': { description: 'stored' } },
+        },
+      },
+    },
+  });
+}
+
+/** An interaction of a slowSchema() document's one operation. */
+export function postThings(schemaId: string) {
+  return {
+    schema_id: schemaId,
+    request: { method: 'POST', path: '/things', headers: { 'content-type': 'application/json' }, body: '{}' },
+    response: { status_code: 204, headers: {}, body: '' },
+  };
+}

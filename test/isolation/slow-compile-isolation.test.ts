@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, postThings, registerSchema, slowSchema } from '../helpers/validation';
 
 /**
  * Another tenant's calls must not wait for the compile: each answers in well under the compile's own
@@ -17,30 +17,6 @@ const NEIGHBOUR_MAX_SHARE_OF_COMPILE = 0.6;
 /** Time for a first call's document to be read and its compile batch sent (a few milliseconds here). */
 const COMPILE_SENT_MS = 150;
 
-/**
- * An operation whose request body is four objects of `properties` properties with patterns: 1,000
- * take about a second or more to compile, 150 a few hundred milliseconds (still over the pool's
- * slowCompileMs).
- */
-function slowSchema(properties = 1_000, title = 'slow'): string {
-  const wide = (prefix: string) => ({
-    type: 'object',
-    properties: Object.fromEntries(Array.from({ length: properties }, (_, i) => [`${prefix}${i}`, { type: 'string', pattern: `^${prefix}[a-z]{1,${(i % 40) + 2}}$`, maxLength: 64 }])),
-  });
-  return JSON.stringify({
-    openapi: '3.0.3',
-    info: { title, version: '1.0.0' },
-    paths: {
-      '/things': {
-        post: {
-          requestBody: { required: true, content: { 'application/json': { schema: { allOf: ['a', 'b', 'c', 'd'].map(wide) } } } },
-          responses: { '204': { description: 'stored' } },
-        },
-      },
-    },
-  });
-}
-
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ workerThreads: 2 });
@@ -50,15 +26,6 @@ before(async () => {
   await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
 });
 after(() => server.close());
-
-/** An interaction of a slowSchema() document's one operation. */
-function postThings(schemaId: string) {
-  return {
-    schema_id: schemaId,
-    request: { method: 'POST', path: '/things', headers: { 'content-type': 'application/json' }, body: '{}' },
-    response: { status_code: 204, headers: {}, body: '' },
-  };
-}
 
 /**
  * Starts the first call of `slowSchemaId` and, after `headStartMs`, calls `neighbour` one call at a

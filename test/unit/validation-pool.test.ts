@@ -1,7 +1,8 @@
 /**
  * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
  * and fetched once for concurrent calls, loader failures passed through as the caller's error,
- * batches of several contracts answered call by call, single calls ahead of stream items.
+ * batches of several contracts answered call by call, single calls ahead of stream items, compiles
+ * timed in their worker.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
 import { ValidationPool } from '../../src/main/validation-pool';
 import type { VersionRef } from '../../src/shared/schema-records';
 import { Metrics } from '../../src/main/metrics';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, postThings, slowSchema } from '../helpers/validation';
 
 const encode = (request: object) => contractValidatorDefinition().ValidateInteraction.requestSerialize(request as never);
 const decode = (bytes: Buffer) => contractValidatorDefinition().ValidateInteraction.responseDeserialize(bytes);
@@ -163,6 +164,58 @@ test('affinity: with lanes free, each contract is compiled by one worker only', 
       assert.equal(answer.valid, true);
     }
     assert.equal((await metrics.cacheMisses.get()).values[0]!.value, 2, 'each contract built once, not once per worker');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a compile is timed in its worker: a main thread held up meanwhile does not make a quick contract count as slow', async () => {
+  const documents: Record<string, string> = {
+    slow: JSON.stringify((await loadSchema(slowSchema())).document),
+    // About 15–20 ms to compile here: well under slowCompileMs.
+    neighbour: JSON.stringify((await loadSchema(slowSchema(20, 'neighbour'))).document),
+  };
+  const usersJson = await usersDocumentJson();
+  const slowCompileMs = 100;
+  const pool = new ValidationPool({
+    threads: 2,
+    slowCompileMs,
+    loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }),
+  });
+  await pool.start();
+  const call = (hash: string, message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: { schemaId: hash, version: '1.0.0', hash } });
+  const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+  const neighbourCall = encode(postThings('neighbour'));
+  try {
+    // Both workers compile something first, so the timed compile below runs in a warm thread.
+    await Promise.all([call('warm-a', usersCall), call('warm-b', usersCall)]);
+    // The neighbour compiles while this thread is held for three times slowCompileMs: timed as the
+    // round trip, it would count as slow.
+    const neighbourCompiled = call('neighbour', neighbourCall);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const heldUntil = performance.now() + 3 * slowCompileMs;
+    while (performance.now() < heldUntil) { /* the main thread is busy */ }
+    assert.equal((await neighbourCompiled).valid, true);
+    // The neighbour went to the first lane (each held one contract); one more for the second lane.
+    assert.equal((await call('warm-c', usersCall)).valid, true);
+
+    // The slow first compile goes to the neighbour's lane (each lane holds two contracts, the first
+    // is taken), so the neighbour's calls must compile it on the other lane, the last one free of slow
+    // work: allowed only for a contract that counts as quick.
+    const slowStarted = performance.now();
+    let slowDone = false;
+    const slowAnswer = call('slow', encode(postThings('slow'))).finally(() => { slowDone = true; });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const neighbourMs: number[] = [];
+    for (let i = 0; i < 200 && !slowDone; i++) {
+      const started = performance.now();
+      assert.equal((await call('neighbour', neighbourCall)).valid, true);
+      neighbourMs.push(performance.now() - started);
+    }
+    assert.equal((await slowAnswer).valid, true);
+    const slowMs = performance.now() - slowStarted;
+    assert.ok(neighbourMs.length >= 2, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);
+    assert.ok(Math.max(...neighbourMs) < slowMs * 0.6, `a neighbour call took ${Math.round(Math.max(...neighbourMs))} ms during a ${Math.round(slowMs)} ms compile`);
   } finally {
     await pool.close();
   }

@@ -109,5 +109,10 @@ export type BatchResult =
     /** Encoded ValidationResults of the DONE outcomes, back to back. */
     results: ArrayBuffer;
     cache: CacheReport;
+    /**
+     * Milliseconds the worker spent on the batch: for a compile batch, what the compile cost, free
+     * of the hops and of the main thread's own delays (which a loaded machine stretches).
+     */
+    workerMs: number;
   }
   | { ok: false; code: ErrorCode; message: string };
