@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { CompiledContract } from '../../src/shared/validation';
+import { nestingExceeds } from '../../src/shared/validation/json-body';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
 import { assertInvalid, assertValid, fixtureContract, request, response } from '../helpers/validation-contracts';
 
@@ -61,6 +62,18 @@ describe('hostile interactions', () => {
       'request_invalid',
       'request body nests arrays/objects deeper than the limit of 256 levels (maxBodyDepth)',
     );
+  });
+
+  it('measures nesting exactly at the limit, whatever the number of brackets', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    assert.equal(nestingExceeds(nested(256), 256), false);
+    assert.equal(nestingExceeds(nested(257), 256), true);
+    // More brackets than the limit, all shallow: scanned, and not refused.
+    assert.equal(nestingExceeds(`[${'{},'.repeat(400)}{}]`, 256), false);
+    assert.equal(nestingExceeds(`{"a":${nested(300)}}`, 256), true);
+    // Few brackets in a long text: no deeper than they open.
+    assert.equal(nestingExceeds(`{"text":"${'x'.repeat(5_000)}","list":[1,2,3]}`, 2), false);
+    assert.equal(nestingExceeds(`{"text":"${'x'.repeat(5_000)}","list":[[1],2,3]}`, 2), true);
   });
 
   it('refuses a 50 MB body by size, naming the limit', () => {
