@@ -43,6 +43,8 @@ function runBatch(batch: ValidationBatch): BatchResult {
   const outcomes = new Int32Array(itemCount * OUTCOME_FIELDS);
   const failures: ItemFailure[] = [];
   const answers: ValidationResultFields[] = [];
+  // Each contract of the batch is looked up in the cache once (null: this worker lacks it).
+  const lookedUp: Array<CachedContract | null | undefined> = new Array(contracts.length / BATCH_CONTRACT_FIELDS);
   let start = 0;
   for (let index = 0; index < itemCount; index++) {
     const item = index * BATCH_ITEM_FIELDS;
@@ -50,11 +52,14 @@ function runBatch(batch: ValidationBatch): BatchResult {
     const message = bytes.subarray(start, end);
     start = end;
     const operation = items[item + BatchItemField.OPERATION] as ValidationOperation;
-    const contractAt = items[item + BatchItemField.CONTRACT]! * BATCH_CONTRACT_FIELDS;
+    const contractIndex = items[item + BatchItemField.CONTRACT]!;
+    const contractAt = contractIndex * BATCH_CONTRACT_FIELDS;
     const hash = contracts[contractAt]!;
     const outcome = index * OUTCOME_FIELDS;
-    const cached = contractFor(hash, documents, compile);
-    if (cached === undefined) {
+    let cached = lookedUp[contractIndex];
+    if (cached === undefined) cached = lookedUp[contractIndex] = contractFor(hash, documents, compile) ?? null;
+    else if (cached !== null) hits++;
+    if (cached === null) {
       outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.MISSING;
       continue;
     }

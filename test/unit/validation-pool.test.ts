@@ -75,6 +75,9 @@ test('a contract document is fetched once for overlapping misses and built once 
     const misses = (await metrics.cacheMisses.get()).values[0]!.value;
     assert.ok(misses >= 1 && misses <= 2, `built at most once per worker (${misses})`);
     assert.equal((await metrics.cacheItems.get()).values[0]!.value, misses);
+    // Every call is a lookup, however many calls of the contract a batch carries.
+    const hits = (await metrics.cacheHits.get()).values[0]!.value;
+    assert.ok(hits + misses >= 200, `${hits} hits and ${misses} misses for 200 calls`);
   } finally {
     await pool.close();
   }
