@@ -164,6 +164,7 @@ export class SvcServer {
         },
         'svc server listening',
       );
+      if (apiKeys) warnShortKeys(logger, apiKeys);
       return new SvcServer({ config, context, grpcServer, health, metricsServer, listener, apiKeys });
     } catch (error) {
       // grpc-js serves as soon as it is bound: a start that fails later must release the port too.
@@ -199,6 +200,7 @@ export class SvcServer {
     try {
       const { names } = this.#apiKeys.reload();
       audit('api_keys_reloaded', { outcome: 'success', keys: names.join(','), expired: this.#apiKeys.expiredNames().join(',') });
+      warnShortKeys(logger, this.#apiKeys);
       return { reloaded: true };
     } catch (error) {
       const message = (error as Error).message;
@@ -288,4 +290,14 @@ function partialMessageResetRecorder(metrics: Metrics, logger: Logger): (reset: 
     metrics.partialMessageResets.labels(reason).inc();
     logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, suppressed }, `call reset while its request arrived: ${details}`));
   };
+}
+
+/** One warning naming the keys short enough to guess (never their text): they are accepted, to be replaced. */
+function warnShortKeys(logger: Logger, apiKeys: ApiKeyStore): void {
+  const names = apiKeys.shortNames();
+  if (names.length === 0) return;
+  logger.warn(
+    { caller: 'server', keys: names },
+    `${names.length === 1 ? 'an API key is' : `${names.length} API keys are`} shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace ${names.join(', ')}`,
+  );
 }

@@ -63,6 +63,11 @@ export const LIMITS = Object.freeze({
    * (`svc_auth_failure_total`) and summed into the next line's `suppressed`.
    */
   authFailureAuditLinesPerMinute: 60,
+  /**
+   * API keys shorter than this are accepted (existing setups keep working) but named in a warning at
+   * start and on every reload: a short key can be guessed.
+   */
+  apiKeyWarnBelowChars: 16,
   /** "call failed" lines per minute for UNAUTHENTICATED and PERMISSION_DENIED calls; the rest summed into the next line's `suppressed`. */
   refusedCallLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */

@@ -57,6 +57,27 @@ test('a database file deleted under a running server: writes fail with UNAVAILAB
   }
 });
 
+test('a key shorter than apiKeyWarnBelowChars is named in a warning at start and on reload, its text never', async () => {
+  const logs = captureLogs('info');
+  const dir = tempDir();
+  const file = path.join(dir, 'keys.json');
+  fs.writeFileSync(file, JSON.stringify([{ name: 'ci', key: 'ci-pipeline-key-0001' }]));
+  const server = await startTestServer({ apiKeyAuth: true, logger: logs.logger, env: { SVC_API_KEYS: 'tiny-key', SVC_API_KEYS_FILE: file } });
+  try {
+    const warnings = () => logs.lines().filter((line) => line.level === 'warn' && Array.isArray(line.keys));
+    assert.deepEqual(warnings().map((line) => line.keys), [['env-1']]);
+    assert.match(String(warnings()[0]!.msg), new RegExp(`an API key is shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace env-1`));
+
+    fs.writeFileSync(file, JSON.stringify([{ name: 'ci', key: 'ci-pipeline-key-0001' }, { name: 'abc-team', key: 'abc' }]));
+    assert.deepEqual(server.server.reloadApiKeys(), { reloaded: true });
+    assert.deepEqual(warnings().map((line) => line.keys), [['env-1'], ['env-1', 'abc-team']]);
+    assert.ok(!logs.text().includes('tiny-key'), 'no key text in the log');
+    assert.ok(!logs.text().includes('"abc"'), 'no key text in the log');
+  } finally {
+    await server.close();
+  }
+});
+
 test('refused API keys write at most authFailureAuditLinesPerMinute audit lines; the rest are counted and summed', async () => {
   const logs = captureLogs('info');
   const server = await startTestServer({ apiKeyAuth: true, logger: logs.logger, env: { SVC_API_KEYS: 'right-key' } });

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ApiKeyConfigError } from '../../src/main/auth/api-key-sources';
+import { LIMITS } from '../../src/shared/limits';
 import { ApiKeyStore } from '../../src/main/auth/api-key-store';
 import { presentedKey, withoutCredentials } from '../../src/main/auth/presented-key';
 import { makeTempDir } from '../helpers/server';
@@ -52,6 +53,17 @@ describe('ApiKeyStore', () => {
     const store = ApiKeyStore.load({ SVC_API_KEYS: ' one-key , ,two-key', SVC_API_KEYS_FILE: file });
     assert.deepEqual(store.names(), ['env-1', 'env-2', 'deploy-bot']);
     assert.deepEqual(store.check('two-key'), { ok: true, name: 'env-2' });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the keys shorter than apiKeyWarnBelowChars, from the list and the file', () => {
+    const dir = makeTempDir('svc-keys-');
+    const file = path.join(dir, 'keys.json');
+    const atLimit = 'k'.repeat(LIMITS.apiKeyWarnBelowChars);
+    fs.writeFileSync(file, JSON.stringify([{ name: 'tiny', key: 'abc' }, { name: 'enough', key: atLimit }]));
+    const store = ApiKeyStore.load({ SVC_API_KEYS: `${atLimit.slice(1)},${atLimit}x`, SVC_API_KEYS_FILE: file });
+    assert.deepEqual(store.shortNames(), ['env-1', 'tiny']);
+    assert.deepEqual(store.check('abc'), { ok: true, name: 'tiny' }, 'a short key is still accepted');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

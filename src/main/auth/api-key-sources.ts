@@ -20,6 +20,8 @@ export interface ApiKeyEntry {
   expiresAtMs: number | undefined;
   /** What the key may do (FULL_ACCESS for a key without scopes). */
   access: KeyAccess;
+  /** Shorter than LIMITS.apiKeyWarnBelowChars: accepted, and warned about by name. */
+  short: boolean;
 }
 
 /** A key source that cannot be used; the message names the variable, the file and the entry. */
@@ -48,7 +50,7 @@ function keysFromList(list: string | undefined): ApiKeyEntry[] {
     const where = `${API_KEY_ENV_VARS.list} key ${i + 1}`;
     checkKey(where, key);
     // Positional names: the list has no room for names (use the file to name keys).
-    return { name: `env-${i + 1}`, digest: digestKey(key), expiresAtMs: undefined, access: FULL_ACCESS };
+    return { name: `env-${i + 1}`, digest: digestKey(key), expiresAtMs: undefined, access: FULL_ACCESS, short: isShort(key) };
   });
 }
 
@@ -87,7 +89,7 @@ function entryFromFile(where: string, item: unknown): ApiKeyEntry {
   if (typeof key !== 'string') throw new ApiKeyConfigError(`${where} ("${name}"): "key" must be a string`);
   checkKey(`${where} ("${name}")`, key);
   const named = `${where} ("${name}")`;
-  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(named, expiresAt), access: parseAccess(named, scopes, schemas, team) };
+  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(named, expiresAt), access: parseAccess(named, scopes, schemas, team), short: isShort(key) };
 }
 
 /** Maximum schema id patterns of one key. */
@@ -123,6 +125,10 @@ function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unk
     schemaPatternTexts: patterns,
     team: team as string | undefined,
   });
+}
+
+function isShort(key: string): boolean {
+  return key.length < LIMITS.apiKeyWarnBelowChars;
 }
 
 function checkKey(where: string, key: string): void {

@@ -38,6 +38,11 @@ export class ApiKeyStore {
     return this.#entries.map((entry) => entry.name);
   }
 
+  /** Names of keys shorter than LIMITS.apiKeyWarnBelowChars (accepted, but guessable). */
+  shortNames(): string[] {
+    return this.#entries.filter((entry) => entry.short).map((entry) => entry.name);
+  }
+
   /** Names of keys whose expiry has passed (they stay listed so a refusal can name them). */
   expiredNames(nowMs = Date.now()): string[] {
     return this.#entries.filter((entry) => isExpired(entry, nowMs)).map((entry) => entry.name);
