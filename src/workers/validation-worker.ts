@@ -58,7 +58,7 @@ function runBatch(batch: ValidationBatch): BatchResult {
     const outcome = index * OUTCOME_FIELDS;
     let cached = lookedUp[contractIndex];
     if (cached === undefined) cached = lookedUp[contractIndex] = contractFor(hash, documents, compile) ?? null;
-    else if (cached !== null) hits++;
+    else if (cached !== null) hits++; // every call counts as a lookup, as contractFor counts the first
     if (cached === null) {
       outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.MISSING;
       continue;

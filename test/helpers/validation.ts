@@ -1,4 +1,5 @@
 /** Schemas and interactions for the validation RPC tests, and a client that sends raw bytes. */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { fixturePath } from './paths';
@@ -76,4 +77,43 @@ export function postThings(schemaId: string) {
     request: { method: 'POST', path: '/things', headers: { 'content-type': 'application/json' }, body: '{}' },
     response: { status_code: 204, headers: {}, body: '' },
   };
+}
+
+/**
+ * Another tenant's calls must not wait for a slow compile: each answers in well under the compile's
+ * own time (a bound relative to it, so a loaded 2-core CI machine running other test files beside
+ * this one does not make the tests flaky; blocked calls would take about the whole compile).
+ */
+export const NEIGHBOUR_MAX_SHARE_OF_COMPILE = 0.6;
+
+/** A validation answer as the server client and the pool give it; `errors` explains a failure when present. */
+interface Answer {
+  valid: boolean;
+  errors?: readonly string[];
+}
+
+/**
+ * Starts `slowCall` (a first call that compiles for about a second) and, after `headStartMs`, makes
+ * `neighbourCall`s one at a time until it answers (400 at most); asserts that every answer is valid
+ * and that no neighbour call waited for most of the compile.
+ */
+export async function assertNeighbourNotHeld(slowCall: () => Promise<Answer>, neighbourCall: (i: number) => Promise<Answer>, headStartMs = 0): Promise<void> {
+  const slowStarted = performance.now();
+  let slowDone = false;
+  const slowAnswer = slowCall().finally(() => { slowDone = true; });
+  await new Promise((resolve) => setTimeout(resolve, headStartMs));
+
+  const neighbourMs: number[] = [];
+  for (let i = 0; i < 400 && !slowDone; i++) {
+    const started = performance.now();
+    const answer = await neighbourCall(i);
+    neighbourMs.push(performance.now() - started);
+    assert.equal(answer.valid, true, answer.errors?.join('\n'));
+  }
+  const answer = await slowAnswer;
+  const slowMs = performance.now() - slowStarted;
+  assert.equal(answer.valid, true, answer.errors?.join('\n'));
+  const worst = Math.max(...neighbourMs);
+  assert.ok(neighbourMs.length >= 2, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);
+  assert.ok(worst < slowMs * NEIGHBOUR_MAX_SHARE_OF_COMPILE, `a neighbour call took ${Math.round(worst)} ms during a ${Math.round(slowMs)} ms compile`);
 }

@@ -66,10 +66,12 @@ export function nestingExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+const OPENING_BRACKETS = ['{', '['] as const;
+
 /** Whether `text` holds more than `limit` opening brackets, inside strings or not. */
 function opensMoreThan(text: string, limit: number): boolean {
   let count = 0;
-  for (const bracket of ['{', '[']) {
+  for (const bracket of OPENING_BRACKETS) {
     for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) {
       if (++count > limit) return true;
     }

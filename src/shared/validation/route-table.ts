@@ -149,7 +149,7 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
   }
   matchers.sort((a, b) => compareSpecificity(b.slot.specificity, a.slot.specificity));
   linkShadows(routerSlots, [...matchers, ...mixedRouterMatchers(document, routerSlots)]);
-  linkSlashTwins(routerSlots, slots);
+  linkSlashTwins(routerSlots, inRouter, slots);
 
   const find = (method: string, path: string, selection?: RouteSelectionInput): RouteMatch | undefined => {
     const selected = new SelectionCache(selection);
@@ -251,8 +251,7 @@ function linkShadows(routerSlots: readonly RouteSlot[], matchers: readonly Templ
   }
 }
 
-function linkSlashTwins(routerSlots: readonly RouteSlot[], slots: ReadonlyMap<string, RouteSlot>): void {
-  const inRouter = new Set(routerSlots);
+function linkSlashTwins(routerSlots: readonly RouteSlot[], inRouter: ReadonlySet<RouteSlot>, slots: ReadonlyMap<string, RouteSlot>): void {
   for (const slot of routerSlots) {
     if (slot.path === '/') continue;
     const twinPath = slot.path.endsWith('/') ? slot.path.slice(0, -1) : `${slot.path}/`;
