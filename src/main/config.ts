@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DEFAULT_RECORDING_LIMITS, MS_PER_DAY } from './evidence/recording-limits';
 import { STORAGE_KINDS, type StorageKind } from './storage/storage';
 import { checkDatabaseUrl } from './storage/postgres/database-url';
+import { trustedProxyProblem } from './auth/forwarded-client';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'warn', 'error']);
@@ -49,6 +50,11 @@ export interface ServerConfig {
   recordingRetentionDays: number;
   /** Aggregate rows of recorded usage kept at most; interactions of new keys beyond it are dropped and counted. */
   recordingMaxUsageKeys: number;
+  /**
+   * Proxies (addresses and CIDR ranges) whose `x-forwarded-for` names the caller of calls without an
+   * API key (src/main/auth/forwarded-client.ts); from a flag or the environment, a comma-separated list.
+   */
+  trustedProxies: readonly string[];
 }
 
 export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
@@ -72,6 +78,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   allowUnknownEnvironments: false,
   recordingRetentionDays: DEFAULT_RECORDING_LIMITS.retentionMs / MS_PER_DAY,
   recordingMaxUsageKeys: DEFAULT_RECORDING_LIMITS.maxUsageKeys,
+  trustedProxies: Object.freeze([]),
 });
 
 /** Environment variables read by the server, and the option each one sets. */
@@ -94,6 +101,7 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_ALLOW_UNKNOWN_ENVIRONMENTS: 'allowUnknownEnvironments',
   SVC_RECORDING_RETENTION_DAYS: 'recordingRetentionDays',
   SVC_RECORDING_MAX_USAGE_KEYS: 'recordingMaxUsageKeys',
+  SVC_TRUSTED_PROXIES: 'trustedProxies',
 } as const);
 
 export class ConfigError extends Error {
@@ -139,7 +147,20 @@ export function resolveServerConfig(
     allowUnknownEnvironments: requireBoolean('allowUnknownEnvironments', merged.allowUnknownEnvironments),
     recordingRetentionDays: requirePositiveInteger('recordingRetentionDays', merged.recordingRetentionDays),
     recordingMaxUsageKeys: requirePositiveInteger('recordingMaxUsageKeys', merged.recordingMaxUsageKeys),
+    trustedProxies: checkTrustedProxies(merged.trustedProxies),
   };
+}
+
+/** A list or a comma-separated text of addresses and CIDR ranges, each checked. */
+function checkTrustedProxies(value: unknown): readonly string[] {
+  const entries = (Array.isArray(value) ? value.map(String) : String(value).split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const problem = trustedProxyProblem(entry);
+    if (problem !== undefined) throw new ConfigError(problem);
+  }
+  return Object.freeze(entries);
 }
 
 /** TLS needs both halves of the server's identity; file options without `tls` are a mistake, not a hint. */

@@ -13,6 +13,7 @@ import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { createAuditRecorder } from './audit';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
+import { createForwardedClientInterceptor, trustedProxyList } from './auth/forwarded-client';
 import { resolveServerConfig, type ServerConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
@@ -137,6 +138,8 @@ export class SvcServer {
         interceptors: [
           createCallObserver(metrics, logger),
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
+          // After authentication, whose metadata (without the key) is what the handler gets.
+          ...(config.trustedProxies.length > 0 ? [createForwardedClientInterceptor(trustedProxyList(config.trustedProxies))] : []),
         ],
       });
       grpcServer.addService(withRequestCodecs(contractValidatorDefinition()), buildHandlers(context));
@@ -161,6 +164,7 @@ export class SvcServer {
           caller: 'server', port, metricsPort: metricsServer?.port, storage: config.storage,
           dataDir: config.storage === 'sqlite' ? config.dataDir : undefined,
           transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: apiKeys.names(), expired: apiKeys.expiredNames() } : false,
+          ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {}),
         },
         'svc server listening',
       );

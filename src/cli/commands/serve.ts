@@ -23,13 +23,18 @@ export class ServeCommand extends SvcCommand {
       \`--tls --cert <pem> --key <pem>\` serves TLS; adding \`--client-ca <pem>\` requires every client to
       present a certificate signed by that CA (mutual TLS).
 
+      Behind a proxy or load balancer, \`--trusted-proxies <addresses and CIDR ranges>\` counts each call
+      without an API key as the client the proxy names in \`x-forwarded-for\`, not as the proxy, when
+      the call's peer is one of them (shared capacity is divided by caller; docs/operating.md "Callers").
+
       \`--immutable-versions\` refuses different content for a version already registered (identical content
       stays idempotent); recommended in production. \`--allow-unknown-environments\` accepts environments
       never created, as servers did before environments were known (docs/deploy-gate.md).
 
       Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory|postgres), SVC_DATA_DIR, SVC_DATABASE_URL, LOG_LEVEL
       (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
-      SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS, SVC_IMMUTABLE_VERSIONS (true|false), SVC_ALLOW_UNKNOWN_ENVIRONMENTS (true|false).
+      SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS, SVC_IMMUTABLE_VERSIONS (true|false), SVC_ALLOW_UNKNOWN_ENVIRONMENTS (true|false),
+      SVC_TRUSTED_PROXIES (comma-separated).
       Flags take precedence over the environment.
     `,
     examples: [
@@ -37,6 +42,7 @@ export class ServeCommand extends SvcCommand {
       ['Start on another port with a throwaway in-memory store', '$0 serve --port 9650 --storage memory'],
       ['Share the registry with other replicas in PostgreSQL', '$0 serve --storage postgres --database-url postgres://svc:secret@db:5432/svc'],
       ['Require API keys from a file', 'SVC_API_KEYS_FILE=/etc/svc/keys.json $0 serve --api-key-auth'],
+      ['Count callers behind a proxy on 10.1.0.0/16 by the address it forwards for', '$0 serve --trusted-proxies 10.1.0.0/16'],
       ['Serve mutual TLS', '$0 serve --tls --cert server.pem --key server-key.pem --client-ca clients-ca.pem'],
     ],
   });
@@ -56,6 +62,7 @@ export class ServeCommand extends SvcCommand {
   immutableVersions = Option.Boolean('--immutable-versions', { description: 'Refuse different content for a published version (identical content stays idempotent)' });
   allowUnknownEnvironments = Option.Boolean('--allow-unknown-environments', { description: 'Accept environments never created (creating them on first use)' });
   workerThreads = Option.String('--worker-threads', { description: 'Validation worker threads; 0 (default) = one per CPU core' });
+  trustedProxies = Option.String('--trusted-proxies', { description: 'Comma-separated addresses and CIDR ranges of proxies whose x-forwarded-for names the caller' });
   recordingRetentionDays = Option.String('--recording-retention-days', { description: `Recorded usage not seen for this many days is removed (default ${DEFAULT_SERVER_CONFIG.recordingRetentionDays})` });
   recordingMaxUsageKeys = Option.String('--recording-max-usage-keys', { description: `Aggregate rows of recorded usage kept at most (default ${DEFAULT_SERVER_CONFIG.recordingMaxUsageKeys})` });
 
@@ -91,6 +98,7 @@ export class ServeCommand extends SvcCommand {
         workerThreads: this.workerThreads === undefined ? undefined : parseCount('--worker-threads', this.workerThreads),
         recordingRetentionDays: this.recordingRetentionDays === undefined ? undefined : parseCount('--recording-retention-days', this.recordingRetentionDays),
         recordingMaxUsageKeys: this.recordingMaxUsageKeys === undefined ? undefined : parseCount('--recording-max-usage-keys', this.recordingMaxUsageKeys),
+        trustedProxies: this.trustedProxies?.split(','),
       });
     } catch (error) {
       process.off('SIGTERM', onStopSignal);

@@ -13,9 +13,15 @@ export const ANONYMOUS_ACTOR = 'anonymous';
 export const INTERNAL_CALLER = 'internal';
 
 const keyNames = new WeakMap<Metadata, string>();
+/** The client behind a trusted proxy (forwarded-client.ts), when the call came through one. */
+const clientHosts = new WeakMap<Metadata, string>();
 
 export function bindKeyName(metadata: Metadata, keyName: string): void {
   keyNames.set(metadata, keyName);
+}
+
+export function bindClientHost(metadata: Metadata, host: string): void {
+  clientHosts.set(metadata, host);
 }
 
 /** The API key name of an authenticated call, or `anonymous`. */
@@ -26,11 +32,13 @@ export function actorOf(metadata: Metadata): string {
 /**
  * Whom shared capacity is divided by (the document-task threads): `key:<name>` for a call
  * authenticated with an API key, since key names are the identity teams have; else `peer:<host>`,
- * the client's address without its port, since one client opens many connections (and ports).
+ * the client's address without its port, since one client opens many connections (and ports). For
+ * a call through a trusted proxy that is the client the proxy forwards for, not the proxy.
  */
 export function callerOf(call: { metadata: Metadata; getPeer(): string }): string {
   const keyName = keyNames.get(call.metadata);
-  return keyName === undefined ? `peer:${peerHost(call.getPeer())}` : `key:${keyName}`;
+  if (keyName !== undefined) return `key:${keyName}`;
+  return `peer:${clientHosts.get(call.metadata) ?? peerHost(call.getPeer())}`;
 }
 
 /**
