@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DEFAULT_RECORDING_LIMITS, MS_PER_DAY } from './evidence/recording-limits';
 import { STORAGE_KINDS, type StorageKind } from './storage/storage';
 import { checkDatabaseUrl } from './storage/postgres/database-url';
-import { trustedProxyProblem } from './auth/forwarded-client';
+import { trustedProxyProblem } from './auth/client-address';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'warn', 'error']);
@@ -52,7 +52,7 @@ export interface ServerConfig {
   recordingMaxUsageKeys: number;
   /**
    * Proxies (addresses and CIDR ranges) whose `x-forwarded-for` names the caller of calls without an
-   * API key (src/main/auth/forwarded-client.ts); from a flag or the environment, a comma-separated list.
+   * API key (src/main/auth/client-address.ts); from a flag or the environment, a comma-separated list.
    */
   trustedProxies: readonly string[];
 }

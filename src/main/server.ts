@@ -13,7 +13,7 @@ import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { createAuditRecorder } from './audit';
 import { ApiKeyStore } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
-import { createForwardedClientInterceptor, trustedProxyList } from './auth/forwarded-client';
+import { trustedProxyList } from './auth/client-address';
 import { resolveServerConfig, type ServerConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
@@ -96,6 +96,7 @@ export class SvcServer {
     // Keys and certificates are read before anything is opened: a bad file stops the start cleanly.
     const apiKeys = config.apiKeyAuth ? ApiKeyStore.load(env ?? process.env) : undefined;
     const credentials = serverCredentials(config);
+    const trustedProxies = config.trustedProxies.length > 0 ? trustedProxyList(config.trustedProxies) : undefined;
     const storage = openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl, logger, metrics });
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
@@ -123,7 +124,7 @@ export class SvcServer {
         limits: { retentionMs: config.recordingRetentionDays * MS_PER_DAY, maxUsageKeys: config.recordingMaxUsageKeys },
       });
       const context: ServiceContext = {
-        config, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions, usage,
+        config, trustedProxies, logger, metrics, storage, schemas, consumers, environments, deployments, audit, pool, documentTasks, comparisons, compareVersions, usage,
         streamTurns: createStreamTurns(),
       };
 
@@ -138,8 +139,6 @@ export class SvcServer {
         interceptors: [
           createCallObserver(metrics, logger),
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
-          // After authentication, whose metadata (without the key) is what the handler gets.
-          ...(config.trustedProxies.length > 0 ? [createForwardedClientInterceptor(trustedProxyList(config.trustedProxies))] : []),
         ],
       });
       grpcServer.addService(withRequestCodecs(contractValidatorDefinition()), buildHandlers(context));

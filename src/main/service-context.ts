@@ -1,4 +1,5 @@
 /** What every service handler is given: the server's long-lived parts. */
+import type { BlockList } from 'node:net';
 import type { AuditRecorder } from './audit';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
@@ -17,6 +18,8 @@ import type { StreamTurns } from './stream-turns';
 
 export interface ServiceContext {
   config: ServerConfig;
+  /** `config.trustedProxies` ready to match peers against (auth/client-address.ts); undefined when none is trusted. */
+  trustedProxies: BlockList | undefined;
   logger: Logger;
   metrics: Metrics;
   storage: Storage;

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Metadata } from '@grpc/grpc-js';
-import { bindKeyName, callerOf, peerHost } from '../../src/main/auth/principal';
+import { peerHost } from '../../src/main/auth/client-address';
+import { bindKeyName, callerOf } from '../../src/main/auth/principal';
 
 function call(peer: string, keyName?: string): { metadata: Metadata; getPeer(): string } {
   const metadata = new Metadata();
@@ -15,14 +16,14 @@ function call(peer: string, keyName?: string): { metadata: Metadata; getPeer(): 
 }
 
 test('a call authenticated with an API key is counted by the key name, whatever its address', () => {
-  assert.equal(callerOf(call('10.0.0.7:51234', 'ci-pipeline')), 'key:ci-pipeline');
-  assert.equal(callerOf(call('10.0.0.8:40000', 'ci-pipeline')), 'key:ci-pipeline');
+  assert.equal(callerOf(call('10.0.0.7:51234', 'ci-pipeline'), undefined), 'key:ci-pipeline');
+  assert.equal(callerOf(call('10.0.0.8:40000', 'ci-pipeline'), undefined), 'key:ci-pipeline');
 });
 
 test("a call without a key is counted by its peer's host: every connection of one client together", () => {
-  assert.equal(callerOf(call('10.0.0.7:51234')), 'peer:10.0.0.7');
-  assert.equal(callerOf(call('10.0.0.7:51235')), 'peer:10.0.0.7');
-  assert.notEqual(callerOf(call('10.0.0.8:51234')), callerOf(call('10.0.0.7:51234')));
+  assert.equal(callerOf(call('10.0.0.7:51234'), undefined), 'peer:10.0.0.7');
+  assert.equal(callerOf(call('10.0.0.7:51235'), undefined), 'peer:10.0.0.7');
+  assert.notEqual(callerOf(call('10.0.0.8:51234'), undefined), callerOf(call('10.0.0.7:51234'), undefined));
 });
 
 test('peer strings as grpc-js and C-core write them give the host', () => {

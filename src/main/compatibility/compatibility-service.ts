@@ -25,7 +25,7 @@ const MAX_NAMED_CONSUMERS = 5;
 
 export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    CompareSchemas: unary(ctx, 'CompareSchemas', (request, call) => compareSchemas(ctx, request, callerOf(call))),
+    CompareSchemas: unary(ctx, 'CompareSchemas', (request, call) => compareSchemas(ctx, request, callerOf(call, ctx.trustedProxies))),
     CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, request, call)),
   };
 }
@@ -112,7 +112,7 @@ async function canIDeploy(
   call: ServerUnaryCall<CanIDeployRequest__Output, CanIDeployResponse>,
 ): Promise<CanIDeployResponse> {
   const schemaId = request.schema_id;
-  const caller = callerOf(call);
+  const caller = callerOf(call, ctx.trustedProxies);
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
   await ctx.environments.require(environment, { create: false });

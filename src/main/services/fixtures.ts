@@ -19,7 +19,7 @@ export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractVali
   return {
     GenerateFixture: unary(ctx, 'GenerateFixture', async (request: GenerateFixtureRequest__Output, call) => {
       try {
-        return await answer(ctx, request, callerOf(call));
+        return await answer(ctx, request, callerOf(call, ctx.trustedProxies));
       } catch (error) {
         if (error instanceof SvcError) return { success: false, message: error.message };
         throw error;

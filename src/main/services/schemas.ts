@@ -50,7 +50,7 @@ async function registerSchema(
 ): Promise<RegisterSchemaResponse> {
   const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
   requireSchemaWriteAccess(ctx, call, request.schema_id, request.ownership ? request.ownership.team : undefined);
-  const caller = callerOf(call);
+  const caller = callerOf(call, ctx.trustedProxies);
   // refuse_breaking_changes checks before anything is stored (docs/deploy-gate.md); so does a dry run asked to check.
   const refuseBreaking = request.refuse_breaking_changes;
   let check: (CompatibilityCheck & { complete: boolean }) | undefined;

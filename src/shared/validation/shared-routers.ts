@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import FindMyWay from 'find-my-way';
+import { createWeakFiling } from './weak-filing';
 
 export type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
 export type RouterMethod = Parameters<Router['find']>[0];
@@ -35,21 +36,17 @@ export interface SharedRouter {
   readonly accepted: readonly boolean[];
 }
 
-const routers = new Map<string, WeakRef<SharedRouter>>();
-const collected = new FinalizationRegistry<string>((key) => {
-  if (routers.get(key)?.deref() === undefined) routers.delete(key);
-});
+const routers = createWeakFiling<SharedRouter>();
 
 const NO_HANDLER = (): void => undefined;
 
 /** The router of `routes` (in this order) with these options: the one a table of this thread holds, or a new one. */
 export function sharedRouter(routes: readonly RouterRoute[], maxParamLength: number): SharedRouter {
   const key = createHash('sha256').update(JSON.stringify([maxParamLength, routes.map(({ method, pattern }) => [method, pattern])])).digest('base64');
-  const held = routers.get(key)?.deref();
+  const held = routers.get(key);
   if (held !== undefined) return held;
   const built = buildRouter(routes, maxParamLength);
-  routers.set(key, new WeakRef(built));
-  collected.register(built, key);
+  routers.file(key, built);
   return built;
 }
 

@@ -15,21 +15,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { AnyValidateFunction } from 'ajv/dist/types';
+import { createWeakFiling } from './weak-filing';
 
-const validators = new Map<string, WeakRef<AnyValidateFunction>>();
-const collected = new FinalizationRegistry<string>((key) => {
-  if (validators.get(key)?.deref() === undefined) validators.delete(key);
-});
+const validators = createWeakFiling<AnyValidateFunction>();
 
 /** The validator filed under `key`, if a contract of this thread still uses it. */
 export function sharedValidator(key: string): AnyValidateFunction | undefined {
-  return validators.get(key)?.deref();
+  return validators.get(key);
 }
 
 /** Files `validate` under `key` for the next contract that compiles the same closure. */
 export function shareValidator(key: string, validate: AnyValidateFunction): void {
-  validators.set(key, new WeakRef(validate));
-  collected.register(validate, key);
+  validators.file(key, validate);
 }
 
 /**
@@ -38,7 +35,7 @@ export function shareValidator(key: string, validate: AnyValidateFunction): void
  * contracts that already share it.
  */
 export function withdrawValidator(key: string, validate: AnyValidateFunction): void {
-  if (validators.get(key)?.deref() === validate) validators.delete(key);
+  validators.withdraw(key, validate);
 }
 
 /** Closures filed in this thread (some may have been collected since). */

@@ -1,12 +1,12 @@
 /**
- * The client behind a trusted proxy (auth/forwarded-client.ts): which entries configure the trusted
+ * The client behind a trusted proxy (auth/client-address.ts): which entries configure the trusted
  * proxies, and which address of `x-forwarded-for` a call counts as.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Metadata } from '@grpc/grpc-js';
-import { forwardedClient, trustedProxyList, trustedProxyProblem } from '../../src/main/auth/forwarded-client';
-import { bindClientHost, bindKeyName, callerOf } from '../../src/main/auth/principal';
+import { forwardedClient, trustedProxyList, trustedProxyProblem } from '../../src/main/auth/client-address';
+import { bindKeyName, callerOf } from '../../src/main/auth/principal';
 import { ConfigError, resolveServerConfig } from '../../src/main/config';
 
 const PROXIES = trustedProxyList(['10.1.0.0/16', '2001:db8:a::/48', '127.0.0.1']);
@@ -67,7 +67,8 @@ test('the caller is the API key when there is one, else the forwarded client, el
     bind(metadata);
     return { metadata, getPeer: () => peer };
   };
-  assert.equal(callerOf(call('10.1.4.2:1', (m) => bindClientHost(m, '203.0.113.7'))), 'peer:203.0.113.7');
-  assert.equal(callerOf(call('10.1.4.2:1', (m) => { bindClientHost(m, '203.0.113.7'); bindKeyName(m, 'ci'); })), 'key:ci');
-  assert.equal(callerOf(call('10.1.4.2:1', () => {})), 'peer:10.1.4.2');
+  const forwardsFor = (metadata: Metadata) => metadata.set('x-forwarded-for', '203.0.113.7');
+  assert.equal(callerOf(call('10.1.4.2:1', forwardsFor), PROXIES), 'peer:203.0.113.7');
+  assert.equal(callerOf(call('10.1.4.2:1', (m) => { forwardsFor(m); bindKeyName(m, 'ci'); }), PROXIES), 'key:ci');
+  assert.equal(callerOf(call('10.1.4.2:1', () => {}), PROXIES), 'peer:10.1.4.2');
 });

@@ -1,15 +1,17 @@
 /**
- * The client behind a trusted proxy (`--trusted-proxies`). A proxy or load balancer in front of svc
- * hides every client's address behind its own, so callers without an API key would all count as the
- * proxy's host and share one caller's share of the document-task threads. For a call whose peer is a
- * trusted proxy, the caller is the address the proxies recorded in `x-forwarded-for`: read from the
- * right (the entry the nearest proxy added), past every trusted proxy, the first address that is not
- * one. A call from any other peer counts as its own address: nothing a client sends changes whom it
- * counts as unless a proxy the operator named stands in front of it.
+ * Which address a call comes from, for the caller it counts as (principal.ts `callerOf`): the host
+ * of its peer, or, when the peer is a trusted proxy (`--trusted-proxies`), the client the proxy
+ * forwards for. A proxy or load balancer in front of svc hides every client's address behind its
+ * own, so callers without an API key would all count as the proxy's host and share one caller's
+ * share of the document-task threads. For a call whose peer is a trusted proxy, the client is the
+ * address the proxies recorded in `x-forwarded-for`: read from the right (the entry the nearest
+ * proxy added), past every trusted proxy, the first address that is not one. A call from any other
+ * peer counts as its own address: nothing a client sends changes whom it counts as unless a proxy
+ * the operator named stands in front of it. Read only when a caller is asked for (intake,
+ * comparisons, fixtures), never on the validation path.
  */
 import { BlockList, isIP } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
-import { bindClientHost, peerHost } from './principal';
+import type { Metadata } from '@grpc/grpc-js';
 
 const FORWARDED_FOR = 'x-forwarded-for';
 
@@ -63,18 +65,27 @@ export function forwardedClient(trusted: BlockList, peer: string, forwardedFor: 
   return undefined;
 }
 
-/** Binds the forwarded client of calls from trusted proxies to the metadata the handler gets (see principal.ts callerOf). */
-export function createForwardedClientInterceptor(trusted: BlockList): grpc.ServerInterceptor {
-  return (_descriptor, call) => {
-    const listener = new grpc.ServerListenerBuilder()
-      .withOnReceiveMetadata((metadata, next) => {
-        const client = forwardedClient(trusted, call.getPeer(), metadata.get(FORWARDED_FOR));
-        if (client !== undefined) bindClientHost(metadata, client);
-        next(metadata);
-      })
-      .build();
-    return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });
-  };
+/**
+ * The host a call counts as: the client a trusted proxy forwards for, else the peer's host.
+ * `trustedProxies` undefined: no proxy is trusted.
+ */
+export function clientHost(peer: string, metadata: Metadata, trustedProxies: BlockList | undefined): string {
+  const forwarded = trustedProxies === undefined ? undefined : forwardedClient(trustedProxies, peer, metadata.get(FORWARDED_FOR));
+  return forwarded ?? peerHost(peer);
+}
+
+/**
+ * The host of a gRPC peer string. grpc-js gives `<address>:<port>` with an IPv6 address unbracketed
+ * (`::1:51234`), and `unknown` without an address (a Unix socket); C-core style `ipv4:`, `ipv6:[…]:`
+ * and `unix:` forms are read too.
+ */
+export function peerHost(peer: string): string {
+  if (peer.startsWith('unix:')) return peer;
+  const address = peer.replace(/^ipv[46]:/, '');
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) return bracketed[1]!;
+  const withPort = /^(.+):\d+$/.exec(address);
+  return withPort && isIP(withPort[1]!) ? withPort[1]! : address;
 }
 
 function isTrusted(trusted: BlockList, address: string): boolean {
