@@ -15,6 +15,7 @@ import { invalidArgument, errorMessage, type SvcError } from '../shared/errors';
 import { RAW_VALIDATION_OPERATIONS } from '../shared/pool-protocol/validation-codec';
 import { WireReader, WireType } from '../shared/pool-protocol/protobuf-wire';
 import { decodeRecordedInteraction } from './evidence/recorded-interaction-codec';
+import { requestWireCheck } from './wire-type-check';
 
 const MALFORMED = Symbol('malformed request');
 /** Set on a RegisterSchemaRequest whose schema_content bytes are not UTF-8 (decoding hid them behind U+FFFD). */
@@ -56,11 +57,12 @@ export function withRequestCodecs(definition: ContractValidatorDefinition): grpc
   return codecs as grpc.ServiceDefinition;
 }
 
-/** The protobuf library's decoder of an operation, behind the checks it lacks. */
+/** The protobuf library's decoder of an operation, behind the checks it lacks (wire-type-check.ts). */
 function libraryDecoder(name: string, deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
   const decode = name === 'RegisterSchema' ? withContentBytesCheck(deserialize) : deserialize;
+  const check = requestWireCheck(name);
   return (bytes) => {
-    checkFieldBounds(bytes);
+    check(bytes);
     return decode(bytes);
   };
 }
@@ -74,17 +76,6 @@ function guardedDeserializer(deserialize: (bytes: Buffer) => unknown): (bytes: B
       return marker;
     }
   };
-}
-
-/**
- * Every top-level field of `bytes` ends inside the message. The protobuf library reads a string
- * whose length runs past the end as the bytes that are there (`0a 05 61 62` decoded as name "ab"
- * and created that environment), so a truncated message must be caught before it decodes. (The
- * project's own wire reader checks every length as it reads.)
- */
-function checkFieldBounds(bytes: Buffer): void {
-  const reader = new WireReader(bytes);
-  while (!reader.done) reader.skip(reader.readTag() & 7);
 }
 
 function withContentBytesCheck(deserialize: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {

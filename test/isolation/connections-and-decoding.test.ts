@@ -1,7 +1,8 @@
 /**
  * Issue 12: connections that never complete the HTTP/2 preface (silent, one byte, part of it) are
  * closed; malformed protobuf is the caller's mistake
- * (INVALID_ARGUMENT) on every operation; header maps over their limit fail the call at once.
+ * (INVALID_ARGUMENT) on every operation, a field of the wrong wire type included; header maps over
+ * their limit fail the call at once.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { LIMITS } from '../../src/shared/limits';
 import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, closedAfter, connectAndWrite } from '../helpers/raw-connections';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, rawUnary, registerSchema } from '../helpers/validation';
+import { recordInteractions } from '../helpers/recording';
 import { contractValidatorDefinition } from '@svc/client/protocol';
 
 const PREFACE_TIMEOUT_MS = 300;
@@ -94,6 +96,69 @@ test('malformed protobuf answers INVALID_ARGUMENT on every operation', async () 
   } finally {
     client.close();
   }
+});
+
+/** A request's first declared field sent with another wire type: a varint for a length-delimited field, else an empty length-delimited one. */
+function wrongWireTypeField(method: object): Buffer | undefined {
+  const { field } = ((method as { requestType: unknown }).requestType as { type: { field: Array<{ number: number; type: string }> } }).type;
+  const first = field[0];
+  if (!first) return undefined;
+  const lengthDelimited = ['TYPE_STRING', 'TYPE_BYTES', 'TYPE_MESSAGE'].includes(first.type);
+  return lengthDelimited ? Buffer.from([(first.number << 3) | 0, 0x01]) : Buffer.from([(first.number << 3) | 2, 0x00]);
+}
+
+test('a declared field of the wrong wire type answers INVALID_ARGUMENT on every operation, inside embedded messages too', async () => {
+  const client = rawClient(server.address);
+  try {
+    let checked = 0;
+    for (const [name, method] of Object.entries(contractValidatorDefinition())) {
+      const bytes = method.requestStream ? undefined : wrongWireTypeField(method);
+      if (!bytes) continue;
+      await assert.rejects(rawUnary(client, name, bytes), (error: grpc.ServiceError) => {
+        assert.equal(error.code, grpc.status.INVALID_ARGUMENT, `${name}: ${error.details}`);
+        assert.match(error.details, /not a valid (protobuf|svc\.\w+) message/, name);
+        return true;
+      }, name);
+      checked++;
+    }
+    assert.ok(checked > 10, `only ${checked} operations checked`);
+    // RegisterConsumer with one used endpoint whose path (field 2 of EndpointUsage) is the varint 1.
+    const endpoint = Buffer.from([0x0a, 0x03, 0x47, 0x45, 0x54, 0x10, 0x01]);
+    const consumer = Buffer.concat([Buffer.from([0x0a, 0x01, 0x63, 0x1a, 0x05]), Buffer.from('users'), Buffer.from([0x32, endpoint.length]), endpoint]);
+    await assert.rejects(rawUnary(client, 'RegisterConsumer', consumer), (error: grpc.ServiceError) => {
+      assert.equal(error.code, grpc.status.INVALID_ARGUMENT, error.details);
+      assert.match(error.details, /svc\.EndpointUsage\.path \(field 2\) arrived as a varint, not length-delimited/);
+      return true;
+    });
+  } finally {
+    client.close();
+  }
+});
+
+test('a malformed PurgeRecordings request purges nothing (the protobuf library alone read it as "purge every recording")', async () => {
+  const answer = await recordInteractions(server.client, [{
+    schema_id: 'users', environment: 'prod', consumer_id: 'web',
+    request: getUserInteraction('users', '42', VALID_USER).request,
+    response: getUserInteraction('users', '42', VALID_USER).response,
+    valid: true,
+  }]);
+  assert.equal(answer.accepted, 1, answer.message);
+  const usage = server.server.context.usage;
+  await usage.flush();
+  const recorded = (await usage.list({ schemaId: 'users' })).length;
+  assert.ok(recorded > 0, 'the interaction was recorded');
+  const client = rawClient(server.address);
+  try {
+    // Field 1 (schema_id) as the varint 1.
+    await assert.rejects(rawUnary(client, 'PurgeRecordings', Buffer.from([0x08, 0x01])), (error: grpc.ServiceError) => {
+      assert.equal(error.code, grpc.status.INVALID_ARGUMENT, error.details);
+      assert.match(error.details, /svc\.PurgeRecordingsRequest\.schema_id \(field 1\) arrived as a varint/);
+      return true;
+    });
+  } finally {
+    client.close();
+  }
+  assert.equal((await usage.list({ schemaId: 'users' })).length, recorded, 'the recordings are still there');
 });
 
 test('a request with more header entries than validationMaxHeaderEntries fails at once, naming the limit', async () => {
