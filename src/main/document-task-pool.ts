@@ -10,8 +10,12 @@
  *   never stopped for their time;
  * - one caller's tasks never hold more than `threadsPerCaller` threads (all but one by default): on a
  *   server shared by many teams, one caller's slow intakes or comparisons leave another caller a
- *   thread unless several others are busy too. A thread may stay idle while that caller's tasks
- *   wait; that is the price of the guarantee;
+ *   thread unless several others are busy too;
+ * - a thread nobody else may take is lent: when no waiting task may start, the caller whose turn it
+ *   is may start an intake or a comparison beyond its share (a registration does not wait for its
+ *   own caller's slow fixtures while a thread is idle). The loan ends as soon as another caller has
+ *   a task that may start and no thread is free: the lent task is stopped, its thread replaced, and
+ *   it waits again at the head of its caller's tasks (its budget counts afresh when it starts again);
  * - fixtures never take the last free thread (`fixtureThreads`): registrations and the deploy gate's
  *   comparisons find one, however many slow fixtures are asked for (unless their own caller already
  *   holds its share);
@@ -90,6 +94,14 @@ interface WaitingTask {
   reject: (error: unknown) => void;
 }
 
+/** A task running beyond its caller's share, on a thread lent until another caller needs it. */
+interface Loan {
+  waiting: WaitingTask;
+  stop: AbortController;
+  /** Stopped to give its thread back: the task waits again instead of failing. */
+  reclaimed: boolean;
+}
+
 export class DocumentTaskPool {
   readonly #options: DocumentTaskPoolOptions;
   /** How many fixtures may run at once (resolved from `fixtureThreads`). */
@@ -104,6 +116,8 @@ export class DocumentTaskPool {
   readonly #callers = new Map<string, CallerShare>();
   /** Tasks started so far: the clock callers' turns are kept by. */
   #starts = 0;
+  /** Tasks running on lent threads, oldest first. */
+  readonly #loans = new Set<Loan>();
 
   constructor(options: Partial<DocumentTaskPoolOptions> = {}) {
     const merged: DocumentTaskPoolOptions = { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, ...options };
@@ -168,14 +182,20 @@ export class DocumentTaskPool {
     return this.#closing;
   }
 
-  /** Starts waiting tasks while threads are free, in the order `#nextToStart` gives. */
+  /**
+   * Starts waiting tasks while threads are free, in the order `#nextToStart` gives, then lends the
+   * threads still free (`#nextToLend`); with none free, takes a lent one back for a task that may start.
+   */
   #startWaiting(): void {
     const { threads } = this.#options;
     while (!this.#closing && this.#runningCount() < threads) {
       const index = this.#nextToStart();
-      if (index < 0) return;
-      this.#start(this.#waiting.splice(index, 1)[0]!);
+      const onLoan = index < 0;
+      const next = onLoan ? this.#nextToLend() : index;
+      if (next < 0) return;
+      this.#start(this.#waiting.splice(next, 1)[0]!, onLoan);
     }
+    if (!this.#closing && this.#nextToStart() >= 0) this.#reclaimLoan();
   }
 
   /**
@@ -199,29 +219,69 @@ export class DocumentTaskPool {
     return next;
   }
 
+  /**
+   * The waiting intake or comparison to run on a lent thread, when no task may start: of the caller
+   * whose last start is longest ago, its oldest; -1 when none. Fixtures are never lent a thread.
+   */
+  #nextToLend(): number {
+    let next = -1;
+    let nextTurn = Infinity;
+    for (let index = 0; index < this.#waiting.length; index++) {
+      const { task, share } = this.#waiting[index]!;
+      if (task.kind !== 'fixture' && share.lastStart < nextTurn) {
+        next = index;
+        nextTurn = share.lastStart;
+      }
+    }
+    return next;
+  }
+
+  /** Stops the latest task on loan so that its thread frees, unless one is being stopped already. */
+  #reclaimLoan(): void {
+    let latest: Loan | undefined;
+    for (const loan of this.#loans) {
+      if (loan.reclaimed) return;
+      latest = loan;
+    }
+    if (!latest) return;
+    latest.reclaimed = true;
+    latest.stop.abort();
+  }
+
   #runningCount(): number {
     return this.#running.intake + this.#running.compare + this.#running.fixture;
   }
 
-  #start({ task, share, resolve, reject }: WaitingTask): void {
-    const budgetMs = this.#options.budgetMs[task.kind];
+  #start(waiting: WaitingTask, onLoan: boolean): void {
+    const { task, share, resolve, reject } = waiting;
+    const budget = AbortSignal.timeout(this.#options.budgetMs[task.kind]);
+    const loan: Loan | undefined = onLoan ? { waiting, stop: new AbortController(), reclaimed: false } : undefined;
+    if (loan) this.#loans.add(loan);
     this.#running[task.kind]++;
     share.waiting--;
     share.running++;
     share.lastStart = ++this.#starts;
     let running: Promise<DocumentTaskResult>;
     try {
-      running = this.#threads().run(task, { signal: AbortSignal.timeout(budgetMs) });
+      running = this.#threads().run(task, { signal: loan ? AbortSignal.any([budget, loan.stop.signal]) : budget });
     } catch (error) {
       running = Promise.reject(error);
     }
-    running.then(resolve, (error: unknown) => reject(this.#failure(task, error)))
-      .finally(() => {
-        this.#running[task.kind]--;
-        share.running--;
-        if (share.running === 0 && share.waiting === 0) this.#callers.delete(share.caller);
-        this.#startWaiting();
-      });
+    running.then(resolve, (error: unknown) => {
+      if (!loan?.reclaimed || this.#closing) {
+        reject(this.#failure(task, error));
+        return;
+      }
+      // Back at the head of its caller's tasks: it starts again on the caller's next turn.
+      share.waiting++;
+      this.#waiting.unshift(waiting);
+    }).finally(() => {
+      if (loan) this.#loans.delete(loan);
+      this.#running[task.kind]--;
+      share.running--;
+      if (share.running === 0 && share.waiting === 0) this.#callers.delete(share.caller);
+      this.#startWaiting();
+    });
   }
 
   /** Why a task that Piscina did not complete failed, as the caller should read it. */

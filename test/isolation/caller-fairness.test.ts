@@ -4,7 +4,9 @@
  * large registrations behind it; caller B (another key) registers a small schema meanwhile. Before
  * callers were told apart, A's registrations took the thread that fixtures leave free and B waited
  * behind all of them (seconds); now A holds at most its share (one of the two threads) and B's
- * intake starts at once.
+ * intake starts at once. A thread nobody else needs is lent: A's own small registration does not
+ * wait for A's slow fixture (it waited the fixture's whole 10 s before loans), and a lent thread is
+ * taken back for B.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,4 +78,24 @@ test("a caller's small registration answers promptly while another caller's slow
   assert.equal(stopped.success, false);
   assert.match(stopped.message, /\(fixtureMaxMs\)/);
   for (const registered of await Promise.all(registrations)) assert.equal(registered.success, true, registered.message);
+});
+
+test("a caller's own small registration does not wait for its slow fixture while the other thread is idle", async (t) => {
+  const a = withKey(KEY_A);
+  let fixtureDone = false;
+  const fixture = server.client.call('GenerateFixture', { schema_id: 'grid', method: 'GET', path: '/grid', output_type: 'OUTPUT_RESPONSE' }, { metadata: a, deadlineMs: 120_000 })
+    .then(() => undefined, () => undefined) // stopped by its budget, or by the server's close after this test
+    .finally(() => { fixtureDone = true; });
+  const pool = server.server.context.documentTasks;
+  // The fixture holds caller A's share (one of the two threads) before A registers.
+  for (const waitUntil = Date.now() + QUEUE_WAIT_MS; pool.workers.length < 1 && Date.now() < waitUntil;) await sleep(10);
+  await sleep(200);
+  const started = performance.now();
+  const answer = await server.client.call('RegisterSchema', { schema_id: 'own', schema_content: minimalDocument('3.0.0') }, { metadata: a });
+  const elapsedMs = performance.now() - started;
+  t.diagnostic(`caller A's own registration took ${Math.round(elapsedMs)} ms beside its fixture`);
+  assert.equal(answer.success, true, answer.message);
+  assert.ok(!fixtureDone, "caller A's fixture was still running");
+  assert.ok(elapsedMs < B_MAX_MS, `caller A's registration took ${Math.round(elapsedMs)} ms behind its own fixture`);
+  void fixture;
 });

@@ -3,7 +3,9 @@
  * exactly what the engines answer in-process; engine failures come back as the same SvcError; a task
  * over its time budget is stopped with LIMIT_EXCEEDED and the pool serves on; budgets count from a
  * task's start; fixtures never hold every thread; one caller never holds every thread, waits in a
- * bounded queue of its own, and callers take turns; the wait is bounded; close() is idempotent.
+ * bounded queue of its own, and callers take turns; a thread nobody else may take is lent to a
+ * caller's intake and taken back when another caller needs it; the wait is bounded; close() is
+ * idempotent.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -16,6 +18,7 @@ import { DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, DocumentTaskPool, type DocumentTask
 import { INTERNAL_CALLER } from '../../src/main/auth/principal';
 import { createComparisons } from '../../src/main/compatibility/comparisons';
 import { ordersApi } from '../helpers/orders-api';
+import { largeApiDocument } from '../helpers/large-documents';
 
 /** Two callers as the service names them (auth/principal.ts callerOf). */
 const TEAM_A = 'key:team-a';
@@ -206,6 +209,53 @@ test("one caller's tasks hold at most threadsPerCaller threads: another caller's
     const ends = await stopped;
     // One at a time (threads - 1): the second starts when the first is stopped, though a thread was free.
     assert.ok(ends[1]! >= 2 * fixtureMs, `fixtures ended at ${ends.map(Math.round).join(', ')} ms`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a thread nobody else may take is lent: a caller's intake does not wait for its own slow fixture", async () => {
+  const fixtureMs = 1_500;
+  const pool = new DocumentTaskPool({ threads: 2, budgetMs: budgets(fixtureMs) });
+  try {
+    const started = performance.now();
+    const { stopped, endsMs: fixtureEnds } = stoppedFixtures(pool, 2, TEAM_A, started);
+    const finished: string[] = [];
+    await quickIntake(pool, TEAM_A, finished, 'a');
+    const intakeMs = performance.now() - started;
+    assert.equal(fixtureEnds.length, 0, `the intake (${Math.round(intakeMs)} ms) finished while the caller's first fixture still ran`);
+    const ends = await stopped;
+    // Fixtures are never lent a thread: the second still waits for the first.
+    assert.ok(ends[1]! >= 2 * fixtureMs, `fixtures ended at ${ends.map(Math.round).join(', ')} ms`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a lent thread is taken back when another caller has a task that may start: the lent intake is stopped, waits again and completes', async (t) => {
+  const fixtureMs = 20_000;
+  const pool = new DocumentTaskPool({ threads: 2, budgetMs: budgets(fixtureMs) });
+  try {
+    const finished: string[] = [];
+    // Caller A holds its share with a fixture, then runs a large intake on the lent thread.
+    const slow = assert.rejects(slowFixture(pool, TEAM_A), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE);
+    const large = pool.run<'intake'>({ kind: 'intake', text: largeApiDocument('1.0.0', { operations: 6_000, depth: 2, width: 4 }) }, TEAM_A)
+      .then(({ schema }) => {
+        assert.equal(schema.endpointCount, 6_000);
+        finished.push('a-large');
+      });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(pool.waiting, 0, 'both tasks of caller A run, one of them on loan');
+    const started = performance.now();
+    await quickIntake(pool, TEAM_B, finished, 'b');
+    const otherMs = performance.now() - started;
+    await large;
+    t.diagnostic(`the other caller's intake: ${Math.round(otherMs)} ms; the large intake ended ${Math.round(performance.now() - started)} ms after it was asked for`);
+    assert.deepEqual(finished, ['b', 'a-large'], "the other caller's intake took the lent thread; the lent intake ran again after it");
+    // A thread start and a small intake; the large intake alone takes about a second on this machine.
+    assert.ok(otherMs < 1_000, `the other caller's intake took ${Math.round(otherMs)} ms`);
+    await pool.close();
+    await slow;
   } finally {
     await pool.close();
   }
