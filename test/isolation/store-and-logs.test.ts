@@ -12,7 +12,8 @@ import { ApiKeyStore } from '../../src/main/auth/api-key-store';
 import { SqliteStorage, SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-storage';
 import { captureLogs } from '../helpers/log-capture';
 import { createTestClient, makeTempDir, startTestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT } from '../helpers/validation';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
+import { recordInteractions } from '../helpers/recording';
 
 const dirs: string[] = [];
 after(() => {
@@ -52,6 +53,34 @@ test('a database file deleted under a running server: writes fail with UNAVAILAB
       return true;
     });
     assert.ok(logs.lines().some((line) => line.level === 'error' && /write refused: the database file was deleted/.test(String(line.msg))), logs.text());
+    // Recorded traffic too: its answer comes once the interactions are written, so the call fails.
+    const interaction = { ...getUserInteraction('before', '42', VALID_USER), environment: 'prod', consumer_id: 'web', valid: true };
+    await assert.rejects(recordInteractions(server.client, [interaction, interaction]), (error: grpc.ServiceError) => {
+      assert.equal(error.code, grpc.status.UNAVAILABLE);
+      assert.match(error.details, /^2 recorded interaction\(s\) were not stored: the registry store cannot take writes: the database file was deleted while the server ran/);
+      return true;
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('recorded interactions are acknowledged once stored: the answer follows the write', async () => {
+  const dir = tempDir();
+  const server = await startTestServer({ storage: 'sqlite', dataDir: dir });
+  try {
+    await server.client.call('RegisterSchema', { schema_id: 'users', schema_content: USERS_SCHEMA_TEXT });
+    const { storage } = server.server.context;
+    const addUsage = storage.addUsage.bind(storage);
+    let storedCalls = 0;
+    storage.addUsage = async (additions, ...rest) => {
+      await addUsage(additions, ...rest);
+      storedCalls += additions.reduce((sum, addition) => sum + addition.callCount, 0);
+    };
+    const interaction = { ...getUserInteraction('users', '42', VALID_USER), environment: 'prod', consumer_id: 'web', valid: true };
+    const answer = await recordInteractions(server.client, [interaction, interaction, interaction]);
+    assert.equal(answer.accepted, 3, answer.message);
+    assert.equal(storedCalls, 3, 'the three interactions were written before the answer');
   } finally {
     await server.close();
   }

@@ -116,12 +116,21 @@ export class UsageRegistry {
     return this.#storage.listSamples(filter);
   }
 
-  /** Writes pending usage and samples; calls queue behind one another. */
+  /** Writes pending usage and samples; calls queue behind one another. A failure is logged, and what was not written is kept for the next flush. */
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#writePending()).catch((error: unknown) => {
+    return this.persist().catch(() => undefined);
+  }
+
+  /**
+   * As `flush`, but rejects with the store's error when the write failed: RecordInteractions answers
+   * with it instead of acknowledging interactions that a store which cannot take writes would lose.
+   */
+  persist(): Promise<void> {
+    const written = this.#flushing.then(() => this.#writePending());
+    this.#flushing = written.catch((error: unknown) => {
       this.#logger?.error({ caller: 'usage-registry', err: error }, 'recorded usage could not be written; it is kept for the next flush');
     });
-    return this.#flushing;
+    return written;
   }
 
   /** Removes usage not seen within `retentionMs`. */

@@ -4,13 +4,14 @@
  * server's key list (the sender redacts first) and handed to the usage registry, which drops and
  * counts when a limit is reached. An interaction over a header limit arrives already marked by its
  * decoder (request-codecs.ts) and is dropped unbuilt; a malformed message fails the call with
- * INVALID_ARGUMENT. The answer says how many were kept and how many were not, and why.
+ * INVALID_ARGUMENT. The answer says how many were kept and how many were not, and why; it comes
+ * once what was kept is written to the store, so a store that cannot take writes fails the call.
  */
 import type * as grpc from '@grpc/grpc-js';
 import type {
   ContractValidatorHandlers, PurgeRecordingsRequest__Output, RecordedInteraction__Output, RecordInteractionsResponse,
 } from '@svc/client/protocol';
-import { ErrorCode, SvcError, invalidArgument } from '../../shared/errors';
+import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { OperationMatcher } from '../evidence/operation-matcher';
 import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
@@ -93,14 +94,16 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         });
       });
       call.on('end', () => {
-        void done.then(() => {
+        void done.then(async () => {
           const message = notKeptMessage(skipped, usageLimited, ctx.usage.limits);
           const overLimit = [...skipped].filter(([reason]) => isInteractionLimit(reason));
           if (overLimit.length > 0) {
             ctx.logger.info({ caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) }, `recorded interactions dropped over a limit: ${message}`);
           }
+          // Accepted means stored: a store that cannot take writes fails the call instead.
+          if (accepted > 0) await ctx.usage.persist().catch((error: unknown) => { throw notStored(accepted, error); });
           answer(null, { accepted, dropped, message });
-        }, (error: unknown) => answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
+        }).catch((error: unknown) => answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
       });
       call.on('error', () => undefined);
     },
@@ -115,6 +118,12 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       return { success: true, removed, message: `${removed} recorded row(s) removed` };
     }),
   } as Partial<ContractValidatorHandlers>;
+}
+
+/** The store refused the write of a call's interactions: its own code (UNAVAILABLE for a store that cannot take writes), with what was lost. */
+function notStored(accepted: number, error: unknown): SvcError {
+  const code = error instanceof SvcError ? error.code : ErrorCode.UNAVAILABLE;
+  return new SvcError(code, `${accepted} recorded interaction(s) were not stored: ${errorMessage(error)}`);
 }
 
 interface ResolvedMatcher {
