@@ -159,6 +159,15 @@ export const LIMITS = Object.freeze({
   compareMaxDepth: 300,
   /** Compare: comparison results kept by the server per pair of content hashes (entries, least recently used out). */
   compareCacheEntries: 64,
+  /**
+   * CanIDeploy: breaking changes listed per consumer (relevant_changes, then unreached_changes); the
+   * rest are counted in omitted_changes. Every consumer of an endpoint with thousands of changes
+   * listed them all: 800 consumers of 5,000 changes built 4 million wire objects on the main thread
+   * and ended the server out of heap after a 30 s stall. The verdict counts every change.
+   */
+  canIDeployChangesPerConsumer: 100,
+  /** CanIDeploy: breaking changes listed over all consumers together (as canIDeployChangesPerConsumer), so the answer stays far below the gRPC message limit. */
+  canIDeployListedChanges: 10_000,
   /** Consumers: endpoints one consumer registration may list. */
   consumerMaxEndpoints: 1_000,
   /** Consumers: used response fields listed per endpoint. */

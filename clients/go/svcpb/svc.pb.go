@@ -770,8 +770,12 @@ type ConsumerImpact struct {
 	Observed bool `protobuf:"varint,42,opt,name=observed,proto3" json:"observed,omitempty"`
 	// svc addition: with field_level_impact, breaking changes set aside because no used field reaches them.
 	UnreachedChanges []*BreakingChange `protobuf:"bytes,43,rep,name=unreached_changes,json=unreachedChanges,proto3" json:"unreached_changes,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// svc addition: changes of this consumer left out of relevant_changes and unreached_changes, which list
+	// at most canIDeployChangesPerConsumer each and canIDeployListedChanges over all consumers; will_break
+	// counts every change, listed or not.
+	OmittedChanges int32 `protobuf:"varint,44,opt,name=omitted_changes,json=omittedChanges,proto3" json:"omitted_changes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ConsumerImpact) Reset() {
@@ -872,6 +876,13 @@ func (x *ConsumerImpact) GetUnreachedChanges() []*BreakingChange {
 		return x.UnreachedChanges
 	}
 	return nil
+}
+
+func (x *ConsumerImpact) GetOmittedChanges() int32 {
+	if x != nil {
+		return x.OmittedChanges
+	}
+	return 0
 }
 
 // svc addition: one recorded interaction that a candidate version no longer accepts.
@@ -4416,7 +4427,7 @@ const file_svc_proto_rawDesc = "" +
 	"\venvironment\x18\x05 \x01(\tR\venvironment\x12#\n" +
 	"\rregistered_at\x18\x06 \x01(\x03R\fregisteredAt\x12*\n" +
 	"\x11last_validated_at\x18\a \x01(\x03R\x0flastValidatedAt\x129\n" +
-	"\x0eused_endpoints\x18\b \x03(\v2\x12.svc.EndpointUsageR\rusedEndpoints\"\xe4\x03\n" +
+	"\x0eused_endpoints\x18\b \x03(\v2\x12.svc.EndpointUsageR\rusedEndpoints\"\x8d\x04\n" +
 	"\x0eConsumerImpact\x12\x1f\n" +
 	"\vconsumer_id\x18\x01 \x01(\tR\n" +
 	"consumerId\x12)\n" +
@@ -4429,7 +4440,8 @@ const file_svc_proto_rawDesc = "" +
 	"\x0freplay_failures\x18( \x03(\v2\x13.svc.ReplayEvidenceR\x0ereplayFailures\x123\n" +
 	"\x15replayed_interactions\x18) \x01(\x05R\x14replayedInteractions\x12\x1a\n" +
 	"\bobserved\x18* \x01(\bR\bobserved\x12@\n" +
-	"\x11unreached_changes\x18+ \x03(\v2\x13.svc.BreakingChangeR\x10unreachedChanges\"\x96\x01\n" +
+	"\x11unreached_changes\x18+ \x03(\v2\x13.svc.BreakingChangeR\x10unreachedChanges\x12'\n" +
+	"\x0fomitted_changes\x18, \x01(\x05R\x0eomittedChanges\"\x96\x01\n" +
 	"\x0eReplayEvidence\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x1f\n" +

@@ -125,6 +125,7 @@ export function toConsumerImpact(message: ConsumerImpact__Output): ConsumerImpac
     replayedInteractions: message.replayed_interactions,
     observed: message.observed,
     unreachedChanges: message.unreached_changes.map(toBreakingChange),
+    omittedChanges: message.omitted_changes,
   };
 }
 

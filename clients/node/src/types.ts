@@ -194,6 +194,8 @@ export interface ConsumerImpact {
   observed: boolean;
   /** With `fieldLevelImpact`: breaking changes set aside because none of the consumer's used fields reaches them. */
   unreachedChanges: BreakingChange[];
+  /** Changes left out of `relevantChanges` and `unreachedChanges` (the server lists a bounded number); `willBreak` counts them all. */
+  omittedChanges: number;
 }
 
 /** One recorded interaction that the checked version no longer accepts. */

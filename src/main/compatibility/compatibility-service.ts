@@ -19,6 +19,7 @@ import type { SchemaVersionSummary, ConsumerRecord } from '../storage/storage';
 import { gatherEvidence, replaySummary } from '../evidence/deploy-evidence';
 import { splitByUsedFields } from '../evidence/field-level-impact';
 import { replaySamples } from '../evidence/replay';
+import { createChangeListing, DEFAULT_LISTING_LIMITS } from './listed-changes';
 
 /** Consumers named in a CanIDeploy summary; the rest are counted. */
 const MAX_NAMED_CONSUMERS = 5;
@@ -137,12 +138,19 @@ async function canIDeploy(
     const version = versionOf(consumer);
     if (!changesByVersion.has(version)) changesByVersion.set(version, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
   }
+  // Consumers of one version that use the same endpoints meet the same changes: filtered once.
+  const onEndpointsOf = new Map<string, BreakingChangeRecord[]>();
+  const listing = createChangeListing();
   const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
-    const changes = changesByVersion.get(versionOf(consumer))!;
-    const onEndpoints = changesRelevantToEndpoints(changes, consumer.usedEndpoints);
+    const version = versionOf(consumer);
+    const endpointsKey = `${version}\n${consumer.usedEndpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`).join('\n')}`;
+    let onEndpoints = onEndpointsOf.get(endpointsKey);
+    if (onEndpoints === undefined) onEndpointsOf.set(endpointsKey, (onEndpoints = changesRelevantToEndpoints(changesByVersion.get(version)!, consumer.usedEndpoints)));
     const { reached: relevant, unreached } = request.field_level_impact
       ? splitByUsedFields(onEndpoints, (change) => evidence.usedFieldsOf(consumer, change))
       : { reached: onEndpoints, unreached: [] };
+    // Listed before the first await, so the lists' room goes to consumers in their order.
+    const listed = listing.listFor(relevant, unreached);
     const replay = candidateRef ? await replaySamples(ctx, evidence.samplesOf(consumer), candidateRef) : { replayed: 0, failures: [] };
     return {
       consumer_id: consumer.consumerId,
@@ -150,11 +158,12 @@ async function canIDeploy(
       current_schema_version: consumer.schemaVersion,
       environment: consumer.environment,
       will_break: relevant.length > 0 || replay.failures.length > 0,
-      relevant_changes: relevant.map(toBreakingChangeWire),
+      relevant_changes: listed.relevant,
       replay_failures: replay.failures,
       replayed_interactions: replay.replayed,
       observed: evidence.isObserved(consumer),
-      unreached_changes: unreached.map(toBreakingChangeWire),
+      unreached_changes: listed.unreached,
+      omitted_changes: listed.omitted,
     };
   }));
   const replayed = impacts.reduce((sum, impact) => sum + impact.replayed_interactions, 0);
@@ -168,7 +177,7 @@ async function canIDeploy(
   return {
     safe_to_deploy: safe,
     summary: deploySummary({ schemaId, newVersion, environment, baseline, breaking, impacts, broken, failIfNoConsumers: request.fail_if_no_consumers })
-      + replaySummary(impacts, replayed),
+      + replaySummary(impacts, replayed) + omittedSummary(listing.omitted),
     breaking_changes: breaking.map(toBreakingChangeWire),
     affected_consumers: impacts,
     compared_with_version: baseline.version ?? '',
@@ -246,6 +255,14 @@ function describeBroken(impact: ConsumerImpact__Output): string {
   ])];
   const version = impact.consumer_version ? ` ${impact.consumer_version}` : '';
   return `${impact.consumer_id}${version} (tested against ${impact.current_schema_version}) on ${endpoints.join(', ')}`;
+}
+
+/** " The consumers' change lists leave out 4,900 changes (…); each consumer's omitted_changes counts its own." or nothing. */
+function omittedSummary(omitted: number): string {
+  if (omitted === 0) return '';
+  const { perConsumer, total } = DEFAULT_LISTING_LIMITS;
+  return ` The consumers' change lists leave out ${plural(omitted, 'change')} (at most ${perConsumer} are listed per consumer and ${total} in all); `
+    + 'each consumer\'s omitted_changes counts its own, and the verdict counts them all.';
 }
 
 function plural(count: number, noun: string): string {

@@ -164,7 +164,7 @@ class ConsumerInfo(_message.Message):
     def __init__(self, consumer_id: _Optional[str] = ..., consumer_version: _Optional[str] = ..., schema_id: _Optional[str] = ..., schema_version: _Optional[str] = ..., environment: _Optional[str] = ..., registered_at: _Optional[int] = ..., last_validated_at: _Optional[int] = ..., used_endpoints: _Optional[_Iterable[_Union[EndpointUsage, _Mapping]]] = ...) -> None: ...
 
 class ConsumerImpact(_message.Message):
-    __slots__ = ("consumer_id", "consumer_version", "current_schema_version", "environment", "will_break", "relevant_changes", "replay_failures", "replayed_interactions", "observed", "unreached_changes")
+    __slots__ = ("consumer_id", "consumer_version", "current_schema_version", "environment", "will_break", "relevant_changes", "replay_failures", "replayed_interactions", "observed", "unreached_changes", "omitted_changes")
     CONSUMER_ID_FIELD_NUMBER: _ClassVar[int]
     CONSUMER_VERSION_FIELD_NUMBER: _ClassVar[int]
     CURRENT_SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +175,7 @@ class ConsumerImpact(_message.Message):
     REPLAYED_INTERACTIONS_FIELD_NUMBER: _ClassVar[int]
     OBSERVED_FIELD_NUMBER: _ClassVar[int]
     UNREACHED_CHANGES_FIELD_NUMBER: _ClassVar[int]
+    OMITTED_CHANGES_FIELD_NUMBER: _ClassVar[int]
     consumer_id: str
     consumer_version: str
     current_schema_version: str
@@ -185,7 +186,8 @@ class ConsumerImpact(_message.Message):
     replayed_interactions: int
     observed: bool
     unreached_changes: _containers.RepeatedCompositeFieldContainer[BreakingChange]
-    def __init__(self, consumer_id: _Optional[str] = ..., consumer_version: _Optional[str] = ..., current_schema_version: _Optional[str] = ..., environment: _Optional[str] = ..., will_break: _Optional[bool] = ..., relevant_changes: _Optional[_Iterable[_Union[BreakingChange, _Mapping]]] = ..., replay_failures: _Optional[_Iterable[_Union[ReplayEvidence, _Mapping]]] = ..., replayed_interactions: _Optional[int] = ..., observed: _Optional[bool] = ..., unreached_changes: _Optional[_Iterable[_Union[BreakingChange, _Mapping]]] = ...) -> None: ...
+    omitted_changes: int
+    def __init__(self, consumer_id: _Optional[str] = ..., consumer_version: _Optional[str] = ..., current_schema_version: _Optional[str] = ..., environment: _Optional[str] = ..., will_break: _Optional[bool] = ..., relevant_changes: _Optional[_Iterable[_Union[BreakingChange, _Mapping]]] = ..., replay_failures: _Optional[_Iterable[_Union[ReplayEvidence, _Mapping]]] = ..., replayed_interactions: _Optional[int] = ..., observed: _Optional[bool] = ..., unreached_changes: _Optional[_Iterable[_Union[BreakingChange, _Mapping]]] = ..., omitted_changes: _Optional[int] = ...) -> None: ...
 
 class ReplayEvidence(_message.Message):
     __slots__ = ("method", "path", "status_code", "errors", "recorded_at")

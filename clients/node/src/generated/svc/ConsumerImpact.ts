@@ -15,6 +15,7 @@ export interface ConsumerImpact {
   'replayed_interactions'?: (number);
   'observed'?: (boolean);
   'unreached_changes'?: (_svc_BreakingChange)[];
+  'omitted_changes'?: (number);
 }
 
 export interface ConsumerImpact__Output {
@@ -28,4 +29,5 @@ export interface ConsumerImpact__Output {
   'replayed_interactions': (number);
   'observed': (boolean);
   'unreached_changes': (_svc_BreakingChange__Output)[];
+  'omitted_changes': (number);
 }
