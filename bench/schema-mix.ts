@@ -6,9 +6,13 @@
  * is a fixture the service's generator makes for one operation, kept when the server validates it.
  * The one-schema side cycles the interactions of one schema of the same mix, the one with the most.
  * Real interactions differ in cost (a few large bodies or costly checks weigh more than the rest),
- * so a third side isolates what serving many contracts costs with the work held equal: COPIES
- * copies of that one schema, each a distinct contract (a different title, so a different content
- * hash), the same interactions shuffled over the copies.
+ * so two more sides hold the work equal:
+ * - grouped: the mix's own interactions, each schema's GROUP_REPEATS times in a row, schema after
+ *   schema: the same calls in the same proportions, so mix / grouped is what the interleaving alone
+ *   costs (each call finding another contract's code and data cold);
+ * - copies: COPIES copies of the one schema, each a distinct contract (a different title, so a
+ *   different content hash), the same interactions shuffled over the copies: what serving many
+ *   contracts costs when their calls are cheap.
  * Every side: unary calls with UNARY_CONCURRENCY in flight, and one stream; medians of alternating
  * rounds, after a warm-up that compiles every contract.
  * Goal: ≥ 0.95× one schema (affinity keeps each contract compiled where its calls go).
@@ -37,6 +41,8 @@ const MAX_DOCUMENT_BYTES = 1024 * 1024;
 const OPERATIONS_PER_SCHEMA = 6;
 /** Distinct copies of one schema on the equal-work side. */
 const COPIES = 100;
+/** Passes over one schema's calls in a row on the grouped side (16 to 96 calls per schema). */
+const GROUP_REPEATS = 16;
 /**
  * Warm-up passes over every side before measuring, unary and stream: each contract's operations
  * compile on first use, on each lane that takes them, so passes go on until one runs within
@@ -60,7 +66,8 @@ interface MixCall {
   request: object;
 }
 
-type Side = 'single' | 'mix' | 'copies';
+type Side = 'single' | 'mix' | 'grouped' | 'copies';
+const SIDES: readonly Side[] = ['single', 'mix', 'grouped', 'copies'];
 
 export const schemaMixSuite: BenchSuite = {
   name: 'schema-mix',
@@ -75,20 +82,26 @@ export const schemaMixSuite: BenchSuite = {
       if (schemas.size < MIN_SCHEMAS) throw new Error(`only ${schemas.size} schemas gave usable interactions (need ${MIN_SCHEMAS})`);
       const single = largestSchemaCalls(mix);
       const copies = await registerCopies(server, single, documents.get(single[0]!.schemaId)!);
+      const shuffled = shuffle(mix, SHUFFLE_SEED);
       const sides: Record<Side, object[]> = {
         single: single.map((call) => call.request),
-        mix: shuffle(mix, SHUFFLE_SEED).map((call) => call.request),
+        mix: shuffled.map((call) => call.request),
+        grouped: groupBySchema(shuffled, GROUP_REPEATS).map((call) => call.request),
         copies: shuffle(copies, SHUFFLE_SEED).map((call) => call.request),
       };
       const unaryOf = (requests: object[]) => (i: number) => callUnary(server.client, 'ValidateInteraction', requests[i % requests.length]!);
 
       progress(`warm-up: passes over every side until the rate settles (${MIN_WARMUP_PASSES}–${MAX_WARMUP_PASSES}), then ${WARMUP_MS / 1000} s each`);
       const warmupPasses: string[] = [];
-      for (const [side, requests] of Object.entries(sides)) {
+      const settledRate: Record<Side, { unary: number; stream: number }> = {
+        single: { unary: 0, stream: 0 }, mix: { unary: 0, stream: 0 }, grouped: { unary: 0, stream: 0 }, copies: { unary: 0, stream: 0 },
+      };
+      for (const side of SIDES) {
+        const requests = sides[side];
         const rates: number[] = [];
         while (rates.length < MAX_WARMUP_PASSES) {
           const unaryRate = await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, 60_000, requests.length);
-          await streamRate(server, (i) => requests[i % requests.length]!, 60_000, requests.length);
+          settledRate[side] = { unary: unaryRate, stream: await streamRate(server, (i) => requests[i % requests.length]!, 60_000, requests.length) };
           rates.push(unaryRate);
           const previous = rates.at(-2);
           if (rates.length >= MIN_WARMUP_PASSES && previous !== undefined && Math.abs(unaryRate - previous) <= WARMUP_SETTLED * previous) break;
@@ -98,21 +111,28 @@ export const schemaMixSuite: BenchSuite = {
       }
       const diagnosed: string[] = [];
       if (server.diagnosing) await server.diagnostics();
-      const unary: Record<Side, number[]> = { single: [], mix: [], copies: [] };
-      const stream: Record<Side, number[]> = { single: [], mix: [], copies: [] };
+      const unary: Record<Side, number[]> = { single: [], mix: [], grouped: [], copies: [] };
+      const stream: Record<Side, number[]> = { single: [], mix: [], grouped: [], copies: [] };
+      // Every side's window covers whole passes over its list (about MEASURE_MS at the settled rate),
+      // so each schema weighs in it as in the list: the grouped list is thousands of calls long.
+      const wholePasses = (rate: number, length: number) => Math.max(1, Math.round((rate * MEASURE_MS) / 1000 / length)) * length;
       for (let round = 1; round <= ROUNDS; round++) {
-        for (const side of ['single', 'mix', 'copies'] as const) {
+        for (const side of SIDES) {
           const requests = sides[side];
-          progress(`round ${round}/${ROUNDS}: ${side}, unary then stream, ${MEASURE_MS / 1000} s each`);
-          unary[side].push(await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, MEASURE_MS));
-          stream[side].push(await streamRate(server, (i) => requests[i % requests.length]!, MEASURE_MS));
+          progress(`round ${round}/${ROUNDS}: ${side}, unary then stream, about ${MEASURE_MS / 1000} s each`);
+          const settled = settledRate[side];
+          unary[side].push(await measureAsyncRate(unaryOf(requests), UNARY_CONCURRENCY, 60_000, wholePasses(settled.unary, requests.length)));
+          stream[side].push(await streamRate(server, (i) => requests[i % requests.length]!, 60_000, wholePasses(settled.stream, requests.length)));
           if (server.diagnosing) diagnosed.push(`round ${round} ${side}: ${describeDiagnostics(await server.diagnostics())}`);
         }
       }
       const singleName = `one schema (${single.length} interactions)`;
+      const groupedName = `grouped (${GROUP_REPEATS}× each schema's calls in a row)`;
       const rows: BenchRow[] = [
         ratioRow(`unary, ${schemas.size} real schemas shuffled vs one`, median(unary.mix), 'calls/s', { name: singleName, value: median(unary.single) }, GOAL_RATIO),
         ratioRow(`stream, ${schemas.size} real schemas shuffled vs one`, median(stream.mix), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
+        ratioRow(`unary, ${schemas.size} real schemas shuffled vs the same calls grouped by schema (equal work)`, median(unary.mix), 'calls/s', { name: groupedName, value: median(unary.grouped) }, GOAL_RATIO),
+        ratioRow(`stream, ${schemas.size} real schemas shuffled vs the same calls grouped by schema (equal work)`, median(stream.mix), 'interactions/s', { name: groupedName, value: median(stream.grouped) }, GOAL_RATIO),
         ratioRow(`unary, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(unary.copies), 'calls/s', { name: singleName, value: median(unary.single) }, GOAL_RATIO),
         ratioRow(`stream, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(stream.copies), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
       ];
@@ -211,6 +231,17 @@ async function usableInteractions(server: BenchServer, schemaId: string, text: s
     }
   }
   return usable;
+}
+
+/** Each schema's calls `repeats` times in a row, schemas in the order they first appear. */
+function groupBySchema(mix: readonly MixCall[], repeats: number): MixCall[] {
+  const bySchema = new Map<string, MixCall[]>();
+  for (const call of mix) {
+    const calls = bySchema.get(call.schemaId) ?? [];
+    calls.push(call);
+    bySchema.set(call.schemaId, calls);
+  }
+  return [...bySchema.values()].flatMap((calls) => Array.from({ length: repeats }, () => calls).flat());
 }
 
 /** The calls of the schema with the most interactions in the mix (the first such, in mix order). */

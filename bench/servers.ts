@@ -35,6 +35,13 @@ export interface BenchServerOptions {
 /** `BENCH_DIAGNOSTICS=1 npm run bench -- <suite>`: every bench server records diagnostics, and suites that read them print them. */
 export const DIAGNOSTICS_BY_DEFAULT = process.env.BENCH_DIAGNOSTICS === '1';
 
+/**
+ * `BENCH_SERVER_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench -- <suite>`: Node.js
+ * flags for every bench server process, after a suite's own (NODE_OPTIONS refuses `--cpu-prof`, and
+ * would reach the bench client too). With `--cpu-prof` each thread of a server writes its own profile.
+ */
+const EXTRA_SERVER_NODE_OPTIONS = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter((option) => option !== '');
+
 const START_TIMEOUT_MS = 30_000;
 const DIAGNOSTICS_TIMEOUT_MS = 10_000;
 
@@ -43,7 +50,7 @@ export async function startBenchServer(
   { workerThreads, nodeOptions = [], diagnostics = DIAGNOSTICS_BY_DEFAULT }: BenchServerOptions = {},
 ): Promise<BenchServer> {
   const script = path.join(__dirname, 'server-process.js');
-  const args = [...nodeOptions, script, mode, ...(workerThreads ? [String(workerThreads)] : []), ...(diagnostics ? ['--diagnostics'] : [])];
+  const args = [...nodeOptions, ...EXTRA_SERVER_NODE_OPTIONS, script, mode, ...(workerThreads ? [String(workerThreads)] : []), ...(diagnostics ? ['--diagnostics'] : [])];
   // stdin stays open while this process lives: the server exits when it closes (a bench that crashed leaves no server behind).
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
