@@ -196,6 +196,23 @@ export const LIMITS = Object.freeze({
    * other calls are read in between (src/main/stream-turns.ts).
    */
   streamMessagesPerTurn: 64,
+  /**
+   * Bytes of those messages handled per turn, all such streams together (RecordInteractions counts
+   * the characters of its bodies): a recorded 256 Ki-character body costs the main thread about
+   * 19 ms, so a turn holds about one of the largest. The first message of a turn is always handled.
+   */
+  streamBytesPerTurn: 256 * 1024, // 256 KiB
+  /**
+   * CanIDeploy replay: consumers of one check whose samples are read and replayed at once (the others
+   * wait). Each holds up to 200 samples of up to 64 KiB (12.5 MiB) while replayed; reading every
+   * consumer's at once held 3–4 GB and the main thread for seconds.
+   */
+  replayConsumersAtOnce: 4,
+  /**
+   * CanIDeploy replay: samples of one consumer sent to the validation workers at once, so one check
+   * has at most 64 in the pool (about 4 MiB); sending all at once met validationMaxQueuedBytes.
+   */
+  replaySamplesAtOnce: 16,
   /** ValidateInteractionStream: interactions of one stream read but not yet answered; reading pauses at this many. */
   validationStreamMaxInFlight: 512,
   /** ValidateInteractionStream: request bytes of one stream read but not yet answered; reading pauses above this. */

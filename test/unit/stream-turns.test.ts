@@ -22,3 +22,21 @@ test('messagesPerTurn must be a positive integer', () => {
   assert.throws(() => createStreamTurns(0), /messagesPerTurn must be a positive integer/);
   assert.throws(() => createStreamTurns(1.5), /messagesPerTurn must be a positive integer/);
 });
+
+test('a turn allows bytesPerTurn bytes; the first message of a turn is allowed whatever its size', () => {
+  const turns = createStreamTurns(64, 100);
+  assert.deepEqual([turns.take(250), turns.take(1)], [true, false], 'a large first message spends the turn');
+});
+
+test('turnFor resolves in the first turn whose allowance takes the message', async () => {
+  const turns = createStreamTurns(64, 100);
+  assert.equal(turns.take(60), true);
+  const order: string[] = [];
+  const waiting = turns.turnFor(60).then(() => order.push('held back'));
+  await Promise.resolve();
+  assert.deepEqual(order, [], 'not in the spent turn');
+  await nextTurn();
+  await waiting;
+  assert.deepEqual(order, ['held back']);
+  assert.equal(turns.take(60), false, 'the message it let through counts in its turn');
+});

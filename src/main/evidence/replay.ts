@@ -6,17 +6,27 @@
  */
 import type { ReplayEvidence__Output as ReplayEvidence } from '@svc/client/protocol';
 import { contractValidatorDefinition } from '@svc/client/protocol';
+import { LIMITS } from '../../shared/limits';
 import { ValidationOperation } from '../../shared/pool-protocol/batches';
 import type { ServiceContext } from '../service-context';
 import type { VersionRef as ContractRef } from '../../shared/schema-records';
 import type { InteractionSampleRecord } from '../storage/storage';
 
-/** Recorded interactions replayed per consumer at most (newest first). */
+/** Recorded interactions replayed per consumer at most (the newest valid ones, read no further). */
 export const MAX_REPLAYED_PER_CONSUMER = 200;
 /** Failing interactions reported per consumer at most. */
 export const MAX_EVIDENCE_PER_CONSUMER = 5;
 /** Violation messages reported per failing interaction at most. */
 export const MAX_MESSAGES_PER_EVIDENCE = 3;
+
+/** A consumer's recorded samples, read from the store only when they are replayed (deploy-evidence.ts). */
+export interface ConsumerSamples {
+  /**
+   * Runs `replay` with the consumer's newest valid samples (at most `limit`, newest first) once its
+   * CanIDeploy has room: one CanIDeploy reads and replays replayConsumersAtOnce consumers at a time.
+   */
+  replayNewest<T>(limit: number, replay: (samples: readonly InteractionSampleRecord[]) => Promise<T>): Promise<T>;
+}
 
 export interface ReplayOutcome {
   replayed: number;
@@ -34,12 +44,18 @@ function interactionCodec() {
   return codec;
 }
 
-/** Replays the samples against `candidate`; each is checked against its own recorded version first. */
-export async function replaySamples(ctx: ServiceContext, samples: readonly InteractionSampleRecord[], candidate: ContractRef): Promise<ReplayOutcome> {
-  const chosen = samples.filter((sample) => sample.valid).slice(0, MAX_REPLAYED_PER_CONSUMER);
-  const outcomes = await Promise.all(chosen.map((sample) => replayOne(ctx, sample, candidate)));
-  const failures = outcomes.filter((outcome) => outcome !== undefined && outcome !== 'skipped') as ReplayEvidence[];
-  return { replayed: outcomes.filter((outcome) => outcome !== 'skipped').length, failures: failures.slice(0, MAX_EVIDENCE_PER_CONSUMER) };
+/** Replays the consumer's samples against `candidate`; each is checked against its own recorded version first. */
+export function replaySamples(ctx: ServiceContext, source: ConsumerSamples, candidate: ContractRef): Promise<ReplayOutcome> {
+  return source.replayNewest(MAX_REPLAYED_PER_CONSUMER, async (samples) => {
+    const outcomes: Array<ReplayEvidence | undefined | 'skipped'> = [];
+    // A portion at a time: all of them at once met validationMaxQueuedBytes (RESOURCE_EXHAUSTED) by themselves.
+    for (let start = 0; start < samples.length; start += LIMITS.replaySamplesAtOnce) {
+      const portion = samples.slice(start, start + LIMITS.replaySamplesAtOnce);
+      outcomes.push(...await Promise.all(portion.map((sample) => replayOne(ctx, sample, candidate))));
+    }
+    const failures = outcomes.filter((outcome) => outcome !== undefined && outcome !== 'skipped') as ReplayEvidence[];
+    return { replayed: outcomes.filter((outcome) => outcome !== 'skipped').length, failures: failures.slice(0, MAX_EVIDENCE_PER_CONSUMER) };
+  });
 }
 
 /** undefined: still valid; 'skipped': not valid against its own version any more (redaction, a re-registration). */

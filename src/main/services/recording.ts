@@ -1,6 +1,6 @@
 /**
  * RecordInteractions and PurgeRecordings (docs/evidence.md). The stream is read as fast as the main
- * thread's turns for streams allow (stream-turns.ts): each interaction is attributed to an operation by routing its real path, redacted again with the
+ * thread's turns for streams allow (stream-turns.ts, counting messages and body characters): each interaction is attributed to an operation by routing its real path, redacted again with the
  * server's key list (the sender redacts first) and handed to the usage registry, which drops and
  * counts when a limit is reached. An interaction over a header limit arrives already marked by its
  * decoder (request-codecs.ts) and is dropped unbuilt; a malformed message fails the call with
@@ -51,13 +51,14 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
       };
       let done: Promise<void> = Promise.resolve();
-      const resume = () => call.resume();
       call.on('data', (message: RecordedInteraction__Output) => {
         received++;
-        if (!streamTurns.take()) {
-          call.pause();
-          streamTurns.nextTurn(resume);
-        }
+        // What the main thread reads of it: its bodies (parse, redact, walk, stringify).
+        const bodyChars = (message.request?.body.length ?? 0) + (message.response?.body.length ?? 0);
+        // Past this turn's allowance the message waits for a later turn, not only the ones after it:
+        // each stream would otherwise still handle one message per turn, 64 streams 64 large ones.
+        const inTurn = streamTurns.take(bodyChars);
+        if (!inTurn) call.pause();
         const malformed = malformedRequestError(message);
         if (malformed) {
           // Those before it are handled (kept or dropped) as usual; the rest of the stream is not read.
@@ -68,6 +69,10 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         if (answered) return;
         // Messages are handled in order; the document of a new schema version is the only await.
         done = done.then(async () => {
+          if (!inTurn) {
+            await streamTurns.turnFor(bodyChars);
+            call.resume();
+          }
           if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
             drop('stream_limit');
             return;

@@ -2,7 +2,7 @@
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
 import { KeyedMutex } from './keyed-mutex';
@@ -128,12 +128,23 @@ export class MemoryStorage implements Storage {
     return [...this.#usage.values()].filter((record) => matchesUsage(record, filter)).sort(compareUsage).map((record) => structuredClone(record));
   }
 
-  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
+  async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {
     const matching: InteractionSampleRecord[] = [];
     for (const shapes of this.#samples.values()) {
-      for (const sample of shapes.values()) if (matchesUsage(sample, filter)) matching.push({ ...sample });
+      for (const sample of shapes.values()) if (matchesUsage(sample, filter) && (sample.valid || !options.validOnly)) matching.push(sample);
     }
-    return matching.sort((a, b) => b.recordedAt - a.recordedAt || (sampleKeyString(a) < sampleKeyString(b) ? -1 : 1));
+    matching.sort((a, b) => b.recordedAt - a.recordedAt || (sampleKeyString(a) < sampleKeyString(b) ? -1 : 1));
+    return matching.slice(0, options.limit ?? matching.length).map((sample) => ({ ...sample }));
+  }
+
+  async listSampleShapes(): Promise<SampleShapeRecord[]> {
+    const shapes: SampleShapeRecord[] = [];
+    for (const byShape of this.#samples.values()) {
+      for (const { consumerId, schemaId, environment, method, path, status, shape } of byShape.values()) {
+        shapes.push({ consumerId, schemaId, environment, method, path, status, shape });
+      }
+    }
+    return shapes;
   }
 
   async deleteUsage(filter: UsageFilter): Promise<number> {

@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
 import { mergeUsage } from './usage-merge';
@@ -173,6 +173,8 @@ export class SqliteStorage implements Storage {
   readonly #statements;
   /** One server per data directory (enforced at open), so a lock of this process excludes every writer. */
   readonly #exclusive = new KeyedMutex();
+  /** listSamples statements by the filter fields they test (at most 32 of them). */
+  readonly #sampleQueries = new Map<string, Database.Statement>();
   #closed = false;
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
@@ -258,8 +260,7 @@ export class SqliteStorage implements Storage {
             ORDER BY recorded_at DESC, shape LIMIT @keep)`),
       listUsage: this.#db.prepare(`SELECT * FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}
         ORDER BY schema_id, environment, consumer_id, path, method, status`),
-      listSamples: this.#db.prepare(`SELECT * FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}
-        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape`),
+      sampleShapes: this.#db.prepare('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM usage_samples'),
       deleteUsage: this.#db.prepare(`DELETE FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}`),
       deleteSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}`),
     };
@@ -423,8 +424,30 @@ export class SqliteStorage implements Storage {
     return (this.#statements.listUsage.all(usageParameters(filter)) as UsageRow[]).map(rowToUsage);
   }
 
-  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
-    return (this.#statements.listSamples.all(usageParameters(filter)) as SampleRow[]).map(rowToSample);
+  async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {
+    // Only the conditions the filter sets: `@x IS NULL OR …` would keep SQLite from the key's index,
+    // and replay asks for one consumer's samples at a time.
+    const conditions = [
+      filter.schemaId !== undefined && 'schema_id = @schema_id', filter.consumerId !== undefined && 'consumer_id = @consumer_id',
+      filter.environment !== undefined && 'environment = @environment', filter.before !== undefined && 'recorded_at < @before',
+      options.validOnly === true && 'valid = 1',
+    ].filter((condition) => condition !== false);
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    let statement = this.#sampleQueries.get(where);
+    if (!statement) {
+      statement = this.#db.prepare(`SELECT * FROM usage_samples ${where}
+        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape LIMIT @limit`);
+      this.#sampleQueries.set(where, statement);
+    }
+    const parameters = Object.fromEntries(Object.entries(usageParameters(filter)).filter(([, value]) => value !== null));
+    // LIMIT -1: no limit.
+    return (statement.all({ ...parameters, limit: options.limit ?? -1 }) as SampleRow[]).map(rowToSample);
+  }
+
+  async listSampleShapes(): Promise<SampleShapeRecord[]> {
+    return (this.#statements.sampleShapes.all() as SampleRow[]).map(({ consumer_id, schema_id, environment, method, path, status, shape }) => ({
+      consumerId: consumer_id, schemaId: schema_id, environment, method, path, status: Number(status), shape,
+    }));
   }
 
   async deleteUsage(filter: UsageFilter): Promise<number> {

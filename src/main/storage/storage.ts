@@ -144,6 +144,17 @@ export interface UsageStoreLimits {
   maxFieldsPerKey: number;
 }
 
+/** What `listSamples` leaves out: replay reads only the valid samples it replays, newest first. */
+export interface SampleListOptions {
+  /** Only samples that were valid when recorded. */
+  validOnly?: boolean;
+  /** At most this many (the newest). */
+  limit?: number;
+}
+
+/** A sample's key and shape without its body: what the usage registry learns at start. */
+export type SampleShapeRecord = Pick<InteractionSampleRecord, 'consumerId' | 'schemaId' | 'environment' | 'method' | 'path' | 'status' | 'shape'>;
+
 /** Empty fields match every value; `before` (unix seconds) matches usage last seen earlier. */
 export interface UsageFilter {
   schemaId?: string;
@@ -200,8 +211,10 @@ export interface Storage {
    */
   addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void>;
   listUsage(filter: UsageFilter): Promise<UsageRecord[]>;
-  /** Samples matching the filter, newest first. */
-  listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]>;
+  /** Samples matching the filter, newest first; the options bound what is read in the store, not after. */
+  listSamples(filter: UsageFilter, options?: SampleListOptions): Promise<InteractionSampleRecord[]>;
+  /** Key and shape of every stored sample, without reading bodies. */
+  listSampleShapes(): Promise<SampleShapeRecord[]>;
   /** Removes usage rows and samples matching the filter; the number of rows and samples removed. */
   deleteUsage(filter: UsageFilter): Promise<number>;
 

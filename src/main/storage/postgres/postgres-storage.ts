@@ -10,7 +10,7 @@ import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
   ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
-  StorageChange, StorageChangeFeed, InteractionSampleRecord, UsageFilter, UsageRecord, UsageStoreLimits,
+  StorageChange, StorageChangeFeed, InteractionSampleRecord, SampleListOptions, SampleShapeRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
@@ -349,13 +349,20 @@ export class PostgresStorage implements Storage {
     return rows.map(rowToUsage);
   }
 
-  async listSamples(filter: UsageFilter): Promise<InteractionSampleRecord[]> {
+  async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {
     const { rows } = await this.#query<SampleRow>(
-      `SELECT * FROM svc_usage_samples WHERE ${usageFilterSql('recorded_at')}
-        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape`,
-      usageFilterValues(filter),
+      `SELECT * FROM svc_usage_samples WHERE ${usageFilterSql('recorded_at')} AND (NOT $5::boolean OR valid)
+        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape LIMIT $6`,
+      [...usageFilterValues(filter), options.validOnly === true, options.limit ?? null],
     );
     return rows.map(rowToSample);
+  }
+
+  async listSampleShapes(): Promise<SampleShapeRecord[]> {
+    const { rows } = await this.#query<SampleRow>('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM svc_usage_samples', []);
+    return rows.map(({ consumer_id, schema_id, environment, method, path, status, shape }) => ({
+      consumerId: consumer_id, schemaId: schema_id, environment, method, path, status: Number(status), shape,
+    }));
   }
 
   async deleteUsage(filter: UsageFilter): Promise<number> {
