@@ -101,6 +101,18 @@ export const LIMITS = Object.freeze({
   validationSharedClosureMaxChars: 64 * 1024,
   /** Validation: characters of a value quoted in a message; longer values are cut with "…". */
   validationMaxQuotedValueChars: 120,
+  /**
+   * Validation: characters of a JSON pointer quoted in a message. A longer one keeps its first and last
+   * half around "…" and gives its length: pointers are built from the body's own keys, and 100 levels
+   * of 1,000-character keys made each of 100 messages repeat a 100 KB pointer (a 9.9 MB result).
+   */
+  validationMaxPointerChars: 200,
+  /**
+   * Validation: UTF-8 bytes of the messages listed in one outcome; later violations are only counted
+   * (the last entry says how many). 100 messages of typical length take a few KiB, and a result stays
+   * far below maxGrpcMessageBytes whatever the schema's enum lists and patterns hold.
+   */
+  validationMaxErrorBytes: 64 * 1024, // 64 KiB
   /** Fixtures: deepest nesting of a generated value (levels); a schema that needs more is cut off there. */
   fixtureMaxValueDepth: 32,
   /** Fixtures: times one `$ref` may reappear inside itself before recursion is cut to required content only. */
@@ -217,6 +229,13 @@ export const LIMITS = Object.freeze({
   validationStreamMaxInFlight: 512,
   /** ValidateInteractionStream: request bytes of one stream read but not yet answered; reading pauses above this. */
   validationStreamMaxInFlightBytes: 64 * 1024 * 1024, // 64 MiB
+  /**
+   * ValidateInteractionStream: bytes of one stream's results written but not yet taken by HTTP/2 (its
+   * client reads too slowly, or never); reading pauses above this. Counting results alone let a client
+   * that never read hold 200 results of 10 MB (1.6 GB); typical results (about 200 bytes) reach
+   * validationStreamMaxInFlight first.
+   */
+  validationStreamMaxUnsentBytes: 1024 * 1024, // 1 MiB
 });
 
 export type Limits = typeof LIMITS;

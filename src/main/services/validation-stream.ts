@@ -7,7 +7,8 @@
  *
  * Backpressure: reading pauses while `validationStreamMaxInFlight` interactions (or
  * `validationStreamMaxInFlightBytes` of them) are read and not yet answered, while that many
- * results wait for the client to take them, and while the pool holds as many stream items as it
+ * results (or `validationStreamMaxUnsentBytes` of them) wait for the client to take them, while
+ * the pool holds as many stream items as it
  * queues (all streams together: ValidationPool.hasStreamRoom), and until the next turn of the event
  * loop once the streams have had their messages for this one (stream-turns.ts); HTTP/2 flow control
  * then holds the client back. Calls are counted and logged by the call observer (call-observer.ts).
@@ -32,19 +33,23 @@ interface Slot {
 export interface StreamLimits {
   maxInFlight: number;
   maxInFlightBytes: number;
+  /** Bytes of results written and not yet taken by HTTP/2 (the client's flow-control window). */
+  maxUnsentBytes: number;
 }
 
 export function createValidationStreamHandler(
   ctx: ServiceContext,
   validate: CallValidator,
-  { maxInFlight, maxInFlightBytes }: StreamLimits = {
+  { maxInFlight, maxInFlightBytes, maxUnsentBytes }: StreamLimits = {
     maxInFlight: LIMITS.validationStreamMaxInFlight,
     maxInFlightBytes: LIMITS.validationStreamMaxInFlightBytes,
+    maxUnsentBytes: LIMITS.validationStreamMaxUnsentBytes,
   },
 ): handleBidiStreamingCall<Buffer, Buffer> {
   return (call: ServerDuplexStream<Buffer, Buffer>) => {
     const slots: Slot[] = [];
     let slotBytes = 0;
+    let unsentBytes = 0;
     let inputEnded = false;
     let finished = false;
     let paused = false;
@@ -73,10 +78,17 @@ export function createValidationStreamHandler(
         waitingForPool = true;
         ctx.pool.whenStreamRoom(resumeWhenPoolHasRoom);
       }
-      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain || poolFull || waitingForTurn);
+      const shouldPause = !finished && (slots.length >= maxInFlight || slotBytes > maxInFlightBytes || waitingForDrain || unsentBytes > maxUnsentBytes || poolFull || waitingForTurn);
       if (shouldPause && !paused) call.pause();
       else if (!shouldPause && paused) call.resume();
       paused = shouldPause;
+    };
+
+    // A write's callback runs once HTTP/2 has taken the result (grpc-js: Http2ServerCallStream.sendMessage);
+    // 'drain' alone counts results, whatever their size.
+    const sent = (bytes: number) => () => {
+      unsentBytes -= bytes;
+      if (paused && unsentBytes <= maxUnsentBytes) updateFlow();
     };
 
     /** Writes every settled result at the head of the line, in arrival order. */
@@ -89,7 +101,8 @@ export function createValidationStreamHandler(
           break;
         }
         // Object mode: write() turns false after a handful of queued results; pause only once many wait.
-        if (!call.write(slot.result) && call.writableLength >= maxInFlight) waitingForDrain = true;
+        unsentBytes += slot.result.length;
+        if (!call.write(slot.result, sent(slot.result.length)) && call.writableLength >= maxInFlight) waitingForDrain = true;
       }
       if (inputEnded && slots.length === 0) finish(status.OK);
       updateFlow();

@@ -124,7 +124,7 @@ export class CompiledContract {
 
   private newReport(): ErrorReport {
     if (this.closed) throw new Error('CompiledContract is closed');
-    return createReport(this.options.maxErrors);
+    return createReport(this.options.maxErrors, this.options.maxErrorBytes);
   }
 
   private callContext(plan: OperationPlan, report: ErrorReport): CallContext {

@@ -12,7 +12,34 @@ export type MessagePart = 'request' | 'response';
 
 /** Quotes a value for a message: JSON string escaping, cut to `maxChars`. */
 export function quote(value: string, maxChars: number): string {
-  return JSON.stringify(value.length > maxChars ? `${value.slice(0, maxChars)}…` : value);
+  return JSON.stringify(clip(value, maxChars));
+}
+
+/** `text` cut to `maxChars` with "…", as values are quoted (for property names taken from the data). */
+export function clip(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${head(text, maxChars)}…` : text;
+}
+
+/**
+ * A JSON pointer for a message. One longer than `maxChars` keeps its first and last half around "…"
+ * (where the value starts and which item it is) and gives its full length.
+ */
+export function shortPointer(pointer: string, maxChars: number): string {
+  if (pointer.length <= maxChars) return pointer;
+  const half = Math.max(1, Math.floor(maxChars / 2));
+  return `${head(pointer, half)}…${tail(pointer, half)} (pointer of ${pointer.length} characters)`;
+}
+
+// Cuts never split a surrogate pair: half a character would reach the client as U+FFFD.
+function head(text: string, chars: number): string {
+  const code = text.charCodeAt(chars - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
+}
+
+function tail(text: string, chars: number): string {
+  const start = text.length - chars;
+  const code = text.charCodeAt(start);
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? start + 1 : start);
 }
 
 export const where = Object.freeze({
@@ -38,8 +65,7 @@ export const validationMessages = Object.freeze({
   invalidStatusCode: (status: number) => `response status ${status} is not a valid HTTP status code (100-599)`,
 
   // Routing
-  pathNotFound: (path: string, maxChars: number) =>
-    catalog.pathNotFound(path.length > maxChars ? `${path.slice(0, maxChars)}…` : path),
+  pathNotFound: (path: string, maxChars: number) => catalog.pathNotFound(clip(path, maxChars)),
   methodNotDefined: (method: string, template: string, defined: readonly string[]) =>
     `method ${method} is not defined for ${template} (defined: ${defined.join(', ')})`,
   selectorNotMatched: (method: string, path: string, keys: readonly string[], maxChars: number) =>
@@ -71,4 +97,8 @@ export const validationMessages = Object.freeze({
 
   // Responses
   statusNotDefined: (status: number, operation: string) => `response status ${status} is not defined for ${operation}`,
+
+  // The list
+  notListed: (count: number, limit: string) =>
+    `… and at least ${count} more violation${count === 1 ? '' : 's'} not listed (limit ${limit})`,
 });

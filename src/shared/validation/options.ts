@@ -14,8 +14,12 @@ export interface ContractOptions {
   maxCompileSchemaNodes: number;
   /** Properties one schema object may declare (intake refuses more; checked again before compiling). */
   maxSchemaObjectProperties: number;
-  /** Characters of a value quoted in a message. */
+  /** Characters of a value (or a property name from the data) quoted in a message. */
   maxQuotedValueChars: number;
+  /** Characters of a JSON pointer quoted in a message; a longer one keeps its start and end. */
+  maxPointerChars: number;
+  /** UTF-8 bytes of the messages listed in one outcome (later violations are only counted). */
+  maxErrorBytes: number;
 }
 
 export const DEFAULT_CONTRACT_OPTIONS: Readonly<ContractOptions> = Object.freeze({
@@ -26,6 +30,8 @@ export const DEFAULT_CONTRACT_OPTIONS: Readonly<ContractOptions> = Object.freeze
   maxCompileSchemaNodes: LIMITS.validationMaxCompileSchemaNodes,
   maxSchemaObjectProperties: LIMITS.maxSchemaObjectProperties,
   maxQuotedValueChars: LIMITS.validationMaxQuotedValueChars,
+  maxPointerChars: LIMITS.validationMaxPointerChars,
+  maxErrorBytes: LIMITS.validationMaxErrorBytes,
 });
 
 /** Merges `overrides` over the defaults; throws a TypeError naming the option for a bad value. */

@@ -4,41 +4,48 @@
  */
 import type { ErrorObject } from 'ajv';
 import { unescapePointerToken } from '../json';
-import { located, quote } from './messages';
+import { clip, located, quote, shortPointer } from './messages';
 import { FORBIDDEN_KEYWORD } from './ajv-instance';
+import type { ContractOptions } from './options';
+
+/** How much of the data a message quotes: values and property names, and JSON pointers. */
+export type QuoteLimits = Pick<ContractOptions, 'maxQuotedValueChars' | 'maxPointerChars'>;
 
 const MAX_LISTED_VALUES = 10;
 
 /**
  * The message for one AJV error, or undefined for errors that only repeat others
  * (`if` says "must match then", whose own errors are already listed).
- * `data` is the validated value: parameter messages quote the failing primitive.
+ * `data` is the validated value: parameter messages quote the failing primitive. Pointers and
+ * property names come from the data's own keys, so they are shortened like values (`limits`).
  */
 export function schemaErrorMessage(
   place: string,
   error: ErrorObject,
   data: unknown,
   quoteValues: boolean,
-  maxChars: number,
+  limits: QuoteLimits,
 ): string | undefined {
   const { keyword, instancePath } = error;
   if (keyword === 'if') return undefined;
   if (keyword === FORBIDDEN_KEYWORD) {
     const slash = instancePath.lastIndexOf('/');
-    const name = unescapePointerToken(instancePath.slice(slash + 1));
+    const name = clip(unescapePointerToken(instancePath.slice(slash + 1)), limits.maxQuotedValueChars);
     const access = String(error.params.access);
     const text = access === 'unexpected' ? `unexpected property "${name}"` : `property "${name}" is ${access}`;
-    return located(place, instancePath.slice(0, slash), text);
+    return located(place, shortPointer(instancePath.slice(0, slash), limits.maxPointerChars), text);
   }
-  const text = keywordText(error);
+  const text = keywordText(error, limits.maxQuotedValueChars);
+  const pointer = shortPointer(instancePath, limits.maxPointerChars);
   if (quoteValues) {
     const value = valueAt(data, instancePath);
-    if (value !== undefined) return located(place, instancePath, `value ${quote(value, maxChars)} ${text}`);
+    if (value !== undefined) return located(place, pointer, `value ${quote(value, limits.maxQuotedValueChars)} ${text}`);
   }
-  return located(place, instancePath, text);
+  return located(place, pointer, text);
 }
 
-function keywordText(error: ErrorObject): string {
+/** `maxChars`: for the property names it quotes from the data. */
+function keywordText(error: ErrorObject, maxChars: number): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
@@ -46,9 +53,9 @@ function keywordText(error: ErrorObject): string {
     case 'required':
       return `property "${String(p.missingProperty)}" is required`;
     case 'additionalProperties':
-      return `unexpected property "${String(p.additionalProperty)}"`;
+      return `unexpected property "${clip(String(p.additionalProperty), maxChars)}"`;
     case 'unevaluatedProperties':
-      return `unexpected property "${String(p.unevaluatedProperty)}"`;
+      return `unexpected property "${clip(String(p.unevaluatedProperty), maxChars)}"`;
     case 'enum':
       return `must be one of ${listValues(p.allowedValues as unknown[])}`;
     case 'const':
@@ -94,7 +101,7 @@ function keywordText(error: ErrorObject): string {
     case 'dependentRequired':
       return `property "${String(p.missingProperty)}" is required when property "${String(p.property)}" is present`;
     case 'propertyNames':
-      return `property name ${JSON.stringify(p.propertyName)} is not valid`;
+      return `property name ${quote(String(p.propertyName), maxChars)} is not valid`;
     case 'contains':
       return p.maxContains === undefined
         ? `must contain at least ${String(p.minContains)} matching item${plural(p.minContains)}`

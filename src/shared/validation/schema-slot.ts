@@ -66,7 +66,7 @@ export function runSlot(
       call.report.omitted += errors.length - i;
       return;
     }
-    const message = schemaErrorMessage(place, errors[i]!, data, quoteValues, call.options.maxQuotedValueChars);
+    const message = schemaErrorMessage(place, errors[i]!, data, quoteValues, call.options);
     if (message !== undefined) addError(call.report, category, message);
   }
 }
