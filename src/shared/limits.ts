@@ -24,7 +24,7 @@ export const LIMITS = Object.freeze({
    * GitHub's REST description peaks at 105.
    */
   maxSchemaObjectProperties: 1_000,
-  /** Longest chain of `$ref` → `$ref` followed before a reference counts as dangling (cycles end there too). */
+  /** Longest chain of `$ref` → `$ref`; registration refuses a longer or circular chain, as it refuses a dangling reference. */
   maxRefChainHops: 32,
   /** Longest schema id, consumer id or other identifier. */
   maxIdLength: 128,

@@ -20,7 +20,8 @@ import { invalidSchema } from '../errors';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { OpenApiDocument } from './document';
 import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
-import { resolvePointer } from './refs';
+import { LIMITS } from '../limits';
+import { refToPointer, resolveJsonPointer, resolvePointer } from './refs';
 
 const MAX_REPORTED_ERRORS = 10;
 /** Validate → repair rounds; a repair can uncover an error that an enclosing `oneOf` hid. */
@@ -52,22 +53,71 @@ export function assertValidOpenApiStructure(document: OpenApiDocument, warnings?
   }
 }
 
-/** Every `$ref` must point at something in the document (all are local: see refs.ts). */
+/**
+ * Every `$ref` must point at something in the document (all are local: see refs.ts), and a chain
+ * of references (a `$ref` to an object that is itself a `$ref`...) must end at an object within
+ * LIMITS.maxRefChainHops. Every engine reads a cyclic or overlong chain as pointing nowhere
+ * (refs.ts derefObject), so such a document would register and then answer wrongly ("status 200
+ * is not defined", an empty fixture): it is refused like a dangling reference.
+ */
 export function assertLocalRefsResolve(document: OpenApiDocument): void {
+  // Pointer of a target → $ref hops from it to the object the chain ends at; linear overall.
+  const chainEnds = new Map<string, number>();
   const stack: Array<[unknown, string]> = [[document, '']];
   while (stack.length > 0) {
     const [node, pointer] = stack.pop()!;
     if (Array.isArray(node)) {
       node.forEach((child, i) => stack.push([child, `${pointer}/${i}`]));
     } else if (isJsonObject(node)) {
-      if (typeof node.$ref === 'string' && resolvePointer(document, node.$ref) === undefined) {
-        throw invalidSchema(`$ref "${clip(node.$ref)}" at ${pointer || '/'} does not resolve to anything in the document`);
-      }
+      if (typeof node.$ref === 'string') checkRefChain(document, node.$ref, pointer || '/', chainEnds);
       for (const [key, child] of Object.entries(node)) {
         if (typeof child === 'object' && child !== null) stack.push([child, `${pointer}/${escapePointerToken(key)}`]);
       }
     }
   }
+}
+
+function checkRefChain(document: OpenApiDocument, ref: string, at: string, chainEnds: Map<string, number>): void {
+  const chain: string[] = [];
+  let next = ref;
+  let hops: number | undefined;
+  for (;;) {
+    const target = refToPointer(next);
+    const value = target === undefined ? undefined : resolveJsonPointer(document, target);
+    if (target === undefined || value === undefined) {
+      const from = chain.length === 0 ? '' : ` (reached through ${describeChain(ref, chain)})`;
+      throw invalidSchema(`$ref "${clip(next)}" at ${chain.length === 0 ? at : clip(chain[chain.length - 1]!)} does not resolve to anything in the document${from}`);
+    }
+    if (chain.includes(target)) {
+      throw invalidSchema(`$ref "${clip(ref)}" at ${at} is circular: ${describeChain(ref, [...chain, target])} never reaches an object`);
+    }
+    chain.push(target);
+    if (chain.length > LIMITS.maxRefChainHops) break;
+    const known = chainEnds.get(target);
+    if (known !== undefined) {
+      hops = known;
+      break;
+    }
+    if (!isJsonObject(value) || typeof value.$ref !== 'string') {
+      hops = 0;
+      break;
+    }
+    next = value.$ref;
+  }
+  const total = hops === undefined ? undefined : hops + chain.length;
+  if (hops === undefined || total! > LIMITS.maxRefChainHops) {
+    const count = total === undefined ? `more than ${LIMITS.maxRefChainHops}` : String(total);
+    throw invalidSchema(`$ref "${clip(ref)}" at ${at} starts a chain of ${count} references to references, over the limit of ${LIMITS.maxRefChainHops} (maxRefChainHops)`);
+  }
+  // chain[i] is reached after i + 1 hops, so the object there is `hops + (chain.length - 1 - i)` hops from the end.
+  for (let i = chain.length - 1; i >= 0; i--) chainEnds.set(chain[i]!, hops + (chain.length - 1 - i));
+}
+
+/** `#/a → #/b → #/a`, shortened in the middle when long. */
+function describeChain(ref: string, pointers: readonly string[]): string {
+  const steps = [ref, ...pointers.slice(1).map((pointer) => `#${pointer}`)];
+  const shown = steps.length > 8 ? [...steps.slice(0, 4), '…', ...steps.slice(-3)] : steps;
+  return shown.map((step) => clip(step, 120)).join(' → ');
 }
 
 /**
