@@ -65,7 +65,7 @@ export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOption
   maxQueued: LIMITS.documentTaskMaxQueued,
   maxQueuedPerCaller: LIMITS.documentTaskMaxQueuedPerCaller,
   idleTimeoutMs: 60_000, // 1 min: a deploy's comparisons (one per consumer version) share a thread
-  budgetMs: Object.freeze({ intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs }),
+  budgetMs: Object.freeze({ intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs, operations: LIMITS.operationsMaxMs }),
   maxHeapBytes: LIMITS.documentTaskMaxHeapBytes,
   filename: path.resolve(__dirname, '../workers/document-task.js'),
   logger: undefined,
@@ -76,6 +76,7 @@ const WHAT = Object.freeze({
   intake: { worker: 'schema intake', undone: 'the schema was not registered' },
   compare: { worker: 'comparison', undone: 'the schemas were not compared' },
   fixture: { worker: 'fixture', undone: 'no fixture was generated' },
+  operations: { worker: 'operation listing', undone: 'the operations were not listed' },
 });
 
 /** What one caller has in the pool; forgotten once nothing of it runs or waits. */
@@ -111,7 +112,7 @@ export class DocumentTaskPool {
   #piscina: Piscina<DocumentTask, DocumentTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   readonly #waiting: WaitingTask[] = [];
-  readonly #running: Record<TaskKind, number> = { intake: 0, compare: 0, fixture: 0 };
+  readonly #running: Record<TaskKind, number> = { intake: 0, compare: 0, fixture: 0, operations: 0 };
   /** Callers with a task running or waiting (at most threads + maxQueued of them). */
   readonly #callers = new Map<string, CallerShare>();
   /** Tasks started so far: the clock callers' turns are kept by. */
@@ -249,7 +250,7 @@ export class DocumentTaskPool {
   }
 
   #runningCount(): number {
-    return this.#running.intake + this.#running.compare + this.#running.fixture;
+    return this.#running.intake + this.#running.compare + this.#running.fixture + this.#running.operations;
   }
 
   #start(waiting: WaitingTask, onLoan: boolean): void {

@@ -111,6 +111,8 @@ export class SvcServer {
         immutableVersions: config.immutableVersions,
         // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
         intake: async (content, caller) => (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller)).schema,
+        // So are the operations ListEndpoints and RegisterConsumer list: the main thread never parses the document for them.
+        listOperations: async (document, caller) => (await tasks.run<'operations'>({ kind: 'operations', document }, caller)).operations,
       });
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger, ...streamQueueing });
       await pool.start();

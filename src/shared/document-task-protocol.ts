@@ -9,6 +9,7 @@ import type { BreakingChangeRecord } from './compare/breaking-change';
 import type { ErrorCode } from './errors';
 import type { FixtureRequestSpec, GeneratedFixtureRecord, GeneratedResponseRecord } from './fixture-generator';
 import type { SourceFormat } from './openapi/document';
+import type { OperationSummary } from './openapi/operations';
 import type { IntakeWarning, IntakeWarningCode } from './openapi/intake-warnings';
 
 /** A registered version's bundled document, by content hash (the worker keeps recent ones parsed). */
@@ -23,7 +24,9 @@ export type DocumentTask =
   /** Breaking changes from one version to another. */
   | { kind: 'compare'; oldDocument: TaskDocument; newDocument: TaskDocument }
   /** A fixture, a response or a request body for one operation. */
-  | { kind: 'fixture'; document: TaskDocument; spec: FixtureRequestSpec; output: 'fixture' | 'request' | 'response' };
+  | { kind: 'fixture'; document: TaskDocument; spec: FixtureRequestSpec; output: 'fixture' | 'request' | 'response' }
+  /** The operations of a version (ListEndpoints, RegisterConsumer): the main thread keeps this, not the parsed document. */
+  | { kind: 'operations'; document: TaskDocument };
 
 /** The checked document as intake produced it, with the document as JSON (as the registry stores it). */
 export interface IntakeResult {
@@ -41,7 +44,8 @@ export type DocumentTaskAnswer =
   | { kind: 'compare'; changes: BreakingChangeRecord[] }
   | { kind: 'fixture'; fixture: GeneratedFixtureRecord }
   | { kind: 'request'; body: string }
-  | { kind: 'response'; response: GeneratedResponseRecord };
+  | { kind: 'response'; response: GeneratedResponseRecord }
+  | { kind: 'operations'; operations: OperationSummary[] };
 
 export type DocumentTaskResult =
   | ({ ok: true } & DocumentTaskAnswer)

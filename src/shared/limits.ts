@@ -148,6 +148,8 @@ export const LIMITS = Object.freeze({
   fixtureMaxBodyBytes: 4 * 1024 * 1024, // 4 MiB
   /** Fixtures: longest one fixture may take before it is stopped. */
   fixtureMaxMs: 10_000, // 10 s
+  /** Document tasks: longest the operations of one version may take to list (parsing a 32 MiB document takes about 0.5 s). */
+  operationsMaxMs: 10_000, // 10 s
   /**
    * Document tasks (intake, comparisons, fixtures) waiting for a thread at most; a task beyond it is
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
@@ -186,6 +188,27 @@ export const LIMITS = Object.freeze({
   consumerMaxUsedFields: 1_000,
   /** Consumers: used fields of one registration, all endpoints together (repeats counted), checked before anything is merged. */
   consumerMaxUsedFieldsTotal: 100_000,
+  /**
+   * Main thread: memory the schema registry's cache of version documents may hold (JSON text, and
+   * the parsed object once a call needed it), least recently used out. Holds one parsed document of
+   * maxSchemaBytes (32 MiB × registryParsedDocumentBytesPerChar = 160 MiB): a cap on entries alone
+   * let ten 27 MB versions grow the process by 1.3 GB.
+   */
+  registryDocumentCacheMaxBytes: 256 * 1024 * 1024, // 256 MiB
+  /**
+   * Bytes counted per character of a cached document's JSON text once it is parsed: the text (1 byte
+   * a character in V8, 2 outside Latin-1) plus the object graph, measured with
+   * `node --expose-gc` as heapUsed after JSON.parse: 1.7 bytes a character for a 27 MiB document of
+   * 16,000 operations with small schema objects, 3.1 for a text of nothing but tiny objects (`{"a":1}`).
+   * A text not yet parsed counts 2 a character.
+   */
+  registryParsedDocumentBytesPerChar: 5,
+  /**
+   * Main thread: memory the schema registry's lists of operations may hold (method, path,
+   * operationId, summary, response keys per operation; about 3 MB for 16,000 operations), least
+   * recently used out: what ListEndpoints and RegisterConsumer read instead of the parsed document.
+   */
+  registryOperationIndexMaxBytes: 64 * 1024 * 1024, // 64 MiB
   /** Validation workers: compiled contracts kept per worker (spec: schema cache capacity, MaxSchemas). */
   contractCacheMaxEntries: 1_000,
   /** Validation workers: a compiled contract unused this long is dropped (spec: schema cache time-to-live, SchemaTTL). */

@@ -14,10 +14,11 @@ import type { OpenApiDocument } from '../shared/openapi/document';
  * task waiting), and an idle pool restarts cheaply.
  */
 async function engines() {
-  const [compare, fixtures, intake] = await Promise.all([
+  const [compare, fixtures, intake, operations] = await Promise.all([
     import('../shared/compare'),
     import('../shared/fixture-generator'),
     import('../shared/openapi/schema-intake'),
+    import('../shared/openapi/operations'),
   ]);
   return {
     compareDocuments: compare.compareDocuments,
@@ -25,6 +26,7 @@ async function engines() {
     generateRequestBody: fixtures.generateRequestBody,
     generateResponse: fixtures.generateResponse,
     intakeSchema: intake.intakeSchema,
+    summarizeOperations: operations.summarizeOperations,
   };
 }
 
@@ -34,10 +36,13 @@ let parsedBytes = 0;
 
 export default async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskResult> {
   try {
-    const { compareDocuments, generateFixture, generateRequestBody, generateResponse, intakeSchema } = await engines();
+    const { compareDocuments, generateFixture, generateRequestBody, generateResponse, intakeSchema, summarizeOperations } = await engines();
     switch (task.kind) {
       case 'intake':
         return { ok: true, kind: 'intake', schema: await intakeSchema(task.text) };
+      case 'operations':
+        // A one-off per version (the registry keeps the answer): parsed without filling the cache.
+        return { ok: true, kind: 'operations', operations: summarizeOperations(parsed.get(task.document.hash)?.document ?? JSON.parse(task.document.documentJson)) };
       case 'compare':
         return { ok: true, kind: 'compare', changes: compareDocuments(documentOf(task.oldDocument), documentOf(task.newDocument)) };
       case 'fixture': {

@@ -8,7 +8,6 @@ import { ErrorCode, SvcError, invalidArgument, limitExceeded, messages } from '.
 import { checkEnvironment, checkIdentifier, checkMetadataText } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
 import { isHttpMethod } from '../../shared/openapi/document';
-import { listOperations } from '../../shared/openapi/operations';
 import { normalizePathTemplate } from '../../shared/compare';
 import { consumerKeyString } from '../storage/consumer-key';
 import type { ConsumerKey, ConsumerRecord, EndpointUsageRecord, Storage } from '../storage/storage';
@@ -27,6 +26,8 @@ export interface RegisterConsumerInput {
   /** Empty: `dev`. */
   environment: string;
   usedEndpoints: EndpointUsageRecord[];
+  /** Whom listing the schema's operations is counted against (auth/principal.ts `callerOf`). */
+  caller: string;
 }
 
 export interface RegisterConsumerResult {
@@ -71,13 +72,13 @@ export class ConsumerRegistry {
     checkEnvironment('environment', environment);
     const requested = checkUsedEndpoints(input.usedEndpoints);
 
-    const schema = await this.#schemas.resolve(input.schemaId, input.schemaVersion).catch((error: unknown) => {
+    const schema = await this.#schemas.operations(input.schemaId, input.schemaVersion, input.caller).catch((error: unknown) => {
       if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
         throw new SvcError(error.code, `${messages.schemaVersionNotFound()}: ${input.schemaId} has no version ${input.schemaVersion.slice(0, 64)} (registered: ${recentVersions(this.#schemas.versionsOf(input.schemaId))})`);
       }
       throw error;
     });
-    const usedEndpoints = matchEndpoints(requested, listOperations(schema.document), `${schema.schemaId} version ${schema.version}`);
+    const usedEndpoints = matchEndpoints(requested, schema.operations, `${schema.schemaId} version ${schema.version}`);
 
     const key: ConsumerKey = { consumerId: input.consumerId, schemaId: schema.schemaId, environment };
     return this.#writes.run(consumerKeyString(key), async () => {

@@ -11,13 +11,15 @@ import {
 import {
   checkIdentifier, checkMetadataText, checkSemanticVersion, compareVersions, isSemanticVersion,
 } from '../../shared/identifiers';
-import type { IntakeResult } from '../../shared/document-task-protocol';
+import type { IntakeResult, TaskDocument } from '../../shared/document-task-protocol';
 import { intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
+import { summarizeOperations, type OperationSummary } from '../../shared/openapi/operations';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from '../storage/keyed-mutex';
+import { LIMITS } from '../../shared/limits';
 import { LruCache } from './lru-cache';
 
 export interface ResolvedSchema {
@@ -28,6 +30,14 @@ export interface ResolvedSchema {
   document: OpenApiDocument;
   /** `document` as JSON text: what crosses to worker threads. */
   documentJson: string;
+}
+
+/** The operations of one version: what ListEndpoints and RegisterConsumer need, without the document. */
+export interface VersionOperations {
+  schemaId: string;
+  version: string;
+  hash: string;
+  operations: readonly OperationSummary[];
 }
 
 export interface RegisterInput {
@@ -89,8 +99,15 @@ export interface RegisterOptions {
 export interface SchemaRegistryOptions {
   /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread, counted against `caller`. */
   intake: (content: string, caller: string) => Promise<IntakeResult>;
-  /** Parsed documents kept in memory (each can be tens of MB for the largest descriptions). */
+  /**
+   * Lists the operations of a registered document; the server runs it on a document-task thread,
+   * counted against `caller`, so a large document is never parsed on the main thread for a listing.
+   */
+  listOperations: (document: TaskDocument, caller: string) => Promise<OperationSummary[]>;
+  /** Version documents kept in memory (each can be tens of MB for the largest descriptions). */
   documentCacheEntries: number;
+  /** Estimated bytes those documents may hold together (see weighDocument). */
+  documentCacheMaxBytes: number;
   /** Refuse different content for a version already registered (identical content stays idempotent). */
   immutableVersions: boolean;
   /** Clock in Unix seconds; injectable for tests. */
@@ -99,7 +116,9 @@ export interface SchemaRegistryOptions {
 
 const DEFAULT_OPTIONS: SchemaRegistryOptions = {
   intake: intakeSchema,
+  listOperations: async ({ documentJson }) => summarizeOperations(JSON.parse(documentJson) as OpenApiDocument),
   documentCacheEntries: 64,
+  documentCacheMaxBytes: LIMITS.registryDocumentCacheMaxBytes,
   immutableVersions: false,
   now: () => Math.floor(Date.now() / 1000),
 };
@@ -113,7 +132,13 @@ export class SchemaRegistry {
   /** schema id → versions, ascending by semantic version. */
   readonly #index = new Map<string, SchemaVersionSummary[]>();
   /** Documents as JSON by version and hash, parsed on the first `resolve` that needs the object. */
-  readonly #documents: LruCache<string, { document?: OpenApiDocument; documentJson: string }>;
+  readonly #documents: LruCache<string, CachedDocument>;
+  /** Operations by version and hash: a few MB for the largest documents, kept far longer than their documents. */
+  readonly #operations = new LruCache<string, VersionOperations>(OPERATION_INDEX_ENTRIES, {
+    maxWeight: LIMITS.registryOperationIndexMaxBytes, weigh: weighOperations,
+  });
+  /** Listings being computed, so concurrent calls for one version start one task. */
+  readonly #listing = new Map<string, Promise<VersionOperations>>();
   /**
    * Registrations of one schema id in this process, one at a time. Across replicas the store's
    * conditional write decides (saveSchemaVersion with `expected`), so no lock of the store is needed.
@@ -125,7 +150,7 @@ export class SchemaRegistry {
   private constructor(storage: Storage, options: SchemaRegistryOptions) {
     this.#storage = storage;
     this.#options = options;
-    this.#documents = new LruCache(options.documentCacheEntries);
+    this.#documents = new LruCache(options.documentCacheEntries, { maxWeight: options.documentCacheMaxBytes, weigh: weighDocument });
   }
 
   /** Loads the index of every stored version; on a store shared by replicas, follows their changes. */
@@ -259,10 +284,15 @@ export class SchemaRegistry {
   async resolve(schemaId: string, version = ''): Promise<ResolvedSchema> {
     await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
-    const cached = this.#documents.get(cacheKey(summary.schemaId, summary.version, summary.contentHash));
+    const key = cacheKey(summary.schemaId, summary.version, summary.contentHash);
+    const cached = this.#documents.get(key);
     if (cached) {
-      cached.document ??= JSON.parse(cached.documentJson) as OpenApiDocument;
-      return resolved(summary, cached as Required<typeof cached>);
+      if (!cached.document) {
+        cached.document = JSON.parse(cached.documentJson) as OpenApiDocument;
+        // Set again: the parsed entry weighs more, and may now push others (or itself) out.
+        this.#documents.set(key, cached);
+      }
+      return resolved(summary, cached as Required<CachedDocument>);
     }
     const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
     if (!record) throw schemaVersionNotFound();
@@ -272,6 +302,31 @@ export class SchemaRegistry {
     // Described by the record read, not the summary: a re-registration between the two must not
     // pair one content's hash with another content's document (workers key contracts by hash).
     return resolved(stored, entry);
+  }
+
+  /**
+   * The operations of a version (latest when `version` is empty), listed on a document-task thread
+   * (`listOperations`) and kept per version: the main thread handles the text, never the parsed document.
+   */
+  async operations(schemaId: string, version: string, caller: string): Promise<VersionOperations> {
+    await this.readThrough(schemaId, version);
+    const ref = this.versionRef(schemaId, version);
+    const key = cacheKey(ref.schemaId, ref.version, ref.hash);
+    const cached = this.#operations.get(key);
+    if (cached) return cached;
+    let listing = this.#listing.get(key);
+    if (!listing) {
+      listing = (async () => {
+        const source = await this.documentSource(ref.schemaId, ref.version);
+        const operations = await this.#options.listOperations({ hash: source.ref.hash, documentJson: source.documentJson }, caller);
+        // Keyed by what was read: the version may have been registered again meanwhile.
+        const entry: VersionOperations = { schemaId: source.ref.schemaId, version: source.ref.version, hash: source.ref.hash, operations };
+        this.#operations.set(cacheKey(entry.schemaId, entry.version, entry.hash), entry);
+        return entry;
+      })().finally(() => this.#listing.delete(key));
+      this.#listing.set(key, listing);
+    }
+    return listing;
   }
 
   /**
@@ -340,6 +395,11 @@ export class SchemaRegistry {
   async readVersionRef(schemaId: string, version = ''): Promise<VersionRef> {
     await this.readThrough(schemaId, version);
     return this.versionRef(schemaId, version);
+  }
+
+  /** Estimated bytes held by the document cache (weighDocument), never over `documentCacheMaxBytes`. */
+  get cachedDocumentBytes(): number {
+    return this.#documents.weight;
   }
 
   /** Metadata of a version without touching storage. */
@@ -457,6 +517,35 @@ export class SchemaRegistry {
     }
     this.#index.set(summary.schemaId, versions);
   }
+}
+
+/** A version's document as JSON text, with the parsed object once a `resolve` needed it. */
+interface CachedDocument {
+  document?: OpenApiDocument;
+  documentJson: string;
+}
+
+/** Estimated bytes of a cached document, from its text's length (LIMITS.registryParsedDocumentBytesPerChar says how it was measured). */
+export function weighDocument(entry: CachedDocument): number {
+  return entry.documentJson.length * (entry.document ? LIMITS.registryParsedDocumentBytesPerChar : TEXT_BYTES_PER_CHAR);
+}
+
+/** V8 keeps a string at one byte a character, two where any character is outside Latin-1. */
+const TEXT_BYTES_PER_CHAR = 2;
+
+/** Versions whose operations are kept: small entries, so the byte budget is what usually bounds them. */
+const OPERATION_INDEX_ENTRIES = 4096;
+/** Heap of one OperationSummary beside its strings (two objects, an array, their fields): 16,000 operations measured 2.5 MB of heap and count 3.4 MB. */
+const OPERATION_SUMMARY_OVERHEAD_BYTES = 160;
+
+/** Estimated bytes of a version's operations. */
+export function weighOperations(entry: VersionOperations): number {
+  let chars = 0;
+  for (const operation of entry.operations) {
+    chars += operation.method.length + operation.path.length + operation.operationId.length + operation.summary.length;
+    for (const status of operation.statuses) chars += status.length;
+  }
+  return chars * TEXT_BYTES_PER_CHAR + entry.operations.length * OPERATION_SUMMARY_OVERHEAD_BYTES;
 }
 
 function resolved(summary: SchemaVersionSummary, entry: { document: OpenApiDocument; documentJson: string }): ResolvedSchema {

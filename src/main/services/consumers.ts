@@ -6,7 +6,7 @@
 import { ErrorCode, SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { DEFAULT_CONSUMER_ENVIRONMENT, type ConsumerInfo__Output, type ContractValidatorHandlers, type RegisterConsumerRequest__Output } from '@svc/client/protocol';
-import { actorOf } from '../auth/principal';
+import { actorOf, callerOf } from '../auth/principal';
 import type { ConsumerRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
@@ -20,7 +20,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
         await ctx.environments.require(request.environment || DEFAULT_CONSUMER_ENVIRONMENT, {
           create: true, origin: 'consumer-registration', actor: actorOf(call.metadata),
         });
-        const { outcome, record } = await ctx.consumers.register(toRegisterInput(request));
+        const { outcome, record } = await ctx.consumers.register(toRegisterInput(request, callerOf(call, ctx.trustedProxies)));
         ctx.audit('consumer_registered', {
           consumerId: record.consumerId, consumerVersion: record.consumerVersion, schemaId: record.schemaId,
           schemaVersion: record.schemaVersion, environment: record.environment,
@@ -56,8 +56,9 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
   };
 }
 
-function toRegisterInput(request: RegisterConsumerRequest__Output) {
+function toRegisterInput(request: RegisterConsumerRequest__Output, caller: string) {
   return {
+    caller,
     consumerId: request.consumer_id,
     consumerVersion: request.consumer_version,
     schemaId: request.schema_id,

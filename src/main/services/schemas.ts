@@ -2,7 +2,6 @@
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, errorMessage, invalidArgument, invalidSchema } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
-import { listOperations } from '../../shared/openapi/operations';
 import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import { unary } from '../unary-handler';
@@ -33,9 +32,9 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
 
     ListSchemas: unary(ctx, 'ListSchemas', async (request) => listSchemas(ctx, request)),
 
-    ListEndpoints: unary(ctx, 'ListEndpoints', async (request) => {
-      const { document } = await ctx.schemas.resolve(request.schema_id, request.schema_version);
-      const endpoints = listOperations(document).map(({ method, path, operationId, summary }) => ({
+    ListEndpoints: unary(ctx, 'ListEndpoints', async (request, call) => {
+      const { operations } = await ctx.schemas.operations(request.schema_id, request.schema_version, callerOf(call, ctx.trustedProxies));
+      const endpoints = operations.map(({ method, path, operationId, summary }) => ({
         method, path, operation_id: operationId, summary,
       }));
       return { endpoints };

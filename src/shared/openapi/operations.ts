@@ -56,6 +56,28 @@ export function findOperation(document: OpenApiDocument, method: string, path: s
   };
 }
 
+/**
+ * An operation as listings and request matchers need it, without the document: small enough to
+ * keep per version, and what a document-task thread sends back so the main thread never parses a
+ * whole document to list its operations.
+ */
+export interface OperationSummary {
+  method: string;
+  path: string;
+  operationId: string;
+  summary: string;
+  /** Documented response keys: `200`, `4XX`, `default`. */
+  statuses: string[];
+}
+
+/** listOperations, each reduced to its OperationSummary (same order). */
+export function summarizeOperations(document: OpenApiDocument): OperationSummary[] {
+  return listOperations(document).map(({ method, path, operationId, summary, operation }) => {
+    const responses = derefObject(document, operation.responses);
+    return { method, path, operationId, summary, statuses: responses ? Object.keys(responses) : [] };
+  });
+}
+
 export function countOperations(document: OpenApiDocument): number {
   return listOperations(document).length;
 }
