@@ -189,20 +189,13 @@ export const LIMITS = Object.freeze({
   /** Consumers: used fields of one registration, all endpoints together (repeats counted), checked before anything is merged. */
   consumerMaxUsedFieldsTotal: 100_000,
   /**
-   * Main thread: memory the schema registry's cache of version documents may hold (JSON text, and
-   * the parsed object once a call needed it), least recently used out. Holds one parsed document of
-   * maxSchemaBytes (32 MiB × registryParsedDocumentBytesPerChar = 160 MiB): a cap on entries alone
-   * let ten 27 MB versions grow the process by 1.3 GB.
+   * Main thread: bytes of version documents (their JSON text, 2 bytes a character) the schema
+   * registry keeps for worker threads, least recently used out, beside its 64 entries. Holds several
+   * documents of maxSchemaBytes; a cap on entries alone let ten 27 MB versions grow the process by 1.3 GB.
+   * The main thread never parses them: intake, operation listings, comparisons and fixtures run on
+   * document-task threads.
    */
   registryDocumentCacheMaxBytes: 256 * 1024 * 1024, // 256 MiB
-  /**
-   * Bytes counted per character of a cached document's JSON text once it is parsed: the text (1 byte
-   * a character in V8, 2 outside Latin-1) plus the object graph, measured with
-   * `node --expose-gc` as heapUsed after JSON.parse: 1.7 bytes a character for a 27 MiB document of
-   * 16,000 operations with small schema objects, 3.1 for a text of nothing but tiny objects (`{"a":1}`).
-   * A text not yet parsed counts 2 a character.
-   */
-  registryParsedDocumentBytesPerChar: 5,
   /**
    * Main thread: memory the schema registry's lists of operations may hold (method, path,
    * operationId, summary, response keys per operation; about 3 MB for 16,000 operations), least

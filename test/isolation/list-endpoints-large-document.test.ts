@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { recordInteractions } from '../helpers/recording';
 import { USERS_SCHEMA_TEXT, VALID_USER, assertNeighbourNotHeld, getUserInteraction, registerSchema } from '../helpers/validation';
 
 /** Few operations with deep schemas: the parse is long, the answer short (the client decodes it in this process too). */
@@ -69,4 +70,29 @@ test('RegisterConsumer checks its endpoints against the listed operations', asyn
   });
   assert.equal(refused.success, false);
   assert.match(refused.message, /1 endpoint is not in schema large version 1\.0\.0: GET \/r1\/\{id\}/);
+});
+
+test('RecordInteractions and GetCoverage use the listed operations: the main thread parses no document', async () => {
+  // Any parse of a text this long on the main thread is the document's (it is about 12 MB).
+  const parse = JSON.parse;
+  let documentParses = 0;
+  JSON.parse = ((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    if (typeof text === 'string' && text.length > 1_000_000) documentParses++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const recorded = await recordInteractions(server.client, [{
+      schema_id: 'large', schema_version: '1.0.0', environment: 'dev', consumer_id: 'web', valid: true,
+      request: { method: 'PUT', path: '/r7/3', headers: {}, body: '' },
+      response: { status_code: 200, headers: {}, body: '' },
+    }]);
+    assert.equal(recorded.accepted, 1, recorded.message);
+    const coverage = await server.client.call('GetCoverage', { schema_id: 'large', schema_version: '1.0.0', environment: 'dev' });
+    assert.equal(coverage.operations.length, OPERATIONS);
+    const exercised = coverage.operations.find((operation: { path: string }) => operation.path === '/r7/{id}');
+    assert.deepEqual(exercised.statuses.map((status: { status: string; call_count: string }) => [status.status, Number(status.call_count)]), [['200', 1]]);
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.equal(documentParses, 0, 'the document was parsed on the main thread');
 });

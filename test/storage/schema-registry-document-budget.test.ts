@@ -1,7 +1,7 @@
 /**
  * Regression: the registry's cache of version documents had an entry cap (64) and no byte budget:
  * ten different 27 MB versions, one ListEndpoints each, grew the process from 124 MB to 1.4 GB.
- * What it holds (weighDocument) never goes over documentCacheMaxBytes.
+ * What it holds (weighDocument: the documents' text) never goes over documentCacheMaxBytes.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,12 +13,12 @@ import { intakeSchema } from '../../src/shared/openapi/schema-intake';
 
 const IN_PROCESS = { caller: INTERNAL_CALLER };
 
-/** Counts the reads of whole versions: a version the cache still holds is not read. */
+/** Counts the reads of version documents: a version the cache still holds is not read. */
 class CountingStorage extends MemoryStorage {
-  versionReads = 0;
-  override async getSchemaVersion(schemaId: string, version: string) {
-    this.versionReads++;
-    return super.getSchemaVersion(schemaId, version);
+  documentReads = 0;
+  override async getSchemaDocument(schemaId: string, version: string) {
+    this.documentReads++;
+    return super.getSchemaDocument(schemaId, version);
   }
 }
 
@@ -32,8 +32,8 @@ function document(title: string, chars: number): string {
 }
 
 describe('the schema registry document cache budget', () => {
-  it('holds at most documentCacheMaxBytes, parsed or not, and still answers every version', async () => {
-    const budget = 200_000;
+  it('holds at most documentCacheMaxBytes and still answers every version', async () => {
+    const budget = 100_000;
     const storage = new CountingStorage();
     const registry = await SchemaRegistry.open(storage, {
       intake: (content) => intakeSchema(content),
@@ -45,29 +45,30 @@ describe('the schema registry document cache budget', () => {
       ids.push(id);
       await registry.register({ schemaId: id, content: document(id, 10_000), version: '1.0.0', ownership: undefined }, IN_PROCESS);
       assert.ok(registry.cachedDocumentBytes <= budget, `after registering ${id}: ${registry.cachedDocumentBytes} bytes`);
-      const resolved = await registry.resolve(id);
-      assert.equal(resolved.version, '1.0.0');
-      assert.ok(registry.cachedDocumentBytes <= budget, `after resolving ${id}: ${registry.cachedDocumentBytes} bytes`);
     }
-    // Twelve parsed ~10 kB documents weigh about 12 × 50 kB: without the budget the cache held them all.
-    const oneParsed = weighDocument({ documentJson: (await registry.resolve('doc0')).documentJson, document: {} as never });
-    assert.ok(oneParsed * 12 > budget, 'the documents together exceed the budget');
-    // Most recent first: the versions still held answer without a read, the evicted ones are read again.
-    const readsBefore = storage.versionReads;
-    for (const id of [...ids].reverse()) assert.equal((await registry.resolve(id)).schemaId, id);
-    const held = Math.floor(budget / oneParsed);
-    assert.ok(storage.versionReads - readsBefore >= ids.length - held, `${storage.versionReads - readsBefore} reads: at most ${held} parsed versions fit the budget`);
-    assert.ok(registry.cachedDocumentBytes <= budget);
-    assert.ok(registry.cachedDocumentBytes > 0);
+    // Twelve ~10 kB documents weigh about 12 × 20 kB: without the budget the cache held them all.
+    const one = weighDocument({ documentJson: (await registry.documentSource('doc11')).documentJson });
+    assert.ok(one * ids.length > budget, 'the documents together exceed the budget');
+    // Oldest first: the evicted versions are read from storage again (and cached, pushing others out).
+    const readsBefore = storage.documentReads;
+    for (const id of ids) {
+      assert.equal((await registry.documentSource(id)).ref.schemaId, id);
+      assert.ok(registry.cachedDocumentBytes <= budget, `after reading ${id}: ${registry.cachedDocumentBytes} bytes`);
+    }
+    const held = Math.floor(budget / one);
+    assert.ok(storage.documentReads - readsBefore >= ids.length - held, `${storage.documentReads - readsBefore} reads: at most ${held} versions fit the budget`);
+    // Most recent again: held, no read.
+    const readsAfter = storage.documentReads;
+    await registry.documentSource('doc11');
+    assert.equal(storage.documentReads, readsAfter, 'the version read last is held');
   });
 
-  it(`counts a parsed document at ${LIMITS.registryParsedDocumentBytesPerChar} bytes a character, and one not parsed at 2`, () => {
+  it('counts a document at 2 bytes a character of its text', () => {
     const documentJson = '{"openapi":"3.0.3"}';
     assert.equal(weighDocument({ documentJson }), documentJson.length * 2);
-    assert.equal(weighDocument({ documentJson, document: {} as never }), documentJson.length * LIMITS.registryParsedDocumentBytesPerChar);
   });
 
-  it('keeps one parsed document of maxSchemaBytes within the default budget', () => {
-    assert.ok(LIMITS.maxSchemaBytes * LIMITS.registryParsedDocumentBytesPerChar <= LIMITS.registryDocumentCacheMaxBytes);
+  it('keeps one document of maxSchemaBytes within the default budget', () => {
+    assert.ok(LIMITS.maxSchemaBytes * 2 <= LIMITS.registryDocumentCacheMaxBytes);
   });
 });

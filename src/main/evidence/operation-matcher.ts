@@ -1,18 +1,12 @@
 /**
  * Finds the operation (path template) a real request path belongs to: literal segments before
- * parameters, as routers do, so `/users/me` wins over `/users/{id}`. One matcher per document,
- * kept by content hash.
+ * parameters, as routers do, so `/users/me` wins over `/users/{id}`. Built from a version's
+ * operations as the schema registry lists them (off the main thread, SchemaRegistry.operations),
+ * never from the parsed document; one matcher per version, kept by content hash.
  */
-import { listOperations } from '../../shared/openapi/operations';
-import type { OpenApiDocument } from '../../shared/openapi/document';
+import type { OperationSummary } from '../../shared/openapi/operations';
 
-export interface DocumentedOperation {
-  method: string;
-  path: string;
-  operationId: string;
-  /** Documented response keys: `200`, `4XX`, `default`. */
-  statuses: string[];
-}
+export type DocumentedOperation = Pick<OperationSummary, 'method' | 'path' | 'operationId' | 'statuses'>;
 
 interface Route {
   operation: DocumentedOperation;
@@ -25,11 +19,8 @@ export class OperationMatcher {
   readonly operations: DocumentedOperation[];
   readonly #routes: Route[];
 
-  constructor(document: OpenApiDocument) {
-    this.operations = listOperations(document).map(({ method, path, operationId, operation }) => ({
-      method, path, operationId,
-      statuses: operation.responses !== null && typeof operation.responses === 'object' ? Object.keys(operation.responses) : [],
-    }));
+  constructor(operations: readonly DocumentedOperation[]) {
+    this.operations = [...operations];
     this.#routes = this.operations.map((operation) => {
       const segments = splitPath(operation.path);
       return { operation, segments, literals: segments.filter((segment) => !segment.includes('{')).length };

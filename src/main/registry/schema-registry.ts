@@ -22,16 +22,6 @@ import { KeyedMutex } from '../storage/keyed-mutex';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from './lru-cache';
 
-export interface ResolvedSchema {
-  schemaId: string;
-  version: string;
-  hash: string;
-  metadata: SchemaVersionSummary;
-  document: OpenApiDocument;
-  /** `document` as JSON text: what crosses to worker threads. */
-  documentJson: string;
-}
-
 /** The operations of one version: what ListEndpoints and RegisterConsumer need, without the document. */
 export interface VersionOperations {
   schemaId: string;
@@ -280,30 +270,6 @@ export class SchemaRegistry {
     return { version: next, assignment: versionAssignment(`info.version "${shown}" is not a semantic version; assigned ${next}, ${why} (give schema_version to choose another)`) };
   }
 
-  /** The version asked for, or the latest when `version` is empty. */
-  async resolve(schemaId: string, version = ''): Promise<ResolvedSchema> {
-    await this.readThrough(schemaId, version);
-    const summary = this.#requireSummary(schemaId, version);
-    const key = cacheKey(summary.schemaId, summary.version, summary.contentHash);
-    const cached = this.#documents.get(key);
-    if (cached) {
-      if (!cached.document) {
-        cached.document = JSON.parse(cached.documentJson) as OpenApiDocument;
-        // Set again: the parsed entry weighs more, and may now push others (or itself) out.
-        this.#documents.set(key, cached);
-      }
-      return resolved(summary, cached as Required<CachedDocument>);
-    }
-    const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
-    if (!record) throw schemaVersionNotFound();
-    const { content: _content, documentJson, ...stored } = record;
-    const entry = { document: JSON.parse(documentJson) as OpenApiDocument, documentJson };
-    this.#documents.set(cacheKey(stored.schemaId, stored.version, stored.contentHash), entry);
-    // Described by the record read, not the summary: a re-registration between the two must not
-    // pair one content's hash with another content's document (workers key contracts by hash).
-    return resolved(stored, entry);
-  }
-
   /**
    * The operations of a version (latest when `version` is empty), listed on a document-task thread
    * (`listOperations`) and kept per version: the main thread handles the text, never the parsed document.
@@ -359,7 +325,9 @@ export class SchemaRegistry {
     const stored = await this.#storage.getSchemaDocument(ref.schemaId, ref.version);
     if (!stored) throw schemaVersionNotFound();
     // Described by what was read: it may be newer than `ref` if the version was registered again meanwhile.
-    return { ref: { schemaId: ref.schemaId, version: ref.version, hash: stored.contentHash }, documentJson: stored.documentJson };
+    const read = { schemaId: ref.schemaId, version: ref.version, hash: stored.contentHash };
+    this.#documents.set(cacheKey(read.schemaId, read.version, read.hash), { documentJson: stored.documentJson });
+    return { ref: read, documentJson: stored.documentJson };
   }
 
   /** Metadata and registered text of a version (latest when `version` is empty). */
@@ -519,15 +487,17 @@ export class SchemaRegistry {
   }
 }
 
-/** A version's document as JSON text, with the parsed object once a `resolve` needed it. */
+/**
+ * A version's document as JSON text: what worker threads take. The main thread never parses it
+ * (intake, operation listings, comparisons and fixtures parse on document-task threads).
+ */
 interface CachedDocument {
-  document?: OpenApiDocument;
   documentJson: string;
 }
 
-/** Estimated bytes of a cached document, from its text's length (LIMITS.registryParsedDocumentBytesPerChar says how it was measured). */
+/** Bytes of a cached document: its text. */
 export function weighDocument(entry: CachedDocument): number {
-  return entry.documentJson.length * (entry.document ? LIMITS.registryParsedDocumentBytesPerChar : TEXT_BYTES_PER_CHAR);
+  return entry.documentJson.length * TEXT_BYTES_PER_CHAR;
 }
 
 /** V8 keeps a string at one byte a character, two where any character is outside Latin-1. */
@@ -546,17 +516,6 @@ export function weighOperations(entry: VersionOperations): number {
     for (const status of operation.statuses) chars += status.length;
   }
   return chars * TEXT_BYTES_PER_CHAR + entry.operations.length * OPERATION_SUMMARY_OVERHEAD_BYTES;
-}
-
-function resolved(summary: SchemaVersionSummary, entry: { document: OpenApiDocument; documentJson: string }): ResolvedSchema {
-  return {
-    schemaId: summary.schemaId,
-    version: summary.version,
-    hash: summary.contentHash,
-    metadata: summary,
-    document: entry.document,
-    documentJson: entry.documentJson,
-  };
 }
 
 /** `1.0` → `1.0.0`, `v2` → `2.0.0`, `v1.2.3-rc.1` → `1.2.3-rc.1`; undefined where the meaning is not clear (`2024-05-01`, `beta`). */

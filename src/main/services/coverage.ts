@@ -5,7 +5,7 @@
  */
 import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
 import { checkEnvironment } from '../../shared/identifiers';
-import type { OpenApiDocument } from '../../shared/openapi/document';
+import { callerOf } from '../auth/principal';
 import { OperationMatcher, documentedStatusKey } from '../evidence/operation-matcher';
 import type { ServiceContext } from '../service-context';
 import type { UsageRecord } from '../storage/storage';
@@ -13,14 +13,15 @@ import { unary } from '../unary-handler';
 
 export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    GetCoverage: unary(ctx, 'GetCoverage', (request: GetCoverageRequest__Output) => coverage(ctx, request)),
+    GetCoverage: unary(ctx, 'GetCoverage', (request: GetCoverageRequest__Output, call) => coverage(ctx, request, callerOf(call, ctx.trustedProxies))),
   };
 }
 
-async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output): Promise<GetCoverageResponse> {
+async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output, caller: string): Promise<GetCoverageResponse> {
   if (request.environment) checkEnvironment('environment', request.environment);
-  const resolved = await ctx.schemas.resolve(request.schema_id, request.schema_version);
-  const matcher = new OperationMatcher(resolved.document as OpenApiDocument);
+  // The version's operations, listed off the main thread: coverage never parses the document here.
+  const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller);
+  const matcher = new OperationMatcher(listed.operations);
   const usage = await ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
   const byOperation = new Map<string, UsageRecord[]>();
   for (const record of usage) {
@@ -60,8 +61,8 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
     };
   });
   return {
-    schema_id: resolved.schemaId,
-    schema_version: resolved.version,
+    schema_id: listed.schemaId,
+    schema_version: listed.version,
     environment: request.environment,
     operations,
     exercised_statuses: exercised,

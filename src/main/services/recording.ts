@@ -12,7 +12,6 @@ import type {
   ContractValidatorHandlers, PurgeRecordingsRequest__Output, RecordedInteraction__Output, RecordInteractionsResponse,
 } from '@svc/client/protocol';
 import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
-import type { OpenApiDocument } from '../../shared/openapi/document';
 import { OperationMatcher } from '../evidence/operation-matcher';
 import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
 import { observeInteraction, type ObservationResult } from '../evidence/observe-interaction';
@@ -23,6 +22,7 @@ import { toServiceError } from '../grpc-status';
 import { malformedRequestError } from '../request-codecs';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
+import { callerOf } from '../auth/principal';
 
 /** Operation matchers kept, by content hash. */
 const MAX_CACHED_MATCHERS = 64;
@@ -33,6 +33,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
   const { streamTurns } = ctx;
   return {
     RecordInteractions: (call: grpc.ServerReadableStream<RecordedInteraction__Output, RecordInteractionsResponse>, callback: grpc.sendUnaryData<RecordInteractionsResponse>) => {
+      // Who a new version's operation listing is counted against, on the document-task threads.
+      const caller = callerOf(call, ctx.trustedProxies);
       let accepted = 0;
       let dropped = 0;
       let received = 0;
@@ -82,7 +84,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
             drop(overLimit);
             return;
           }
-          const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version);
+          const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller);
           const result: ObservationResult = resolved ? observeInteraction(message, resolved, SERVER_REDACTED_KEYS) : { skipped: 'unknown_schema' };
           if ('skipped' in result) {
             drop(result.skipped);
@@ -136,7 +138,7 @@ interface ResolvedMatcher {
   matcher: OperationMatcher;
 }
 
-/** Operation matchers by content hash: `cached` answers without awaiting, `load` reads the document. */
+/** Operation matchers by content hash: `cached` answers without awaiting, `load` lists the version's operations. */
 function createMatcherCache(ctx: ServiceContext) {
   const cache = new Map<string, OperationMatcher>();
   return {
@@ -145,13 +147,13 @@ function createMatcherCache(ctx: ServiceContext) {
       const matcher = ref && cache.get(ref.hash);
       return ref && matcher ? { version: ref.version, matcher } : undefined;
     },
-    async load(schemaId: string, version: string): Promise<ResolvedMatcher | undefined> {
+    async load(schemaId: string, version: string, caller: string): Promise<ResolvedMatcher | undefined> {
       const ref = ctx.schemas.findVersionRef(schemaId, version);
       if (!ref) return undefined;
       let matcher: OperationMatcher;
       try {
-        const { document } = await ctx.schemas.resolve(schemaId, ref.version);
-        matcher = new OperationMatcher(document as OpenApiDocument);
+        // Listed off the main thread: a recording stream never parses a document here.
+        matcher = new OperationMatcher((await ctx.schemas.operations(schemaId, ref.version, caller)).operations);
       } catch (error) {
         if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) return undefined;
         throw error;
