@@ -92,6 +92,34 @@ interface Answer {
   errors?: readonly string[];
 }
 
+/** What a neighbour saw while a hostile call ran: its answer, how long it took, each neighbour call's latency. */
+export interface NeighbourRun<T> {
+  answer: T;
+  hostileMs: number;
+  /** Ascending. */
+  neighbourMs: number[];
+}
+
+/**
+ * Makes `neighbourCall`s one at a time, `pauseMs` apart (1,000 at most), while `hostileCall` runs;
+ * asserts every neighbour answer valid. The caller states the bound on `neighbourMs`.
+ */
+export async function neighbourWhile<T>(hostileCall: () => Promise<T>, neighbourCall: (i: number) => Promise<Answer>, pauseMs = 5): Promise<NeighbourRun<T>> {
+  const started = performance.now();
+  let done = false;
+  const hostile = hostileCall().finally(() => { done = true; });
+  const neighbourMs: number[] = [];
+  for (let i = 0; i < 1_000 && !done; i++) {
+    const callStarted = performance.now();
+    const answer = await neighbourCall(i);
+    neighbourMs.push(performance.now() - callStarted);
+    assert.equal(answer.valid, true, answer.errors?.join('\n'));
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  const answer = await hostile;
+  return { answer, hostileMs: performance.now() - started, neighbourMs: neighbourMs.sort((a, b) => a - b) };
+}
+
 /**
  * Starts `slowCall` (a first call that compiles for about a second) and, after `headStartMs`, makes
  * `neighbourCall`s one at a time until it answers (400 at most); asserts that every answer is valid

@@ -12,7 +12,7 @@ import { contractValidatorDefinition } from '@svc/client/protocol';
 import { LIMITS } from '../../src/shared/limits';
 import { recordEncoded, recordInteractions } from '../helpers/recording';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
 
 const STREAMS = 32;
 const MESSAGES_PER_STREAM = 3;
@@ -87,24 +87,16 @@ test('parallel recording streams of large bodies leave a neighbour prompt', asyn
     return observe(...args);
   };
 
-  let done = false;
-  const recorded = Promise.all(senders.map((sender, s) => recordEncoded(sender, streams[s]!))).finally(() => { done = true; });
-  const neighbourMs: number[] = [];
-  for (let i = 0; i < 1_000 && !done; i++) {
-    const started = performance.now();
-    const answer = await neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 1), VALID_USER));
-    neighbourMs.push(performance.now() - started);
-    assert.equal(answer.valid, true);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  const answers = await recorded;
+  const { answer: answers, neighbourMs } = await neighbourWhile(
+    () => Promise.all(senders.map((sender, s) => recordEncoded(sender, streams[s]!))),
+    (i) => neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 1), VALID_USER)),
+  );
   counting = false;
   usage.observe = observe;
   assert.equal(answers.reduce((sum, answer) => sum + answer.accepted + answer.dropped, 0), STREAMS * MESSAGES_PER_STREAM);
   const mostInOneTurn = Math.max(...handledPerTurn.values());
   assert.ok(mostInOneTurn <= MAX_LARGE_MESSAGES_PER_TURN, `${mostInOneTurn} large messages were handled in one turn of the event loop`);
-  const sorted = neighbourMs.sort((a, b) => a - b);
-  const worst = sorted.at(-1) ?? 0;
-  assert.ok(sorted.length >= 5, `only ${sorted.length} neighbour calls ran`);
+  const worst = neighbourMs.at(-1) ?? 0;
+  assert.ok(neighbourMs.length >= 5, `only ${neighbourMs.length} neighbour calls ran`);
   assert.ok(worst < MAX_NEIGHBOUR_MS, `a neighbour call took ${Math.round(worst)} ms`);
 });
