@@ -153,13 +153,13 @@ export class DocumentTaskPool {
     if (share.waiting >= maxQueuedPerCaller) {
       throw new SvcError(
         ErrorCode.OVERLOADED,
-        `${share.waiting} schema intakes, comparisons and fixtures from ${caller} are waiting for a thread, at the limit of ${maxQueuedPerCaller} per caller (documentTaskMaxQueuedPerCaller); ${WHAT[task.kind].undone}, retry shortly`,
+        `${share.waiting} document tasks (schema intakes, operation listings, comparisons, fixtures) from ${caller} are waiting for a thread, at the limit of ${maxQueuedPerCaller} per caller (documentTaskMaxQueuedPerCaller); ${WHAT[task.kind].undone}, retry shortly`,
       );
     }
     if (this.#waiting.length >= maxQueued) {
       throw new SvcError(
         ErrorCode.OVERLOADED,
-        `${this.#waiting.length} schema intakes, comparisons and fixtures are waiting for a thread, at the limit of ${maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
+        `${this.#waiting.length} document tasks (schema intakes, operation listings, comparisons, fixtures) are waiting for a thread, at the limit of ${maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
       );
     }
     this.#callers.set(caller, share);

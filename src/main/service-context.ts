@@ -32,7 +32,7 @@ export interface ServiceContext {
   deployments: DeploymentRegistry;
   /** Validation worker threads with the compiled contracts (started before the server listens). */
   pool: ValidationPool;
-  /** Threads for one-off work on whole documents (intake, comparisons, fixtures), beside the validation lanes. */
+  /** Threads for one-off work on whole documents (intake, operation listings, comparisons, fixtures), beside the validation lanes. */
   documentTasks: DocumentTaskPool;
   /** Turns of the main thread shared by the streams that carry many messages (stream-turns.ts). */
   streamTurns: StreamTurns;

@@ -151,7 +151,7 @@ export const LIMITS = Object.freeze({
   /** Document tasks: longest the operations of one version may take to list (parsing a 32 MiB document takes about 0.5 s). */
   operationsMaxMs: 10_000, // 10 s
   /**
-   * Document tasks (intake, comparisons, fixtures) waiting for a thread at most; a task beyond it is
+   * Document tasks (intake, operation listings, comparisons, fixtures) waiting for a thread at most; a task beyond it is
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
    */
   documentTaskMaxQueued: 64,
@@ -161,7 +161,7 @@ export const LIMITS = Object.freeze({
    * holds them all together).
    */
   documentTaskMaxQueuedPerCaller: 16,
-  /** Document tasks (intake, comparisons, fixtures): old-generation heap of one task thread. */
+  /** Document tasks (intake, operation listings, comparisons, fixtures): old-generation heap of one task thread. */
   documentTaskMaxHeapBytes: 1024 * 1024 * 1024, // 1 GiB
   /** Document tasks: JSON size of the parsed documents a task thread keeps for the next task. */
   documentTaskParsedBytes: 64 * 1024 * 1024, // 64 MiB
