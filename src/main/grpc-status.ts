@@ -2,6 +2,7 @@
 import { status, type ServiceError, Metadata } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { LIMITS } from '../shared/limits';
 import type { Logger } from './logger';
 
 const STATUS_BY_CODE: Readonly<Record<ErrorCode, status>> = Object.freeze({
@@ -35,10 +36,22 @@ export function grpcStatusOf(error: unknown): status {
  */
 export function toServiceError(error: unknown, logger: Logger, operation: string): Partial<ServiceError> {
   const code = grpcStatusOf(error);
-  if (code !== status.INTERNAL) return { code, details: (error as SvcError).message, metadata: new Metadata() };
+  if (code !== status.INTERNAL) return { code, details: statusDetails((error as SvcError).message), metadata: new Metadata() };
   const incident = randomUUID().slice(0, 8);
   logger.error({ caller: 'rpc', err: error, operation, incident }, `internal failure: ${errorMessage(error)}`);
   return { code, details: `internal error (incident ${incident}); the server log has the details`, metadata: new Metadata() };
+}
+
+/**
+ * A status message no client refuses: it travels in an HTTP/2 trailer, and gRPC clients take 8 KiB
+ * of headers by default (a longer one left the call, and every later call on its connection,
+ * without an answer). A longer message keeps its start and says how long it was.
+ */
+export function statusDetails(message: string): string {
+  const max = LIMITS.maxStatusMessageChars;
+  if (message.length <= max) return message;
+  const suffix = ` … (a message of ${message.length} characters, cut at maxStatusMessageChars)`;
+  return message.slice(0, max - suffix.length) + suffix;
 }
 
 /** Upper-snake name of a status code, for metric labels (`INVALID_ARGUMENT`). */

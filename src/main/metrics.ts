@@ -2,10 +2,14 @@
  * Every metric of the spec's table, in one registry, plus Node process metrics. Label values
  * come only from bounded sets: gRPC operation names, status names, change types, error
  * categories, auth reasons, audit event types, HTTP methods, and schema ids that are registered
- * (others become UNKNOWN_LABEL), so a flood of unknown ids cannot grow the series count. The
- * handlers that count an event choose its label values; this file fixes the names and types.
+ * (others become UNKNOWN_LABEL), so a flood of unknown ids cannot grow the series count. Values
+ * callers choose by registering (schema ids, owners, teams) have their own series up to
+ * metricsMaxLabelValues each, the rest share OTHER_LABEL: 3,000 registered schemas validated once
+ * per method made a 36 MB scrape that held the main thread 1–2 s. The handlers that count an event
+ * choose its label values; this file fixes the names and types.
  */
 import client from 'prom-client';
+import { LIMITS } from '../shared/limits';
 import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
 import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
@@ -14,6 +18,20 @@ import { SeriesCounter, SeriesHistogram } from './series-metrics';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
+
+/** The label value shared by a label's values beyond metricsMaxLabelValues. */
+export const OTHER_LABEL = '__other__';
+
+/** Values of a label taken in the order first asked for, up to `max`; every later one is OTHER_LABEL. */
+export function createBoundedLabel(max: number): (value: string) => string {
+  const taken = new Set<string>();
+  return (value) => {
+    if (taken.has(value)) return value;
+    if (taken.size >= max) return OTHER_LABEL;
+    taken.add(value);
+    return value;
+  };
+}
 
 /** `reason` label values of `svc_auth_failure_total` (spec "Authentication"). */
 export const AUTH_FAILURE_REASONS = Object.freeze(['missing_key', 'invalid_key'] as const);
@@ -32,6 +50,8 @@ const DURATION_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 
 export class Metrics {
   readonly registry = new client.Registry();
+  /** The `schema_id` label of a registered schema, the same in every metric that has one. */
+  readonly schemaIdLabel = createBoundedLabel(LIMITS.metricsMaxLabelValues);
 
   readonly schemasRegistered = this.#counter('svc_schemas_registered_total', 'Schema registrations', ['status']);
   readonly schemaRegistrationErrors = this.#counter('svc_schema_registration_errors_total', 'Registration errors by type', ['error_type']);
@@ -87,6 +107,21 @@ export class Metrics {
     for (const reason of PARTIAL_MESSAGE_RESET_REASONS) this.partialMessageResets.labels(reason).inc(0);
   }
 
+  /**
+   * Sets the per-schema and per-owner/team gauges from counts of every schema: versions summed by
+   * schema_id label, owners and teams with the most schemas labelled by name, the rest summed under OTHER_LABEL.
+   */
+  setSchemaGauges(versionsBySchema: ReadonlyMap<string, number>, byOwner: ReadonlyMap<string, number>, byTeam: ReadonlyMap<string, number>): void {
+    const versions = new Map<string, number>();
+    for (const [schemaId, count] of versionsBySchema) {
+      const label = this.schemaIdLabel(schemaId);
+      versions.set(label, (versions.get(label) ?? 0) + count);
+    }
+    for (const [label, count] of versions) this.schemaVersions.labels(label).set(count);
+    setLargest(this.schemasByOwner, byOwner);
+    setLargest(this.schemasByTeam, byTeam);
+  }
+
   /** Where `svc_partial_message_bytes` reads its value at each scrape. */
   watchPartialMessageBytes(read: () => number): void {
     this.#readPartialMessageBytes = read;
@@ -113,4 +148,16 @@ export class Metrics {
   #sampledGauge(name: string, help: string, read: () => number): client.Gauge {
     return new client.Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
   }
+}
+
+/** Sets `gauge` to `counts`, the metricsMaxLabelValues largest by name and the others summed under OTHER_LABEL. */
+function setLargest(gauge: client.Gauge<string>, counts: ReadonlyMap<string, number>): void {
+  gauge.reset();
+  const largestFirst = [...counts].sort(([nameA, a], [nameB, b]) => b - a || (nameA < nameB ? -1 : 1));
+  let others = 0;
+  largestFirst.forEach(([name, count], index) => {
+    if (index < LIMITS.metricsMaxLabelValues) gauge.labels(name).set(count);
+    else others += count;
+  });
+  if (others > 0) gauge.labels(OTHER_LABEL).set(others);
 }

@@ -7,8 +7,9 @@
  *
  * Read from storage on every use (environments are few): replicas sharing a database agree at once.
  */
-import { ErrorCode, SvcError } from '../../shared/errors';
+import { ErrorCode, SvcError, limitExceeded } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
+import { LIMITS } from '../../shared/limits';
 import type { EnvironmentOrigin, EnvironmentRecord, Storage } from '../storage/storage';
 
 /** The environments every server knows (spec: "Environment (dev, staging, prod)"); they cannot be deleted. */
@@ -37,6 +38,12 @@ const DEFAULT_OPTIONS: EnvironmentRegistryOptions = Object.freeze({
 
 /** Description of an environment made by its first use; at most this long. */
 const MAX_DESCRIPTION_CHARS = 500;
+/**
+ * Known environments named in the refusal of an unknown one; ListEnvironments lists them all. The
+ * refusal travels as a gRPC status message, in an HTTP/2 trailer: with 3,000 environments listed
+ * (195 KB) no client could read it, the call hung and so did every later call on its connection.
+ */
+const MAX_LISTED_ENVIRONMENTS = 20;
 
 export class EnvironmentRegistry {
   readonly #storage: Storage;
@@ -64,10 +71,11 @@ export class EnvironmentRegistry {
       throw new SvcError(ErrorCode.INVALID_ARGUMENT, `description is ${description.length} characters, over the limit of ${MAX_DESCRIPTION_CHARS}`);
     }
     if (BUILT_IN_ENVIRONMENTS.includes(name)) return { created: false, environment: builtInView(name) };
+    const existing = (await this.#roomFor(name)).find((stored) => stored.name === name);
+    if (existing) return { created: false, environment: storedView(existing) };
     const record: EnvironmentRecord = { name, description, origin: 'created', createdAt: this.#options.now(), createdBy: actor };
     const created = await this.#storage.createEnvironment(record);
-    const environment = (await this.list()).find((view) => view.name === name) ?? storedView(record);
-    return { created, environment };
+    return { created, environment: storedView(record) };
   }
 
   /**
@@ -104,15 +112,29 @@ export class EnvironmentRegistry {
     if (stored.some((record) => record.name === name)) return;
     if (this.#options.allowUnknown) {
       if (use.create) {
+        await this.#roomFor(name, stored);
         await this.#storage.createEnvironment({ name, description: '', origin: use.origin, createdAt: this.#options.now(), createdBy: use.actor });
       }
       return;
     }
     const known = [...BUILT_IN_ENVIRONMENTS, ...stored.map((record) => record.name).filter((known) => !BUILT_IN_ENVIRONMENTS.includes(known))];
+    const listed = known.length > MAX_LISTED_ENVIRONMENTS
+      ? `${known.slice(0, MAX_LISTED_ENVIRONMENTS).join(', ')} and ${known.length - MAX_LISTED_ENVIRONMENTS} more (svc environment list)`
+      : known.join(', ');
     throw new SvcError(
       ErrorCode.ENVIRONMENT_NOT_FOUND,
-      `environment "${name}" is not known; known environments: ${known.join(', ')}. Check the spelling, or create it first (svc environment create ${name})`,
+      `environment "${name}" is not known; known environments: ${listed}. Check the spelling, or create it first (svc environment create ${name})`,
     );
+  }
+
+  /** The stored environments, when `name` is one of them or one more fits under maxEnvironments; else LIMIT_EXCEEDED. */
+  async #roomFor(name: string, stored?: readonly EnvironmentRecord[]): Promise<readonly EnvironmentRecord[]> {
+    const records = stored ?? await this.#storage.listEnvironments();
+    const custom = records.filter((record) => !BUILT_IN_ENVIRONMENTS.includes(record.name));
+    if (custom.length >= LIMITS.maxEnvironments && !custom.some((record) => record.name === name)) {
+      throw limitExceeded(`${custom.length} environments besides ${BUILT_IN_ENVIRONMENTS.join(', ')} exist, the limit (maxEnvironments); environment ${name} was not created: delete one that is no longer used (svc environment delete)`);
+    }
+    return records;
   }
 }
 

@@ -85,7 +85,7 @@ async function registerSchema(
   if (result.outcome === 'not-stored') return notStoredResponse(ctx, request, result, check, versionWarnings);
 
   ctx.metrics.schemasRegistered.labels('success').inc();
-  refreshSchemaGauges(ctx, request.schema_id);
+  refreshSchemaGauges(ctx);
   const { metadata: registered, outcome } = result;
   log.info({ version: registered.version, outcome, hash: registered.contentHash }, 'schema registered');
   if (outcome !== 'unchanged') {
@@ -189,13 +189,9 @@ function toOwnershipRecord(ownership: SchemaOwnership__Output | null): SchemaOwn
   };
 }
 
-/** Recomputes the per-schema and per-owner/team gauges (one schema's versions, or all). */
-export function refreshSchemaGauges(ctx: ServiceContext, schemaId?: string): void {
-  const ids = schemaId === undefined ? ctx.schemas.schemaIds() : [schemaId];
-  for (const id of ids) ctx.metrics.schemaVersions.labels(id).set(ctx.schemas.versionsOf(id).length);
+/** Recomputes the per-schema and per-owner/team gauges. */
+export function refreshSchemaGauges(ctx: ServiceContext): void {
+  const versions = new Map(ctx.schemas.schemaIds().map((id) => [id, ctx.schemas.versionsOf(id).length]));
   const { byOwner, byTeam } = ctx.schemas.ownershipCounts();
-  ctx.metrics.schemasByOwner.reset();
-  ctx.metrics.schemasByTeam.reset();
-  for (const [owner, count] of byOwner) ctx.metrics.schemasByOwner.labels(owner).set(count);
-  for (const [team, count] of byTeam) ctx.metrics.schemasByTeam.labels(team).set(count);
+  ctx.metrics.setSchemaGauges(versions, byOwner, byTeam);
 }

@@ -102,7 +102,7 @@ type OutcomeRecorder = ReturnType<typeof createOutcomeRecorder>;
  * Counts one call in svc_validations_total, svc_validation_duration_seconds and
  * svc_validation_errors_total. Label children are looked up once per label combination, by nested
  * maps on the label values themselves (no key string built per call): the combinations are bounded
- * (registered schema ids × methods × results) and the lookup is on the hot path.
+ * (metricsMaxLabelValues schema ids and OTHER_LABEL × methods × results) and the lookup is on the hot path.
  */
 function createOutcomeRecorder(metrics: Metrics) {
   // Every category exported from the start (at 0), so dashboards see every series.
@@ -117,22 +117,31 @@ function createOutcomeRecorder(metrics: Metrics) {
     duration: { observe(value: number): void };
     results: Map<ResultLabel, { inc(): void }>;
   }
-  const bySchema = new Map<string, Map<string, Series>>();
-  return (schemaLabel: string, method: string, result: ResultLabel, category: string, startedMs: number): void => {
-    let byMethod = bySchema.get(schemaLabel);
-    if (!byMethod) {
-      byMethod = new Map();
-      bySchema.set(schemaLabel, byMethod);
+  interface SchemaSeries {
+    /** The schema_id label: the id, or OTHER_LABEL past metricsMaxLabelValues (Metrics.schemaIdLabel). */
+    label: string;
+    byMethod: Map<string, Series>;
+  }
+  /** By schema id; ids that share a label share its series. */
+  const bySchema = new Map<string, SchemaSeries>();
+  const byLabel = new Map<string, SchemaSeries>();
+  return (schemaId: string, method: string, result: ResultLabel, category: string, startedMs: number): void => {
+    let schema = bySchema.get(schemaId);
+    if (!schema) {
+      const label = schemaId === UNKNOWN_LABEL ? UNKNOWN_LABEL : metrics.schemaIdLabel(schemaId);
+      schema = byLabel.get(label) ?? { label, byMethod: new Map() };
+      byLabel.set(label, schema);
+      bySchema.set(schemaId, schema);
     }
-    let series = byMethod.get(method);
+    let series = schema.byMethod.get(method);
     if (!series) {
-      series = { duration: metrics.validationDuration.labels(schemaLabel, method), results: new Map() };
-      byMethod.set(method, series);
+      series = { duration: metrics.validationDuration.labels(schema.label, method), results: new Map() };
+      schema.byMethod.set(method, series);
     }
     series.duration.observe((performance.now() - startedMs) / 1000);
     let counter = series.results.get(result);
     if (!counter) {
-      counter = metrics.validations.labels(schemaLabel, method, result);
+      counter = metrics.validations.labels(schema.label, method, result);
       series.results.set(result, counter);
     }
     counter.inc();
