@@ -11,7 +11,7 @@ import { LIMITS } from '../shared/limits';
 import { PROTO_LOADER_OPTIONS, SERVICE_NAME, contractValidatorDefinition, loadSvcProto } from '@svc/client/protocol';
 import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { createAuditRecorder } from './audit';
-import { ApiKeyStore } from './auth/api-key-store';
+import { ApiKeyStore, listedKeyNames } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
 import { trustedProxyList } from './auth/client-address';
 import { resolveServerConfig, type ServerConfig } from './config';
@@ -164,7 +164,7 @@ export class SvcServer {
         {
           caller: 'server', port, metricsPort: metricsServer?.port, storage: config.storage,
           dataDir: config.storage === 'sqlite' ? config.dataDir : undefined,
-          transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: apiKeys.names(), expired: apiKeys.expiredNames() } : false,
+          transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: listedKeyNames(apiKeys.names()), expired: listedKeyNames(apiKeys.expiredNames()) } : false,
           ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {}),
         },
         'svc server listening',
@@ -204,7 +204,7 @@ export class SvcServer {
     if (!this.#apiKeys) return { reloaded: false, error: 'API key authentication is off' };
     try {
       const { names } = this.#apiKeys.reload();
-      audit('api_keys_reloaded', { outcome: 'success', keys: names.join(','), expired: this.#apiKeys.expiredNames().join(',') });
+      audit('api_keys_reloaded', { outcome: 'success', keys: listedKeyNames(names).join(','), expired: listedKeyNames(this.#apiKeys.expiredNames()).join(',') });
       warnShortKeys(logger, this.#apiKeys);
       return { reloaded: true };
     } catch (error) {
@@ -302,7 +302,7 @@ function warnShortKeys(logger: Logger, apiKeys: ApiKeyStore): void {
   const names = apiKeys.shortNames();
   if (names.length === 0) return;
   logger.warn(
-    { caller: 'server', keys: names },
-    `${names.length === 1 ? 'an API key is' : `${names.length} API keys are`} shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace ${names.join(', ')}`,
+    { caller: 'server', keys: listedKeyNames(names) },
+    `${names.length === 1 ? 'an API key is' : `${names.length} API keys are`} shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace ${listedKeyNames(names).join(', ')}`,
   );
 }

@@ -1,7 +1,7 @@
 /**
- * The API-key store and the reading of a presented key: every stored digest is compared on every
- * check (no early exit), expiry is exact, a reload that fails keeps the keys in force, and the
- * metadata forms are read strictly.
+ * The API-key store and the reading of a presented key: a key is found by its digest in one lookup
+ * (a scan of every digest held the main thread with many keys), expiry is exact, a reload that
+ * fails keeps the keys in force, and the metadata forms are read strictly.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ApiKeyConfigError } from '../../src/main/auth/api-key-sources';
 import { LIMITS } from '../../src/shared/limits';
-import { ApiKeyStore } from '../../src/main/auth/api-key-store';
+import { ApiKeyStore, listedKeyNames } from '../../src/main/auth/api-key-store';
 import { presentedKey, withoutCredentials } from '../../src/main/auth/presented-key';
 import { makeTempDir } from '../helpers/server';
 
@@ -22,15 +22,29 @@ function md(entries: Array<[string, string]>): grpc.Metadata {
 }
 
 describe('ApiKeyStore', () => {
-  it('compares the presented digest with every stored digest, whichever matches', (t) => {
-    const store = ApiKeyStore.load({ SVC_API_KEYS: 'alpha-key-1,beta-key-22,gamma-key-333' });
+  it('looks the presented key up by its SHA-256 digest: one hash per check, however many keys', (t) => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `key-${i}-${'x'.repeat(16)}`);
+    const store = ApiKeyStore.load({ SVC_API_KEYS: keys.join(',') });
+    const hash = t.mock.method(crypto, 'createHash');
     const compare = t.mock.method(crypto, 'timingSafeEqual');
-    for (const key of ['alpha-key-1', 'gamma-key-333', 'nobody']) {
-      compare.mock.resetCalls();
-      store.check(key);
-      assert.equal(compare.mock.callCount(), 3, `${key}: all three digests compared`);
-      for (const call of compare.mock.calls) assert.equal((call.arguments[0] as Buffer).length, 32, 'SHA-256 digests, never raw keys');
+    for (const [key, expected] of [[keys[0]!, true], [keys.at(-1)!, true], [keys[12_345]!, true], ['nobody-at-all-here', false]] as const) {
+      hash.mock.resetCalls();
+      const verdict = store.check(key);
+      assert.equal(verdict.ok, expected, key);
+      assert.equal(hash.mock.callCount(), 1, `${key}: hashed once`);
+      assert.equal(hash.mock.calls[0]!.arguments[0], 'sha256');
     }
+    assert.equal(compare.mock.callCount(), 0, 'no scan of the stored digests');
+    assert.deepEqual(store.check(keys[7]!), { ok: true, name: 'env-8' }, 'listed keys are named by position');
+  });
+
+  it('names at most 50 keys in a log or audit line, then how many more', () => {
+    const names = Array.from({ length: 120 }, (_, i) => `k${i}`);
+    assert.deepEqual(listedKeyNames(names.slice(0, 3)), ['k0', 'k1', 'k2']);
+    const listed = listedKeyNames(names);
+    assert.equal(listed.length, 51);
+    assert.deepEqual(listed.slice(0, 2), ['k0', 'k1']);
+    assert.equal(listed.at(-1), '… and 70 more');
   });
 
   it('accepts a key until its expiry and refuses it from then on, naming it', () => {
