@@ -99,6 +99,13 @@ export const LIMITS = Object.freeze({
    * kept, and the answer names this limit. Samples keep 64 KiB at most anyway (maxSampleBytes).
    */
   recordingMaxBodyChars: 256 * 1024, // 256 Ki characters
+  /**
+   * Validation: parts of one multipart body, and fields of one urlencoded body, read at most; a body
+   * with more is `valid=false` (`maxFormParts`). Here with the other validation limits (it was
+   * form-body.ts's own for multipart only): a 6.9 MB urlencoded body of a million fields took 1.3 s
+   * and about 300 MiB of a validation worker.
+   */
+  validationMaxFormParts: 1_000,
   /** Validation: header entries of one request or response (Node's HTTP server keeps 2,000 at most); more fail the call. */
   validationMaxHeaderEntries: 1_000,
   /** Validation: longest request path, query string included (characters). */

@@ -4,11 +4,15 @@
  * fields and arrays become arrays, objects are read as JSON), then validated like a JSON body.
  * A file part is its text: OpenAPI describes files as `type: string` (`format: binary`).
  */
+import { LIMITS } from '../limits';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
-/** Parts read from one multipart body; a body with more is refused rather than read without end. */
-export const MAX_FORM_PARTS = 1_000;
+/**
+ * Parts read from one multipart body, and fields from one urlencoded body (LIMITS.validationMaxFormParts);
+ * a body with more is refused rather than read without end.
+ */
+export const MAX_FORM_PARTS = LIMITS.validationMaxFormParts;
 
 export type FormFields = Map<string, string[]>;
 
@@ -24,10 +28,17 @@ export function parseFormBody(mediaType: string, contentType: string, body: stri
   return parseMultipart(body, boundary[1] ?? boundary[2]!);
 }
 
-function parseUrlEncoded(body: string): FormFields {
+/** Fields counted while the body is split, so a body of a million fields is refused after reading 1,001. */
+function parseUrlEncoded(body: string): FormFields | { problem: string } {
   const fields: FormFields = new Map();
-  for (const pair of body.split('&')) {
+  let count = 0;
+  for (let start = 0; start <= body.length;) {
+    let end = body.indexOf('&', start);
+    if (end < 0) end = body.length;
+    const pair = body.slice(start, end);
+    start = end + 1;
     if (pair === '') continue;
+    if (++count > MAX_FORM_PARTS) return { problem: `more than ${MAX_FORM_PARTS} fields (maxFormParts)` };
     const equals = pair.indexOf('=');
     const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
     addField(fields, name, equals < 0 ? '' : decodeComponent(pair.slice(equals + 1)));
@@ -75,9 +86,13 @@ export function formObject(fields: FormFields, shape: ValueShape): { value: Reco
   const problems: FieldProblem[] = [];
   for (const [name, texts] of fields) {
     const fieldShape = shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' as const };
+    // A repeated field is an array whatever its schema says (docs/real-world-documents.md), so a
+    // field of one value sent twice breaks its schema instead of passing on its first value.
     const coerced = fieldShape.kind === 'array'
       ? texts.flatMap((text) => coerceField(text, fieldShape.items, name, problems))
-      : coerceField(texts[0]!, fieldShape, name, problems)[0];
+      : texts.length > 1
+        ? texts.map((text) => coerceField(text, fieldShape, name, problems)[0])
+        : coerceField(texts[0]!, fieldShape, name, problems)[0];
     // defineProperty: a `__proto__` field stays an ordinary key.
     Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
   }
