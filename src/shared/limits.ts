@@ -243,6 +243,16 @@ export const LIMITS = Object.freeze({
    */
   validationMaxQueuedBytes: 256 * 1024 * 1024, // 256 MiB
   /**
+   * GetSchema: characters of registered documents being answered at once, all callers together, held
+   * from before the answer is encoded until its call ends (sent, failed or cancelled); a call beyond it
+   * fails at once with RESOURCE_EXHAUSTED. Unbounded, 200 concurrent GetSchema calls of a 20 MB
+   * document took the server from 157 MiB to 4.3 GiB and stalled every other caller 9–13 s, and
+   * clients that never read (a zero HTTP/2 window) kept 8–13 GiB of answers. Four of the largest
+   * documents (maxSchemaBytes-sized) at once; one answer larger than the whole limit is still sent
+   * when nothing else is in flight.
+   */
+  schemaAnswerMaxBytesInFlight: 128 * 1024 * 1024, // 128 MiB
+  /**
    * Messages of RecordInteractions and ValidateInteractionStream streams handled per turn of the main
    * thread's event loop, all such streams together; past it they stop reading until the next turn, so
    * other calls are read in between (src/main/stream-turns.ts).

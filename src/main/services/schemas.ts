@@ -1,7 +1,8 @@
 /** RegisterSchema, GetSchema, ListSchemas, ListEndpoints. */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, errorMessage, invalidArgument, invalidSchema } from '../../shared/errors';
-import { LIMITS } from '../../shared/limits';
+import { LIMITS, formatBytes } from '../../shared/limits';
+import { BytesInFlight } from '../answer-bytes';
 import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import { unary } from '../unary-handler';
@@ -15,12 +16,20 @@ import { schemaContentIsNotUtf8 } from '../request-codecs';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
+  const schemaAnswers = new BytesInFlight(LIMITS.schemaAnswerMaxBytesInFlight);
   return {
     RegisterSchema: unary(ctx, 'RegisterSchema', (request, call) => registerSchema(ctx, request, call)),
 
-    GetSchema: unary(ctx, 'GetSchema', async (request) => {
+    GetSchema: unary(ctx, 'GetSchema', async (request, call) => {
       try {
         const { metadata, content } = await ctx.schemas.getContent(request.schema_id, request.schema_version);
+        // Held from here (before the answer is encoded) until the call ends, sent or not (answer-bytes.ts).
+        if (!schemaAnswers.holdForCall(call, content.length)) {
+          throw new SvcError(
+            ErrorCode.OVERLOADED,
+            `the server is sending ${formatBytes(schemaAnswers.held)} of GetSchema answers, at its limit of ${formatBytes(schemaAnswers.limit)} (schemaAnswerMaxBytesInFlight); retry shortly`,
+          );
+        }
         return { found: true, metadata: toSchemaMetadata(metadata), schema_content: content };
       } catch (error) {
         if (error instanceof SvcError && (error.code === ErrorCode.SCHEMA_NOT_FOUND || error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND)) {
