@@ -82,6 +82,14 @@ export interface ValidationPoolOptions {
    * spread to any lane.
    */
   slowCompileMs: number;
+  /**
+   * A batch that ran longer than this in its worker (a first call's compile counted in) marks its contracts' calls slow
+   * work, like calls over maxBatchBytes: they travel alone and never take the last lane free of slow
+   * work. A pattern RE2 accepts can cost 5 µs a character: 1 MB calls held both lanes 4.5 s, call
+   * after call. A marked contract whose batch runs quicker is unmarked. Worker time is wall time, which
+   * a loaded machine stretches: far above an ordinary batch's (under 10 ms at p99 in the benches).
+   */
+  slowCallMs: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
   maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
@@ -104,11 +112,15 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // A compile recorded at 223 ms, spread to the last lane free of compiles, took about 700 ms there (both
   // lanes compiling on two shared cores) and held every other schema's calls that long: only short ones spread freely.
   slowCompileMs: 50,
+  slowCallMs: 500,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
   filename: path.resolve(__dirname, '../workers/validation-worker.js'),
 });
+
+/** Contracts remembered as slow at most (a set of content hashes). */
+const MAX_SLOW_CONTRACTS = 10_000;
 
 interface PendingCall {
   operation: ValidationOperation;
@@ -161,6 +173,8 @@ export class ValidationPool {
   #compileGroups: CompileGroup[] = [];
   /** Hashes with a compile batch out, and the lane it is on. */
   readonly #compilingOn = new Map<string, Lane>();
+  /** Contracts whose calls ran slow (slowCallMs): their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
+  readonly #slowContracts = new Set<string>();
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   #flushScheduled = false;
@@ -169,7 +183,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -341,6 +355,27 @@ export class ValidationPool {
     }
   }
 
+  /** Slow work: a call over maxBatchBytes, or a call of a contract whose calls ran slow (slowCallMs). */
+  #isSlowCall(call: PendingCall): boolean {
+    return call.message.byteLength > this.#options.maxBatchBytes || this.#slowContracts.has(call.contract.hash);
+  }
+
+  /**
+   * Marks the contracts of a batch that ran longer than slowCallMs (one of them was slow; each travels
+   * alone until its own time tells), and unmarks a marked contract whose batch ran quicker.
+   */
+  #noteCallTime(contracts: ReadonlyMap<string, number>, workerMs: number): void {
+    const slow = workerMs > this.#options.slowCallMs;
+    for (const hash of contracts.keys()) {
+      if (slow) {
+        if (this.#slowContracts.size >= MAX_SLOW_CONTRACTS) this.#slowContracts.delete(this.#slowContracts.values().next().value!);
+        this.#slowContracts.add(hash);
+      } else if (contracts.size === 1) {
+        this.#slowContracts.delete(hash);
+      }
+    }
+  }
+
   /**
    * Whether one more lane may take slow work (a compile, or a call over maxBatchBytes): never the
    * last lane that has none, so calls of other contracts always find a lane (one thread: always).
@@ -399,14 +434,20 @@ export class ValidationPool {
     for (let i = 0; i < queue.length; i++) {
       const call = queue[i]!;
       const hash = call.contract.hash;
-      // A call over maxBatchBytes travels alone, on an idle lane, while another lane stays free of slow work.
-      if (call.message.byteLength > maxBatchBytes && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
+      // Slow work travels alone, on an idle lane, while another lane stays free of slow work.
+      if (this.#isSlowCall(call) && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
         queue[kept++] = call;
         continue;
       }
       if (taken.length < target && lane.known.has(hash) && (taken.length === 0 || bytes + call.message.byteLength <= maxBatchBytes)) {
         taken.push(call);
         bytes += call.message.byteLength;
+        if (this.#isSlowCall(call)) {
+          // Alone: the lane takes nothing more with it.
+          for (let rest = i + 1; rest < queue.length; rest++) queue[kept++] = queue[rest]!;
+          queue.length = kept;
+          return queue;
+        }
       } else if (this.#compilingOn.has(hash) || !anyHolds(this.#lanes, hash)) {
         this.#addToCompileGroup(call, undefined);
       } else {
@@ -421,7 +462,7 @@ export class ValidationPool {
       for (const index of others) {
         if (taken.length >= target) break;
         const call = queue[index]!;
-        if (call.message.byteLength > maxBatchBytes) continue;
+        if (this.#isSlowCall(call)) continue;
         if (taken.length > 0 && bytes + call.message.byteLength > maxBatchBytes) break;
         taken.push(call);
         bytes += call.message.byteLength;
@@ -508,7 +549,7 @@ export class ValidationPool {
     }
     const startedAt = performance.now();
     lane.inFlight.push(startedAt);
-    const heavy = !compile && totalBytes > this.#options.maxBatchBytes;
+    const heavy = !compile && (totalBytes > this.#options.maxBatchBytes || calls.some((call) => this.#slowContracts.has(call.contract.hash)));
     if (heavy) lane.heavy++;
     const done = () => {
       if (heavy) lane.heavy--;
@@ -519,6 +560,7 @@ export class ValidationPool {
     return lane.piscina.run(batch, { transferList: [buffer] }).then(
       (result) => {
         done();
+        if (result.ok) this.#noteCallTime(contractIndex, result.workerMs);
         return result;
       },
       (error: unknown) => {

@@ -1,0 +1,72 @@
+/**
+ * Issue 12: a contract whose calls run slow in the workers (slowCallMs) has its calls treated as
+ * slow work, so they stop taking every lane. A `pattern` RE2 accepts (`a.{999}d`) costs about 5 µs a
+ * character: 1 MB calls of it, under maxBatchBytes, ran on both lanes at once and held every other
+ * schema's calls 4.5 s, call after call.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
+
+/** Characters of the slow body: about 1.5 s of RE2 on the test machine, over slowCallMs (500 ms). */
+const SLOW_BODY_CHARS = 300_000;
+/** A neighbour call may wait this long while two slow calls run (it waited for a whole slow call, about 1.5 s, on both lanes). */
+const NEIGHBOUR_BOUND_MS = 600;
+
+const SLOW_PATTERN_SCHEMA = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'slow pattern', version: '1.0.0' },
+  paths: { '/x': { post: {
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { s: { type: 'string', pattern: 'a.{999}d' } } } } } },
+    responses: { 200: { description: 'ok' } },
+  } } },
+});
+
+let server: TestServer;
+let hostile: TestClient;
+let neighbour: TestClient;
+before(async () => {
+  server = await startTestServer({ workerThreads: 2 });
+  hostile = createTestClient(server.address);
+  neighbour = createTestClient(server.address);
+  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
+  await registerSchema(server.client, 'slow', SLOW_PATTERN_SCHEMA);
+  await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
+});
+after(async () => {
+  hostile.close();
+  neighbour.close();
+  await server.close();
+});
+
+function slowCall(seed: number) {
+  let state = seed;
+  const text = Array.from({ length: SLOW_BODY_CHARS }, () => ((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1 ? 'a' : 'b').join('');
+  return hostile.call('ValidateInteraction', {
+    schema_id: 'slow',
+    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
+    response: { status_code: 200, headers: {}, body: '' },
+  }, { deadlineMs: 60_000 });
+}
+
+test("a contract whose calls ran slow takes one lane at most: another schema's calls go on", async () => {
+  // The first slow call shows the contract's cost.
+  const first = await slowCall(1);
+  assert.equal(first.valid, false);
+  assert.match(first.errors[0], /must match pattern/);
+
+  const { answer, neighbourMs, hostileMs } = await neighbourWhile(
+    // The second a little later, so that it finds the first one's lane busy and the other free.
+    async () => {
+      const firstOut = slowCall(2);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return Promise.all([firstOut, slowCall(3)]);
+    },
+    (i) => neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 2), VALID_USER)),
+  );
+  for (const result of answer) assert.equal(result.valid, false);
+  const worst = neighbourMs.at(-1) ?? 0;
+  assert.ok(neighbourMs.length >= 5, `only ${neighbourMs.length} neighbour calls ran during ${Math.round(hostileMs)} ms of slow calls`);
+  assert.ok(worst < NEIGHBOUR_BOUND_MS, `a neighbour call took ${Math.round(worst)} ms beside two slow calls (${Math.round(hostileMs)} ms)`);
+});
