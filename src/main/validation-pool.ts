@@ -434,15 +434,16 @@ export class ValidationPool {
     for (let i = 0; i < queue.length; i++) {
       const call = queue[i]!;
       const hash = call.contract.hash;
+      const slow = this.#isSlowCall(call);
       // Slow work travels alone, on an idle lane, while another lane stays free of slow work.
-      if (this.#isSlowCall(call) && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
+      if (slow && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
         queue[kept++] = call;
         continue;
       }
       if (taken.length < target && lane.known.has(hash) && (taken.length === 0 || bytes + call.message.byteLength <= maxBatchBytes)) {
         taken.push(call);
         bytes += call.message.byteLength;
-        if (this.#isSlowCall(call)) {
+        if (slow) {
           // Alone: the lane takes nothing more with it.
           for (let rest = i + 1; rest < queue.length; rest++) queue[kept++] = queue[rest]!;
           queue.length = kept;
@@ -549,7 +550,8 @@ export class ValidationPool {
     }
     const startedAt = performance.now();
     lane.inFlight.push(startedAt);
-    const heavy = !compile && (totalBytes > this.#options.maxBatchBytes || calls.some((call) => this.#slowContracts.has(call.contract.hash)));
+    // Slow work travels alone (#takeFrom), so a batch holding one is that call alone.
+    const heavy = !compile && calls.some((call) => this.#isSlowCall(call));
     if (heavy) lane.heavy++;
     const done = () => {
       if (heavy) lane.heavy--;

@@ -100,16 +100,31 @@ export interface NeighbourRun<T> {
   neighbourMs: number[];
 }
 
+/** How neighbourWhile paces its calls. */
+export interface NeighbourPacing {
+  /** Between two neighbour calls (default 5 ms). */
+  pauseMs?: number;
+  /** Before the first, after the hostile call starts (default 0). */
+  headStartMs?: number;
+  /** Neighbour calls at most (default 1,000). */
+  maxCalls?: number;
+}
+
 /**
- * Makes `neighbourCall`s one at a time, `pauseMs` apart (1,000 at most), while `hostileCall` runs;
- * asserts every neighbour answer valid. The caller states the bound on `neighbourMs`.
+ * Makes `neighbourCall`s one at a time while `hostileCall` runs; asserts every neighbour answer
+ * valid. The caller states the bound on `neighbourMs`.
  */
-export async function neighbourWhile<T>(hostileCall: () => Promise<T>, neighbourCall: (i: number) => Promise<Answer>, pauseMs = 5): Promise<NeighbourRun<T>> {
+export async function neighbourWhile<T>(
+  hostileCall: () => Promise<T>,
+  neighbourCall: (i: number) => Promise<Answer>,
+  { pauseMs = 5, headStartMs = 0, maxCalls = 1_000 }: NeighbourPacing = {},
+): Promise<NeighbourRun<T>> {
   const started = performance.now();
   let done = false;
   const hostile = hostileCall().finally(() => { done = true; });
+  if (headStartMs > 0) await new Promise((resolve) => setTimeout(resolve, headStartMs));
   const neighbourMs: number[] = [];
-  for (let i = 0; i < 1_000 && !done; i++) {
+  for (let i = 0; i < maxCalls && !done; i++) {
     const callStarted = performance.now();
     const answer = await neighbourCall(i);
     neighbourMs.push(performance.now() - callStarted);
@@ -126,20 +141,7 @@ export async function neighbourWhile<T>(hostileCall: () => Promise<T>, neighbour
  * and that no neighbour call waited for most of the compile.
  */
 export async function assertNeighbourNotHeld(slowCall: () => Promise<Answer>, neighbourCall: (i: number) => Promise<Answer>, headStartMs = 0): Promise<void> {
-  const slowStarted = performance.now();
-  let slowDone = false;
-  const slowAnswer = slowCall().finally(() => { slowDone = true; });
-  await new Promise((resolve) => setTimeout(resolve, headStartMs));
-
-  const neighbourMs: number[] = [];
-  for (let i = 0; i < 400 && !slowDone; i++) {
-    const started = performance.now();
-    const answer = await neighbourCall(i);
-    neighbourMs.push(performance.now() - started);
-    assert.equal(answer.valid, true, answer.errors?.join('\n'));
-  }
-  const answer = await slowAnswer;
-  const slowMs = performance.now() - slowStarted;
+  const { answer, hostileMs: slowMs, neighbourMs } = await neighbourWhile(slowCall, neighbourCall, { pauseMs: 0, headStartMs, maxCalls: 400 });
   assert.equal(answer.valid, true, answer.errors?.join('\n'));
   const worst = Math.max(...neighbourMs);
   assert.ok(neighbourMs.length >= 2, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);

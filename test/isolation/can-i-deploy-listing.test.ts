@@ -62,7 +62,7 @@ test('CanIDeploy over consumers × changes far above its limits lists within the
   const { answer, hostileMs, neighbourMs } = await neighbourWhile(
     () => server.client.call('CanIDeploy', { schema_id: 'gate', new_version: '2.0.0', environment: 'dev' }),
     () => server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER)),
-    0,
+    { pauseMs: 0 },
   );
 
   assert.equal(answer.safe_to_deploy, false);
