@@ -55,8 +55,8 @@ export interface StartOptions extends Partial<ServerConfig> {
   env?: NodeJS.ProcessEnv;
   /** Limits on request messages not yet whole (default: the LIMITS values); embedding and tests only. */
   partialMessageLimits?: Partial<PartialMessageLimits>;
-  /** How the validation pool queues stream items (default: DEFAULT_POOL_OPTIONS); embedding and tests only. */
-  streamQueueing?: Partial<Pick<ValidationPoolOptions, 'maxQueuedStreamItems' | 'minStreamItemsPerBatch'>>;
+  /** How the validation pool queues stream items and bounds a batch's time (default: DEFAULT_POOL_OPTIONS); embedding and tests only. */
+  poolTuning?: Partial<Pick<ValidationPoolOptions, 'maxQueuedStreamItems' | 'minStreamItemsPerBatch' | 'maxRunMs'>>;
 }
 
 export class SvcServer {
@@ -88,7 +88,7 @@ export class SvcServer {
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
-    const { logger: givenLogger, env, partialMessageLimits, streamQueueing, ...overrides } = options;
+    const { logger: givenLogger, env, partialMessageLimits, poolTuning, ...overrides } = options;
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
     const metrics = new Metrics();
@@ -114,7 +114,7 @@ export class SvcServer {
         // So are the operations ListEndpoints and RegisterConsumer list: the main thread never parses the document for them.
         listOperations: async (document, caller) => (await tasks.run<'operations'>({ kind: 'operations', document }, caller)).operations,
       });
-      pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger, ...streamQueueing });
+      pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger, ...poolTuning });
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
       const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });

@@ -24,6 +24,12 @@
  *   more work, and slow work (a compile, a call over `maxBatchBytes`) never takes the last lane free
  *   of it, so the other lanes serve every other schema meanwhile.
  *
+ * - Time budget. A batch that runs longer than `maxRunMs` in its worker (RE2 and AJV cannot be
+ *   interrupted) has its lane given a new thread at once, and the old one is stopped (a thread inside
+ *   RE2's native code ends only when that call returns, so the lane does not wait for it). The
+ *   batch's calls go again one by one, marked slow work, and one that overruns alone fails with
+ *   LIMIT_EXCEEDED; batches waiting behind it on that lane go again unchanged.
+ *
  * A worker that dies is replaced by Piscina; the calls it held fail with UNAVAILABLE.
  */
 import os from 'node:os';
@@ -90,6 +96,8 @@ export interface ValidationPoolOptions {
    * a loaded machine stretches: far above an ordinary batch's (under 10 ms at p99 in the benches).
    */
   slowCallMs: number;
+  /** Longest a batch may run in its worker before the worker is stopped (see the file's comment). */
+  maxRunMs: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
   maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
@@ -113,6 +121,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // lanes compiling on two shared cores) and held every other schema's calls that long: only short ones spread freely.
   slowCompileMs: 50,
   slowCallMs: 500,
+  maxRunMs: LIMITS.validationMaxMs,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
@@ -121,12 +130,16 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
 
 /** Contracts remembered as slow at most (a set of content hashes). */
 const MAX_SLOW_CONTRACTS = 10_000;
+/** How often the lanes are checked for a batch over maxRunMs, at most (a tenth of maxRunMs when that is shorter). */
+const OVERRUN_CHECK_MS = 1_000;
 
 interface PendingCall {
   operation: ValidationOperation;
   message: Uint8Array;
   contract: VersionRef;
   streamed: boolean;
+  /** It was in a batch that overran maxRunMs with other calls: overrunning again, it fails. */
+  overran: boolean;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
 }
@@ -141,11 +154,28 @@ interface CompileGroup {
   preferredLane: Lane | undefined;
 }
 
+/** A batch sent to a lane and not yet answered. */
+interface SentBatch {
+  startedAt: number;
+  calls: PendingCall[];
+  /** Content hash → index in the batch's contract list. */
+  contracts: ReadonlyMap<string, number>;
+  /** Its lane's thread was replaced (maxRunMs): its calls were dealt with then, and its answer is ignored. */
+  abandoned: boolean;
+}
+
 interface Lane {
   index: number;
   piscina: Piscina<ValidationBatch, BatchResult>;
-  /** Start times of the batches in flight, oldest first. */
-  inFlight: number[];
+  /** The batches in flight, oldest first. */
+  inFlight: SentBatch[];
+  /** When the oldest batch in flight began to run: when it was sent, or when the one before it answered. */
+  runningSince: number;
+  /**
+   * A thread this lane replaced for overrunning has not ended yet (inside native code it runs on):
+   * the lane is not replaced again meanwhile, so stopped threads never outnumber the lanes.
+   */
+  replacedThreadEnding: boolean;
   /** A compile batch is out: nothing else is sent to this lane until it answers. */
   compiling: boolean;
   /** That compile is of a contract not compiled before, or one whose compiles were slow: it counts as slow work. */
@@ -178,12 +208,13 @@ export class ValidationPool {
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   #flushScheduled = false;
+  #overrunCheck: NodeJS.Timeout | undefined;
   readonly #loading = new Map<string, Promise<VersionDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'maxRunMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -242,31 +273,20 @@ export class ValidationPool {
         finish(value);
       };
       const streamed = task.streamed === true;
-      const call: PendingCall = { operation: task.operation, message: task.message, contract: task.contract, streamed, resolve: settle(resolve), reject: settle(reject) };
+      const call: PendingCall = {
+        operation: task.operation, message: task.message, contract: task.contract, streamed, overran: false, resolve: settle(resolve), reject: settle(reject),
+      };
       (streamed ? this.#streamQueue : this.#queue).push(call);
       this.#scheduleFlush();
     });
   }
 
   async #start(): Promise<void> {
-    const { threads, concurrentTasksPerWorker, filename, logger } = this.#options;
+    const { threads, logger } = this.#options;
     const lanes: Lane[] = [];
     for (let index = 0; index < threads; index++) {
-      const piscina = new Piscina<ValidationBatch, BatchResult>({
-        filename,
-        minThreads: 1,
-        maxThreads: 1,
-        concurrentTasksPerWorker,
-        idleTimeout: Number.POSITIVE_INFINITY,
-        recordTiming: false,
-      });
-      const lane: Lane = { index, piscina, inFlight: [], compiling: false, compilingSlow: false, heavy: 0, known: new Set() };
-      // Without a listener an 'error' event (a worker failing while idle) would end the process.
-      piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: index, err: error }, 'validation worker failed'));
-      piscina.on('workerDestroy', () => {
-        lane.known.clear(); // its replacement starts with an empty cache
-        this.#publishCacheGauges();
-      });
+      const lane = { index, inFlight: [], runningSince: 0, replacedThreadEnding: false, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina'> as Lane;
+      lane.piscina = this.#laneThread(lane);
       lanes.push(lane);
     }
     this.#lanes = lanes;
@@ -274,10 +294,33 @@ export class ValidationPool {
     const probes = await Promise.all(lanes.map((lane) => lane.piscina.run(empty)));
     const failed = probes.find((probe) => !probe.ok);
     if (failed && !failed.ok) throw new Error(`validation worker failed its start check: ${failed.message}`);
+    this.#overrunCheck = setInterval(this.#replaceOverrunningThreads, Math.min(OVERRUN_CHECK_MS, Math.ceil(this.#options.maxRunMs / 10))).unref();
     logger?.debug({ caller: 'pool', threads }, 'validation pool started');
   }
 
+  /** A Piscina of one thread for `lane` (it replaces a thread that dies). */
+  #laneThread(lane: Lane): Piscina<ValidationBatch, BatchResult> {
+    const { concurrentTasksPerWorker, filename, logger } = this.#options;
+    const piscina = new Piscina<ValidationBatch, BatchResult>({
+      filename,
+      minThreads: 1,
+      maxThreads: 1,
+      concurrentTasksPerWorker,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      recordTiming: false,
+    });
+    // Without a listener an 'error' event (a worker failing while idle) would end the process.
+    piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
+    piscina.on('workerDestroy', () => {
+      if (lane.piscina !== piscina) return; // a thread replaced for overrunning, ending late
+      lane.known.clear(); // its replacement starts with an empty cache
+      this.#publishCacheGauges();
+    });
+    return piscina;
+  }
+
   async #close(): Promise<void> {
+    clearInterval(this.#overrunCheck);
     const queued = [...this.#queue, ...this.#streamQueue, ...this.#compileGroups.flatMap((group) => group.calls)];
     this.#queue = [];
     this.#streamQueue = [];
@@ -286,6 +329,41 @@ export class ValidationPool {
     await this.#starting?.catch(() => undefined);
     await Promise.all(this.#lanes.map((lane) => lane.piscina.destroy()));
   }
+
+  /**
+   * Gives each lane whose running batch is over maxRunMs a new thread, stops the old one, and deals
+   * with the batches it held (#retryOverrun): their answers, if the old thread ever sends them, are ignored.
+   */
+  readonly #replaceOverrunningThreads = (): void => {
+    if (this.#closing) return;
+    const now = performance.now();
+    for (const lane of this.#lanes) {
+      if (lane.inFlight.length === 0 || lane.replacedThreadEnding || now - lane.runningSince <= this.#options.maxRunMs) continue;
+      this.#options.logger?.warn({ caller: 'pool', lane: lane.index, ranMs: Math.round(now - lane.runningSince) }, 'a validation batch ran over validationMaxMs; its thread is replaced');
+      const stopped = lane.piscina;
+      lane.piscina = this.#laneThread(lane);
+      lane.replacedThreadEnding = true;
+      void stopped.destroy().finally(() => {
+        lane.replacedThreadEnding = false;
+      });
+      const held = lane.inFlight.splice(0);
+      lane.runningSince = now;
+      lane.heavy = 0;
+      lane.compiling = false;
+      lane.compilingSlow = false;
+      lane.known.clear();
+      for (const [hash, holder] of this.#compilingOn) {
+        if (holder !== lane) continue;
+        this.#compilingOn.delete(hash);
+        this.#compileMs.set(hash, now - held[0]!.startedAt);
+      }
+      held.forEach((batch, i) => {
+        batch.abandoned = true;
+        this.#retryOverrun(batch.calls, i === 0, batch.contracts);
+      });
+      this.#publishCacheGauges();
+    }
+  };
 
   #scheduleFlush(): void {
     if (this.#flushScheduled) return;
@@ -308,7 +386,7 @@ export class ValidationPool {
     if (lane.compiling || lane.heavy > 0) return false;
     if (lane.inFlight.length === 0) return true;
     const { concurrentTasksPerWorker, laneStallMs, maxBatchItems } = this.#options;
-    if (lane.inFlight.length >= concurrentTasksPerWorker || now - lane.inFlight[0]! >= laneStallMs) return false;
+    if (lane.inFlight.length >= concurrentTasksPerWorker || now - lane.inFlight[0]!.startedAt >= laneStallMs) return false;
     // Pipelining only with a full batch waiting: every batch costs the main thread a wake-up of the
     // worker and one back (under a stream the main thread is the bottleneck), so smaller ones wait
     // for the lane to answer and leave larger.
@@ -331,6 +409,12 @@ export class ValidationPool {
         continue;
       }
       this.#compileGroups.splice(i, 1);
+      if (group.calls.length > 1 && group.calls.some((call) => call.overran)) {
+        // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
+        // on), so one call that overruns again does not take the others with it.
+        this.#compileGroups.splice(i++, 0, { ...group, calls: group.calls.slice(1) });
+        group.calls = group.calls.slice(0, 1);
+      }
       this.#runCompile(lane, group);
     }
     // A compile that could run waits for an idle lane: stop pipelining so one drains, or under steady
@@ -520,7 +604,11 @@ export class ValidationPool {
     });
   }
 
-  /** Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. */
+  /**
+   * Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. A
+   * batch abandoned meanwhile (its thread replaced for overrunning) never settles: its calls were
+   * dealt with then, and the lane's state belongs to the new thread.
+   */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
     let totalBytes = 0;
     for (const call of calls) totalBytes += call.message.byteLength;
@@ -548,24 +636,29 @@ export class ValidationPool {
       table[item + BatchItemField.END] = offset;
       table[item + BatchItemField.CONTRACT] = index;
     }
-    const startedAt = performance.now();
-    lane.inFlight.push(startedAt);
+    const sent: SentBatch = { startedAt: performance.now(), calls, contracts: contractIndex, abandoned: false };
+    if (lane.inFlight.length === 0) lane.runningSince = sent.startedAt;
+    lane.inFlight.push(sent);
     // Slow work travels alone (#takeFrom), so a batch holding one is that call alone.
     const heavy = !compile && calls.some((call) => this.#isSlowCall(call));
     if (heavy) lane.heavy++;
     const done = () => {
       if (heavy) lane.heavy--;
-      lane.inFlight.splice(lane.inFlight.indexOf(startedAt), 1);
+      lane.inFlight.splice(lane.inFlight.indexOf(sent), 1);
+      // The worker runs its batches in order: the next one starts now.
+      lane.runningSince = performance.now();
       this.#scheduleFlush();
     };
     const batch: ValidationBatch = { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile };
     return lane.piscina.run(batch, { transferList: [buffer] }).then(
       (result) => {
+        if (sent.abandoned) return new Promise<undefined>(() => {});
         done();
         if (result.ok) this.#noteCallTime(contractIndex, result.workerMs);
         return result;
       },
       (error: unknown) => {
+        if (sent.abandoned) return new Promise<undefined>(() => {});
         done();
         lane.known.clear();
         const reason = this.#closing
@@ -576,6 +669,41 @@ export class ValidationPool {
       },
     );
   }
+
+  /**
+   * The calls of a lane whose worker was stopped for a batch over maxRunMs. Those of the batch that
+   * overran go again one by one, as slow work, and one that had overrun before (or alone) fails;
+   * those of batches waiting behind it never ran, and go again as they were.
+   */
+  #retryOverrun(calls: PendingCall[], ranOver: boolean, contracts: ReadonlyMap<string, number>): void {
+    if (ranOver) this.#noteCallTime(contracts, Number.POSITIVE_INFINITY);
+    const again: PendingCall[] = [];
+    for (const call of calls) {
+      if (ranOver && (call.overran || calls.length === 1)) {
+        call.reject(new SvcError(
+          ErrorCode.LIMIT_EXCEEDED,
+          `validating this call took longer than ${this.#options.maxRunMs / 1000} s and was stopped (validationMaxMs); it was not validated. `
+            + 'The schema costs far more than usual on this body (a pattern over a long text, an enum of objects over a long list): send a smaller body or simplify the schema',
+        ));
+        continue;
+      }
+      if (ranOver) call.overran = true;
+      again.push(call);
+    }
+    const single = again.filter((call) => !call.streamed);
+    const streamed = again.filter((call) => call.streamed);
+    if (ranOver) {
+      // Suspects, each going alone: behind the calls already waiting.
+      this.#queue.push(...single);
+      this.#streamQueue.push(...streamed);
+    } else {
+      // They never ran: ahead, as they were.
+      this.#queue.unshift(...single);
+      this.#streamQueue.unshift(...streamed);
+    }
+    this.#scheduleFlush();
+  }
+
 
   /** Answers the calls the worker validated; returns those it sent back (`missing`, `cold`). */
   #settle(calls: PendingCall[], result: BatchResult): { missing: PendingCall[]; cold: PendingCall[] } {

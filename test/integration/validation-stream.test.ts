@@ -106,7 +106,7 @@ test('a malformed message ends the stream with INVALID_ARGUMENT after the result
 test('streams that stop reading while the pool holds as many stream items as it queues resume: every result, in order', { timeout: 60_000 }, async () => {
   // A queue of one stream item: a stream whose own items are all answered often finds it full and
   // waits with nothing in flight, so only the pool's word that it has room again resumes it.
-  const tight = await startTestServer({ workerThreads: 1, streamQueueing: { maxQueuedStreamItems: 1 } });
+  const tight = await startTestServer({ workerThreads: 1, poolTuning: { maxQueuedStreamItems: 1 } });
   try {
     await registerSchema(tight.client, 'users', USERS_SCHEMA_TEXT);
     const runs = Array.from({ length: 8 }, (_, stream) => {
@@ -128,7 +128,7 @@ test('streams with nothing in flight that wait for room in the pool\'s stream qu
   // a time. Each keeps finding the queue full of the other's item with nothing of its own left in
   // flight, and then no answer or drain of its own can resume it: only the pool's word that the queue
   // has room again does (without it, the first stream stalled after 2 and after 48 answers).
-  const tight = await startTestServer({ workerThreads: 1, streamQueueing: { maxQueuedStreamItems: 1 } });
+  const tight = await startTestServer({ workerThreads: 1, poolTuning: { maxQueuedStreamItems: 1 } });
   const STEPS = 40;
   const FLOOD = 4_000;
   const STALL_MS = 15_000;

@@ -2,7 +2,7 @@
  * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
  * and fetched once for concurrent calls, loader failures passed through as the caller's error,
  * batches of several contracts answered call by call, single calls ahead of stream items, compiles
- * timed in their worker.
+ * timed in their worker, answers posted as each batch ends, batches over maxRunMs stopped.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -264,6 +264,117 @@ test('stream items past maxQueuedStreamItems leave no room: a waiting stream is 
     const singles = Array.from({ length: 40 }, () => validate(false));
     assert.equal(pool.hasStreamRoom(), true);
     await Promise.all(singles);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** A contract whose calls cost what their text's length says: `a.{999}d` costs RE2 about 5 µs a character. */
+const SLOW_PATTERN_REF: VersionRef = { schemaId: 'pattern', version: '1.0.0', hash: 'pattern' };
+
+async function slowPatternDocumentJson(): Promise<string> {
+  return JSON.stringify((await loadSchema(JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'pattern', version: '1.0.0' },
+    paths: { '/x': { post: {
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { s: { type: 'string', pattern: 'a.{999}d' } } } } } },
+      responses: { 200: { description: 'ok' } },
+    } } },
+  }))).document);
+}
+
+function postPattern(text: string): Buffer {
+  return encode({
+    schema_id: SLOW_PATTERN_REF.schemaId,
+    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
+    response: { status_code: 200, headers: {}, body: '' },
+  });
+}
+
+/** A call of about 5 µs a character: pseudo-random a and b (a periodic text lets RE2 skip ahead: `abab…` takes 8 ms). */
+function longPatternCall(seed: number, chars = 30_000): Buffer {
+  let state = seed;
+  return postPattern(Array.from({ length: chars }, () => ((((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1) ? 'a' : 'b')).join(''));
+}
+
+test('a batch\'s answers leave when it ends, not after the batch sent behind it', async () => {
+  const documentJson = await slowPatternDocumentJson();
+  // Batches of two calls, and up to three batches in the worker at once.
+  const pool = new ValidationPool({ threads: 1, maxBatchItems: 2, concurrentTasksPerWorker: 3, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  const validate = (message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF });
+  try {
+    await validate(postPattern('ab'));
+    const blocker = validate(longPatternCall(9));
+    await new Promise((resolve) => setImmediate(resolve));
+    // While the blocker runs, both batches of these four wait in the worker: it takes them together.
+    const answeredAt = await Promise.all([1, 2, 3, 4].map((seed) => validate(longPatternCall(seed)).then(() => performance.now())));
+    await blocker;
+    // Each batch runs about 300 ms; the first one's answers waited for the second (no gap) when the
+    // worker started both before posting the first's answers.
+    const gapMs = Math.min(answeredAt[2]!, answeredAt[3]!) - Math.max(answeredAt[0]!, answeredAt[1]!);
+    assert.ok(gapMs > 100, `the first batch was answered only ${gapMs.toFixed(1)} ms before the second`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a batch over maxRunMs has its thread replaced: its calls go again one by one, and the one that overruns alone fails with LIMIT_EXCEEDED', async () => {
+  const documents: Record<string, string> = { [SLOW_PATTERN_REF.hash]: await slowPatternDocumentJson() };
+  const usersJson = await usersDocumentJson();
+  const pool = new ValidationPool({ threads: 1, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }) });
+  await pool.start();
+  const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
+  const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+  // About 1.5 s of RE2 (under maxBatchBytes, so not slow work by its size).
+  const overlong = longPatternCall(7, 300_000);
+  try {
+    // Both contracts compiled, so the next two calls share one batch.
+    await validate(postPattern('ab'), SLOW_PATTERN_REF);
+    assert.equal((await validate(usersCall, REF)).valid, true);
+    const threadBefore = pool.workers[0]!.threadId;
+    const [overrun, neighbour] = await Promise.allSettled([validate(overlong, SLOW_PATTERN_REF), validate(usersCall, REF)]);
+    assert.equal(neighbour.status, 'fulfilled', 'the call that shared the stopped batch is validated again');
+    assert.equal(neighbour.value.valid, true);
+    assert.equal(overrun.status, 'rejected');
+    assert.ok(overrun.reason instanceof SvcError);
+    assert.equal(overrun.reason.code, ErrorCode.LIMIT_EXCEEDED);
+    assert.match(overrun.reason.message, /took longer than 0\.3 s and was stopped \(validationMaxMs\); it was not validated/);
+    assert.notEqual(pool.workers[0]?.threadId, threadBefore, 'the lane has a new thread');
+    // The new thread answers, and the contract's short calls still validate.
+    assert.equal((await validate(usersCall, REF)).valid, true);
+    assert.equal((await validate(postPattern('ab'), SLOW_PATTERN_REF)).valid, false);
+
+    // Calls that arrive together for a contract no worker holds share its compile: after the
+    // overrun each compiles on its own, so the short call is answered.
+    const fresh: VersionRef = { ...SLOW_PATTERN_REF, hash: 'pattern-fresh' };
+    documents[fresh.hash] = documents[SLOW_PATTERN_REF.hash]!;
+    const [again, short] = await Promise.allSettled([validate(overlong, fresh), validate(postPattern('ab'), fresh)]);
+    assert.equal(again.status, 'rejected');
+    assert.equal((again.reason as SvcError).code, ErrorCode.LIMIT_EXCEEDED);
+    assert.equal(short.status, 'fulfilled', 'the short call of the same compile is answered');
+    assert.equal(short.value.valid, false);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a call that overruns inside RE2 fails at the budget: its lane does not wait for the native call to return', async () => {
+  const documentJson = await slowPatternDocumentJson();
+  const pool = new ValidationPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  try {
+    // About 4.5 s of RE2; a thread asked to stop inside it ends only when it returns.
+    const started = performance.now();
+    await assert.rejects(
+      pool.validate({ operation: ValidationOperation.INTERACTION, message: longPatternCall(7, 900_000), contract: SLOW_PATTERN_REF }),
+      (error: SvcError) => error.code === ErrorCode.LIMIT_EXCEEDED,
+    );
+    const elapsedMs = performance.now() - started;
+    assert.ok(elapsedMs < 3_000, `the overrunning call failed after ${Math.round(elapsedMs)} ms`);
+    // Both lanes take work again.
+    const answers = await Promise.all([1, 2, 3, 4].map(() => pool.validate({ operation: ValidationOperation.INTERACTION, message: postPattern('ab'), contract: SLOW_PATTERN_REF })));
+    assert.equal(answers.length, 4);
   } finally {
     await pool.close();
   }
