@@ -41,12 +41,3 @@ export function shapeDigest(parts: unknown[]): string {
   };
   return createHash('sha256').update(parts.map((part) => describe(part, 0)).join('\u0000')).digest('base64url').slice(0, 22);
 }
-
-export function parseJsonBody(body: string): unknown {
-  if (body === '') return undefined;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}

@@ -5,7 +5,7 @@
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { LIMITS } from '../../shared/limits';
-import { fieldPaths, parseJsonBody, shapeDigest } from './field-paths';
+import { fieldPaths, shapeDigest } from './field-paths';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
 import { redactBody, redactHeaders } from './redaction';
@@ -37,15 +37,15 @@ export function observeInteraction(
   // Checked before anything below reads a body: each of those steps costs the main thread per byte.
   if (request.body.length > LIMITS.recordingMaxBodyChars || response.body.length > LIMITS.recordingMaxBodyChars) return { skipped: 'body_size' };
 
+  const requestBody = redactBody(request.body, redactedKeys);
+  const responseBody = redactBody(response.body, redactedKeys);
   const redactedRequest = {
-    method: request.method.toUpperCase(), path: request.path,
-    headers: redactHeaders(request.headers, redactedKeys), body: redactBody(request.body, redactedKeys),
+    method: request.method.toUpperCase(), path: request.path, headers: redactHeaders(request.headers, redactedKeys), body: requestBody.text,
   };
   const redactedResponse = {
-    status_code: response.status_code, headers: redactHeaders(response.headers, redactedKeys), body: redactBody(response.body, redactedKeys),
+    status_code: response.status_code, headers: redactHeaders(response.headers, redactedKeys), body: responseBody.text,
   };
-  const responseValue = parseJsonBody(redactedResponse.body);
-  const received = fieldPaths(responseValue);
+  const received = fieldPaths(responseBody.value);
   const read = message.read_fields_tracked ? message.read_fields.slice(0, MAX_READ_FIELDS) : received;
   const readSet = new Set(read);
   return {
@@ -54,7 +54,7 @@ export function observeInteraction(
       method: operation.method, path: operation.path, status: response.status_code, valid: message.valid,
       usedFields: read,
       receivedFields: message.read_fields_tracked ? received.filter((field) => !readSet.has(field)) : [],
-      shape: shapeDigest([redactedRequest.method, parseJsonBody(redactedRequest.body), response.status_code, responseValue]),
+      shape: shapeDigest([redactedRequest.method, requestBody.value, response.status_code, responseBody.value]),
       interactionJson: JSON.stringify({ request: redactedRequest, response: redactedResponse }),
     },
   };

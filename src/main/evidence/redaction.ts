@@ -16,8 +16,31 @@ export function normaliseKey(name: string): string {
   return name.toLowerCase().replace(/[-_]/g, '');
 }
 
+/**
+ * Decisions of isRedactedKey per list of keys and name: a body repeats its key names (a list of 5,000
+ * objects names three keys 15,000 times), and deciding one costs a lower-casing, a replace and a
+ * scan of the list. Names come from callers' bodies: a full map starts again empty.
+ */
+const decisionsByKeys = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+const MAX_REMEMBERED_KEY_NAMES = 10_000;
+
 /** True when the key is on the list or contains one of its words (`userPassword`, `x-auth-token`). */
 export function isRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
+  let decisions = decisionsByKeys.get(keys);
+  if (decisions === undefined) {
+    decisions = new Map();
+    decisionsByKeys.set(keys, decisions);
+  }
+  let redacted = decisions.get(name);
+  if (redacted === undefined) {
+    redacted = matchesRedactedKey(name, keys);
+    if (decisions.size >= MAX_REMEMBERED_KEY_NAMES) decisions.clear();
+    decisions.set(name, redacted);
+  }
+  return redacted;
+}
+
+function matchesRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
   const normalised = normaliseKey(name);
   if (keys.has(normalised)) return true;
   for (const key of keys) if (key.length >= 5 && normalised.includes(key)) return true;
@@ -30,19 +53,34 @@ export function redactJson(value: unknown, keys: ReadonlySet<string>): unknown {
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
   for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
-    copy[name] = isRedactedKey(name, keys) ? REDACTED_VALUE : redactJson(child, keys);
+    const redacted = isRedactedKey(name, keys) ? REDACTED_VALUE : redactJson(child, keys);
+    // A plain assignment to `__proto__` would set the copy's prototype and lose the field.
+    if (name === '__proto__') Object.defineProperty(copy, name, { value: redacted, enumerable: true, writable: true, configurable: true });
+    else copy[name] = redacted;
   }
   return copy;
 }
 
-/** A body text redacted when it is JSON; any other text is dropped whole (it cannot be redacted safely). */
-export function redactBody(body: string, keys: ReadonlySet<string>): string {
-  if (body === '') return '';
+/** A body after redaction: its text, and the value that text holds (undefined for no body or one that is not JSON). */
+export interface RedactedBody {
+  text: string;
+  value: unknown;
+}
+
+/**
+ * A body redacted when it is JSON; any other text is dropped whole (it cannot be redacted safely).
+ * The value comes with the text, so the field paths and the shape are read without parsing it again.
+ */
+export function redactBody(body: string, keys: ReadonlySet<string>): RedactedBody {
+  if (body === '') return { text: '', value: undefined };
+  let parsed: unknown;
   try {
-    return JSON.stringify(redactJson(JSON.parse(body), keys));
+    parsed = JSON.parse(body);
   } catch {
-    return '';
+    return { text: '', value: undefined };
   }
+  const value = redactJson(parsed, keys);
+  return { text: JSON.stringify(value), value };
 }
 
 export function redactHeaders(headers: Record<string, string>, keys: ReadonlySet<string>): Record<string, string> {

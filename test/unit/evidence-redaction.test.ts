@@ -1,0 +1,55 @@
+/**
+ * Redaction of recorded interactions (src/main/evidence/redaction.ts) and what observeInteraction
+ * reads from it: the field paths and the shape come from the redacted value itself, without parsing
+ * the redacted text again, and must be what that text holds.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody } from '../../src/main/evidence/redaction';
+import { fieldPaths, shapeDigest } from '../../src/main/evidence/field-paths';
+import { observeInteraction } from '../../src/main/evidence/observe-interaction';
+import type { OperationMatcher } from '../../src/main/evidence/operation-matcher';
+
+const DEFAULT_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS);
+
+test('a `__proto__` key is kept as a field, and redacted inside like any other', () => {
+  const { text, value } = redactBody('{"id":1,"__proto__":{"password":"hunter2","x":1}}', DEFAULT_KEYS);
+  assert.equal(text, '{"id":1,"__proto__":{"password":"[REDACTED]","x":1}}');
+  assert.deepEqual(fieldPaths(value), ['id', '__proto__', '__proto__.password', '__proto__.x']);
+  assert.equal(Object.getPrototypeOf(value), Object.prototype, 'the field did not become the prototype');
+});
+
+test('a key name is decided per list of keys', () => {
+  const custom = new Set(['session']);
+  for (let round = 0; round < 2; round++) {
+    assert.equal(isRedactedKey('session', custom), true);
+    assert.equal(isRedactedKey('session', DEFAULT_KEYS), false);
+    assert.equal(isRedactedKey('X-Api-Key', DEFAULT_KEYS), true);
+    assert.equal(isRedactedKey('userPassword', DEFAULT_KEYS), true);
+    assert.equal(isRedactedKey('userPassword', custom), false);
+  }
+});
+
+test('a body that is not JSON is dropped whole', () => {
+  assert.deepEqual(redactBody('password=hunter2', DEFAULT_KEYS), { text: '', value: undefined });
+  assert.deepEqual(redactBody('', DEFAULT_KEYS), { text: '', value: undefined });
+});
+
+test('the observation\'s fields and shape are those of the redacted text it stores', () => {
+  const matcher = { match: () => ({ method: 'POST', path: '/users' }) } as unknown as OperationMatcher;
+  const users = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `n${i}`, token: `t${i}`, tags: i % 2 ? ['a'] : [], nested: { apiKey: 'k', deep: [{ v: null }] } }));
+  const result = observeInteraction({
+    consumer_id: 'web', environment: 'dev', schema_id: 'users', valid: true, read_fields_tracked: false, read_fields: [],
+    request: { method: 'post', path: '/users', headers: { authorization: 'Bearer x' }, body: JSON.stringify({ password: 'p', name: 'n' }) },
+    response: { status_code: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify(users) },
+  } as never, { version: '1.0.0', matcher }, DEFAULT_KEYS);
+  assert.ok('observation' in result);
+  const { observation } = result;
+  const stored = JSON.parse(observation.interactionJson) as { request: { method: string; body: string }; response: { body: string } };
+  assert.doesNotMatch(observation.interactionJson, /Bearer x|"k"|t1/);
+  const requestValue = JSON.parse(stored.request.body);
+  const responseValue = JSON.parse(stored.response.body);
+  assert.deepEqual(observation.usedFields, fieldPaths(responseValue));
+  assert.equal(observation.shape, shapeDigest([stored.request.method, requestValue, 201, responseValue]));
+  assert.ok(observation.usedFields.includes('[].nested.apiKey'));
+});
