@@ -22,6 +22,7 @@ const STATUS_BY_CODE: Readonly<Record<ErrorCode, status>> = Object.freeze({
   OVERLOADED: status.RESOURCE_EXHAUSTED,
   UNAUTHENTICATED: status.UNAUTHENTICATED,
   UNAVAILABLE: status.UNAVAILABLE,
+  CANCELLED: status.CANCELLED,
   INTERNAL: status.INTERNAL,
 });
 

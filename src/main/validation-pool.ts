@@ -21,7 +21,8 @@
  *   never happens in a shared batch: workers answer `cold` for calls that would compile and `missing`
  *   for contracts they lack, and those calls go again in a batch of their contract alone, on a lane
  *   with nothing else in flight. A lane whose batch has been out longer than `laneStallMs` takes no
- *   more work, and slow work (a compile, a call over `maxBatchBytes`) never takes the last lane free
+ *   more work, and slow work (a compile, a call over `maxBatchBytes`, the calls of a contract that ran
+ *   slow, a large call of a contract not yet seen to run one quickly) never takes the last lane free
  *   of it, so the other lanes serve every other schema meanwhile.
  *
  * - Time budget. A batch that runs longer than `maxRunMs` in its worker (RE2 and AJV cannot be
@@ -29,6 +30,10 @@
  *   RE2's native code ends only when that call returns, so the lane does not wait for it). The
  *   batch's calls go again one by one, marked slow work, and one that overruns alone fails with
  *   LIMIT_EXCEEDED; batches waiting behind it on that lane go again unchanged.
+ * - Callers that have gone. A queued call whose caller cancelled it (or whose deadline passed) is
+ *   dropped when a batch would take it, and a batch that has run longer than `slowCallMs` with only
+ *   such calls has its lane given a new thread, as for an overrun: under overload, work for callers
+ *   that gave up would otherwise hold the workers that the others wait for.
  *
  * A worker that dies is replaced by Piscina; the calls it held fail with UNAVAILABLE.
  */
@@ -55,6 +60,8 @@ export interface ValidationTask {
   contract: VersionRef;
   /** An item of a ValidateInteractionStream: it waits behind single calls (see the file's comment). */
   streamed?: boolean;
+  /** Whether the caller has gone (cancelled, past its deadline): see the file's comment. */
+  isCancelled?: () => boolean;
 }
 
 export interface ValidationAnswer {
@@ -96,6 +103,12 @@ export interface ValidationPoolOptions {
    * a loaded machine stretches: far above an ordinary batch's (under 10 ms at p99 in the benches).
    */
   slowCallMs: number;
+  /**
+   * A call larger than this counts as slow work while its contract has not yet run a call at least
+   * half its size quicker than slowCallMs: what it costs is unknown, and a first call of 300 KB under
+   * a slow `pattern` took whichever lane it found for 1.5 s, both lanes when two came.
+   */
+  slowCallBytes: number;
   /** Longest a batch may run in its worker before the worker is stopped (see the file's comment). */
   maxRunMs: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
@@ -121,6 +134,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // lanes compiling on two shared cores) and held every other schema's calls that long: only short ones spread freely.
   slowCompileMs: 50,
   slowCallMs: 500,
+  slowCallBytes: 64 * 1024, // 64 KiB: 0.3 s at the 5 µs a character a slow pattern costs
   maxRunMs: LIMITS.validationMaxMs,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
@@ -130,14 +144,15 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
 
 /** Contracts remembered as slow at most (a set of content hashes). */
 const MAX_SLOW_CONTRACTS = 10_000;
-/** How often the lanes are checked for a batch over maxRunMs, at most (a tenth of maxRunMs when that is shorter). */
-const OVERRUN_CHECK_MS = 1_000;
+/** How often the lanes are checked for a batch over maxRunMs or without callers, at most (a tenth of maxRunMs when that is shorter). */
+const STUCK_THREAD_CHECK_MS = 1_000;
 
 interface PendingCall {
   operation: ValidationOperation;
   message: Uint8Array;
   contract: VersionRef;
   streamed: boolean;
+  isCancelled: (() => boolean) | undefined;
   /** It was in a batch that overran maxRunMs with other calls: overrunning again, it fails. */
   overran: boolean;
   resolve: (answer: ValidationAnswer) => void;
@@ -160,7 +175,7 @@ interface SentBatch {
   calls: PendingCall[];
   /** Content hash → index in the batch's contract list. */
   contracts: ReadonlyMap<string, number>;
-  /** Its lane's thread was replaced (maxRunMs): its calls were dealt with then, and its answer is ignored. */
+  /** Its lane's thread was replaced (#replaceStuckThreads): its calls were dealt with then, and its answer is ignored. */
   abandoned: boolean;
 }
 
@@ -172,7 +187,7 @@ interface Lane {
   /** When the oldest batch in flight began to run: when it was sent, or when the one before it answered. */
   runningSince: number;
   /**
-   * A thread this lane replaced for overrunning has not ended yet (inside native code it runs on):
+   * A thread this lane replaced (#replaceStuckThreads) has not ended yet (inside native code it runs on):
    * the lane is not replaced again meanwhile, so stopped threads never outnumber the lanes.
    */
   replacedThreadEnding: boolean;
@@ -205,16 +220,18 @@ export class ValidationPool {
   readonly #compilingOn = new Map<string, Lane>();
   /** Contracts whose calls ran slow (slowCallMs): their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
   readonly #slowContracts = new Set<string>();
+  /** The largest call of each contract seen in a batch quicker than slowCallMs, when over slowCallBytes / 2 (bounded). */
+  readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   #flushScheduled = false;
-  #overrunCheck: NodeJS.Timeout | undefined;
+  #stuckThreadCheck: NodeJS.Timeout | undefined;
   readonly #loading = new Map<string, Promise<VersionDocument>>();
   readonly #cacheByThread = new Map<number, CacheReport>();
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'maxRunMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowCallBytes', 'maxRunMs', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -274,7 +291,8 @@ export class ValidationPool {
       };
       const streamed = task.streamed === true;
       const call: PendingCall = {
-        operation: task.operation, message: task.message, contract: task.contract, streamed, overran: false, resolve: settle(resolve), reject: settle(reject),
+        operation: task.operation, message: task.message, contract: task.contract, streamed, isCancelled: task.isCancelled, overran: false,
+        resolve: settle(resolve), reject: settle(reject),
       };
       (streamed ? this.#streamQueue : this.#queue).push(call);
       this.#scheduleFlush();
@@ -294,7 +312,7 @@ export class ValidationPool {
     const probes = await Promise.all(lanes.map((lane) => lane.piscina.run(empty)));
     const failed = probes.find((probe) => !probe.ok);
     if (failed && !failed.ok) throw new Error(`validation worker failed its start check: ${failed.message}`);
-    this.#overrunCheck = setInterval(this.#replaceOverrunningThreads, Math.min(OVERRUN_CHECK_MS, Math.ceil(this.#options.maxRunMs / 10))).unref();
+    this.#stuckThreadCheck = setInterval(this.#replaceStuckThreads, Math.min(STUCK_THREAD_CHECK_MS, Math.ceil(this.#options.maxRunMs / 10))).unref();
     logger?.debug({ caller: 'pool', threads }, 'validation pool started');
   }
 
@@ -312,7 +330,7 @@ export class ValidationPool {
     // Without a listener an 'error' event (a worker failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
     piscina.on('workerDestroy', () => {
-      if (lane.piscina !== piscina) return; // a thread replaced for overrunning, ending late
+      if (lane.piscina !== piscina) return; // a thread replaced by #replaceStuckThreads, ending late
       lane.known.clear(); // its replacement starts with an empty cache
       this.#publishCacheGauges();
     });
@@ -320,7 +338,7 @@ export class ValidationPool {
   }
 
   async #close(): Promise<void> {
-    clearInterval(this.#overrunCheck);
+    clearInterval(this.#stuckThreadCheck);
     const queued = [...this.#queue, ...this.#streamQueue, ...this.#compileGroups.flatMap((group) => group.calls)];
     this.#queue = [];
     this.#streamQueue = [];
@@ -331,15 +349,23 @@ export class ValidationPool {
   }
 
   /**
-   * Gives each lane whose running batch is over maxRunMs a new thread, stops the old one, and deals
-   * with the batches it held (#retryOverrun): their answers, if the old thread ever sends them, are ignored.
+   * Gives a new thread to each lane whose running batch is over maxRunMs, or over slowCallMs with
+   * every caller gone; stops the old thread and deals with the batches it held (#retryOverrun): their
+   * answers, if the old thread ever sends them, are ignored.
    */
-  readonly #replaceOverrunningThreads = (): void => {
+  readonly #replaceStuckThreads = (): void => {
     if (this.#closing) return;
     const now = performance.now();
     for (const lane of this.#lanes) {
-      if (lane.inFlight.length === 0 || lane.replacedThreadEnding || now - lane.runningSince <= this.#options.maxRunMs) continue;
-      this.#options.logger?.warn({ caller: 'pool', lane: lane.index, ranMs: Math.round(now - lane.runningSince) }, 'a validation batch ran over validationMaxMs; its thread is replaced');
+      if (lane.inFlight.length === 0 || lane.replacedThreadEnding) continue;
+      const ranMs = now - lane.runningSince;
+      const overran = ranMs > this.#options.maxRunMs;
+      const unwanted = ranMs > this.#options.slowCallMs && lane.inFlight[0]!.calls.every(isCancelled);
+      if (!overran && !unwanted) continue;
+      this.#options.logger?.warn(
+        { caller: 'pool', lane: lane.index, ranMs: Math.round(ranMs) },
+        overran ? 'a validation batch ran over validationMaxMs; its thread is replaced' : 'every caller of a slow validation batch has gone; its thread is replaced',
+      );
       const stopped = lane.piscina;
       lane.piscina = this.#laneThread(lane);
       lane.replacedThreadEnding = true;
@@ -359,9 +385,15 @@ export class ValidationPool {
       }
       held.forEach((batch, i) => {
         batch.abandoned = true;
-        this.#retryOverrun(batch.calls, i === 0, batch.contracts);
+        if (i === 0 && !overran) {
+          this.#noteCallTime(batch.calls, batch.contracts, ranMs);
+          for (const call of batch.calls) call.reject(cancelledError());
+        } else {
+          this.#retryOverrun(batch.calls, i === 0, batch.contracts);
+        }
       });
       this.#publishCacheGauges();
+      this.#scheduleFlush();
     }
   };
 
@@ -439,16 +471,23 @@ export class ValidationPool {
     }
   }
 
-  /** Slow work: a call over maxBatchBytes, or a call of a contract whose calls ran slow (slowCallMs). */
+  /**
+   * Slow work: a call over maxBatchBytes, a call of a contract whose calls ran slow (slowCallMs), or a
+   * call over slowCallBytes whose contract has not yet run one at least half as large quickly.
+   */
   #isSlowCall(call: PendingCall): boolean {
-    return call.message.byteLength > this.#options.maxBatchBytes || this.#slowContracts.has(call.contract.hash);
+    const bytes = call.message.byteLength;
+    const hash = call.contract.hash;
+    if (bytes > this.#options.maxBatchBytes || this.#slowContracts.has(hash)) return true;
+    return bytes > this.#options.slowCallBytes && bytes > 2 * (this.#quickCallBytes.get(hash) ?? 0);
   }
 
   /**
    * Marks the contracts of a batch that ran longer than slowCallMs (one of them was slow; each travels
-   * alone until its own time tells), and unmarks a marked contract whose batch ran quicker.
+   * alone until its own time tells), and unmarks a marked contract whose batch ran quicker; a quick
+   * batch also records how large a call of each contract has run quickly.
    */
-  #noteCallTime(contracts: ReadonlyMap<string, number>, workerMs: number): void {
+  #noteCallTime(calls: readonly PendingCall[], contracts: ReadonlyMap<string, number>, workerMs: number): void {
     const slow = workerMs > this.#options.slowCallMs;
     for (const hash of contracts.keys()) {
       if (slow) {
@@ -457,6 +496,13 @@ export class ValidationPool {
       } else if (contracts.size === 1) {
         this.#slowContracts.delete(hash);
       }
+    }
+    if (slow) return;
+    for (const call of calls) {
+      const bytes = call.message.byteLength;
+      if (bytes <= this.#options.slowCallBytes / 2) continue;
+      const hash = call.contract.hash;
+      if (bytes > (this.#quickCallBytes.get(hash) ?? 0)) this.#quickCallBytes.set(hash, bytes);
     }
   }
 
@@ -517,6 +563,10 @@ export class ValidationPool {
     let kept = 0;
     for (let i = 0; i < queue.length; i++) {
       const call = queue[i]!;
+      if (isCancelled(call)) {
+        call.reject(cancelledError());
+        continue;
+      }
       const hash = call.contract.hash;
       const slow = this.#isSlowCall(call);
       // Slow work travels alone, on an idle lane, while another lane stays free of slow work.
@@ -606,7 +656,7 @@ export class ValidationPool {
 
   /**
    * Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. A
-   * batch abandoned meanwhile (its thread replaced for overrunning) never settles: its calls were
+   * batch abandoned meanwhile (its thread replaced by #replaceStuckThreads) never settles: its calls were
    * dealt with then, and the lane's state belongs to the new thread.
    */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
@@ -654,7 +704,7 @@ export class ValidationPool {
       (result) => {
         if (sent.abandoned) return new Promise<undefined>(() => {});
         done();
-        if (result.ok) this.#noteCallTime(contractIndex, result.workerMs);
+        if (result.ok) this.#noteCallTime(calls, contractIndex, result.workerMs);
         return result;
       },
       (error: unknown) => {
@@ -676,7 +726,7 @@ export class ValidationPool {
    * those of batches waiting behind it never ran, and go again as they were.
    */
   #retryOverrun(calls: PendingCall[], ranOver: boolean, contracts: ReadonlyMap<string, number>): void {
-    if (ranOver) this.#noteCallTime(contracts, Number.POSITIVE_INFINITY);
+    if (ranOver) this.#noteCallTime(calls, contracts, Number.POSITIVE_INFINITY);
     const again: PendingCall[] = [];
     for (const call of calls) {
       if (ranOver && (call.overran || calls.length === 1)) {
@@ -818,6 +868,14 @@ export class ValidationPool {
 function anyHolds(lanes: readonly Lane[], hash: string, except?: Lane): boolean {
   for (const other of lanes) if (other !== except && other.known.has(hash)) return true;
   return false;
+}
+
+function isCancelled(call: PendingCall): boolean {
+  return call.isCancelled?.() === true;
+}
+
+function cancelledError(): SvcError {
+  return new SvcError(ErrorCode.CANCELLED, 'the caller cancelled the call or its deadline passed; it was not validated');
 }
 
 function unavailable(message: string): SvcError {

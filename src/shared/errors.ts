@@ -36,6 +36,8 @@ export const ErrorCode = Object.freeze({
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   /** The server is shutting down or a worker is gone. */
   UNAVAILABLE: 'UNAVAILABLE',
+  /** The caller cancelled the call, or its deadline passed, before it was answered: the work for it was stopped. */
+  CANCELLED: 'CANCELLED',
   /** A bug or an unexpected failure. */
   INTERNAL: 'INTERNAL',
 });

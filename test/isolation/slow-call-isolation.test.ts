@@ -2,7 +2,8 @@
  * Issue 12: a contract whose calls run slow in the workers (slowCallMs) has its calls treated as
  * slow work, so they stop taking every lane. A `pattern` RE2 accepts (`a.{999}d`) costs about 5 µs a
  * character: 1 MB calls of it, under maxBatchBytes, ran on both lanes at once and held every other
- * schema's calls 4.5 s, call after call.
+ * schema's calls 4.5 s, call after call. A contract's first large calls (over slowCallBytes) count as
+ * slow work too, before any of them has run: their cost is not known yet.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +33,7 @@ before(async () => {
   neighbour = createTestClient(server.address);
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
   await registerSchema(server.client, 'slow', SLOW_PATTERN_SCHEMA);
+  await registerSchema(server.client, 'slow-fresh', SLOW_PATTERN_SCHEMA.replace('slow pattern', 'slow pattern, fresh'));
   await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
 });
 after(async () => {
@@ -40,11 +42,11 @@ after(async () => {
   await server.close();
 });
 
-function slowCall(seed: number) {
+function slowCall(seed: number, schemaId = 'slow') {
   let state = seed;
   const text = Array.from({ length: SLOW_BODY_CHARS }, () => ((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1 ? 'a' : 'b').join('');
   return hostile.call('ValidateInteraction', {
-    schema_id: 'slow',
+    schema_id: schemaId,
     request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
     response: { status_code: 200, headers: {}, body: '' },
   }, { deadlineMs: 60_000 });
@@ -69,4 +71,26 @@ test("a contract whose calls ran slow takes one lane at most: another schema's c
   const worst = neighbourMs.at(-1) ?? 0;
   assert.ok(neighbourMs.length >= 5, `only ${neighbourMs.length} neighbour calls ran during ${Math.round(hostileMs)} ms of slow calls`);
   assert.ok(worst < NEIGHBOUR_BOUND_MS, `a neighbour call took ${Math.round(worst)} ms beside two slow calls (${Math.round(hostileMs)} ms)`);
+});
+
+test("a contract's first large calls take one lane at most, before any of them has shown its cost", async () => {
+  // Compiled by a small call, which tells nothing of what a large one costs.
+  const small = await hostile.call('ValidateInteraction', {
+    schema_id: 'slow-fresh',
+    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{"s":"ab"}' },
+    response: { status_code: 200, headers: {}, body: '' },
+  });
+  assert.equal(small.valid, false);
+  const { answer, neighbourMs, hostileMs } = await neighbourWhile(
+    async () => {
+      const firstOut = slowCall(4, 'slow-fresh');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return Promise.all([firstOut, slowCall(5, 'slow-fresh')]);
+    },
+    (i) => neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 2), VALID_USER)),
+  );
+  for (const result of answer) assert.equal(result.valid, false);
+  const worst = neighbourMs.at(-1) ?? 0;
+  assert.ok(neighbourMs.length >= 5, `only ${neighbourMs.length} neighbour calls ran during ${Math.round(hostileMs)} ms of slow calls`);
+  assert.ok(worst < NEIGHBOUR_BOUND_MS, `a neighbour call took ${Math.round(worst)} ms beside two first large calls (${Math.round(hostileMs)} ms)`);
 });

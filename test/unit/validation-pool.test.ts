@@ -379,3 +379,39 @@ test('a call that overruns inside RE2 fails at the budget: its lane does not wai
     await pool.close();
   }
 });
+
+test('calls whose callers have gone are dropped from the queue, and a slow batch that holds only such calls is stopped', async () => {
+  const documentJson = await slowPatternDocumentJson();
+  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
+  await pool.start();
+  const validate = (message: Buffer, isCancelled?: () => boolean) =>
+    pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF, isCancelled });
+  try {
+    await validate(postPattern('ab'));
+    // Queued behind a 1.5 s call, a caller that has gone: its own 1.5 s are never spent.
+    const blocker = validate(longPatternCall(1, 300_000)).then(() => performance.now());
+    await new Promise((resolve) => setImmediate(resolve));
+    const gone = validate(longPatternCall(2, 300_000), () => true).then(
+      () => assert.fail('a call whose caller had gone was validated'),
+      (error: unknown) => ({ error, at: performance.now() }),
+    );
+    const [blockerDone, dropped] = await Promise.all([blocker, gone]);
+    assert.equal((dropped.error as SvcError).code, ErrorCode.CANCELLED);
+    assert.ok(dropped.at - blockerDone < 500, `the dropped call was answered ${Math.round(dropped.at - blockerDone)} ms after the call before it`);
+
+    // A 4.5 s call whose caller goes after 100 ms: stopped once it has run slowCallMs (500 ms) and
+    // the lanes are next checked (every second), not when RE2 returns.
+    let cancelled = false;
+    setTimeout(() => { cancelled = true; }, 100);
+    const started = performance.now();
+    await assert.rejects(validate(longPatternCall(3, 900_000), () => cancelled), (error: SvcError) => error.code === ErrorCode.CANCELLED);
+    const stoppedMs = performance.now() - started;
+    assert.ok(stoppedMs < 2_500, `the abandoned call was stopped after ${Math.round(stoppedMs)} ms`);
+    // The lane's new thread answers the next call at once.
+    const nextStarted = performance.now();
+    assert.equal((await validate(postPattern('ab'))).valid, false);
+    assert.ok(performance.now() - nextStarted < 1_500, 'the next call waited for the abandoned one');
+  } finally {
+    await pool.close();
+  }
+});

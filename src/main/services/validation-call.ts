@@ -16,8 +16,12 @@ import { ERROR_CATEGORIES, type ErrorCategory } from '../../shared/validation/ty
 import { UNKNOWN_LABEL, type Metrics } from '../metrics';
 import type { ServiceContext } from '../service-context';
 
-/** Validates one raw request message and resolves with the encoded ValidationResult. */
-export type CallValidator = (operation: ValidationOperation, message: Buffer) => Promise<Buffer>;
+/**
+ * Validates one raw request message and resolves with the encoded ValidationResult. `isCancelled`
+ * tells whether the caller has gone (cancelled, past its deadline): the pool then drops the call, or
+ * stops a long batch that holds nothing else.
+ */
+export type CallValidator = (operation: ValidationOperation, message: Buffer, isCancelled: () => boolean) => Promise<Buffer>;
 
 /** `result` label of svc_validations_total: the result's `valid`, or `error` when no result could be given. */
 type ResultLabel = 'valid' | 'invalid' | 'error';
@@ -38,7 +42,7 @@ export function createCallValidators(ctx: ServiceContext): { single: CallValidat
 }
 
 function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: boolean): CallValidator {
-  return async (operation, message) => {
+  return async (operation, message, isCancelled) => {
     const started = performance.now();
     let head: MessageHead;
     try {
@@ -52,7 +56,7 @@ function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: b
       // The reference only: the document travels to a worker once, when that worker first needs it.
       // A replica that has not seen this schema yet reads it from the shared store before answering "not found".
       const contract = ctx.schemas.findVersionRef(head.schemaId, head.schemaVersion) ?? await ctx.schemas.readVersionRef(head.schemaId, head.schemaVersion);
-      const answer = await ctx.pool.validate({ operation, message, contract, streamed });
+      const answer = await ctx.pool.validate({ operation, message, contract, streamed, isCancelled });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;
     } catch (error) {

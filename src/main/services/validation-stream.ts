@@ -56,6 +56,8 @@ export function createValidationStreamHandler(
     let waitingForDrain = false;
     let waitingForPool = false;
     let waitingForTurn = false;
+    /** Items of a stream that has ended (cancelled, failed) are no longer wanted: the pool drops them. */
+    const isFinished = () => finished;
 
     const finish = (code: status, error?: unknown) => {
       if (finished) return;
@@ -117,7 +119,7 @@ export function createValidationStreamHandler(
         waitingForTurn = true;
         ctx.streamTurns.nextTurn(resumeAtNextTurn);
       }
-      validate(ValidationOperation.INTERACTION, message).then(
+      validate(ValidationOperation.INTERACTION, message, isFinished).then(
         (result) => {
           slot.settled = true;
           slot.result = result;

@@ -25,8 +25,8 @@ import { createValidationStreamHandler } from './validation-stream';
 export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   const { single: validate, streamed } = createCallValidators(ctx);
   const handlers: Record<RawValidationOperation, grpc.UntypedHandleCall> = {
-    ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message) => validate(ValidationOperation.INTERACTION, message)),
-    ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message) => validate(ValidationOperation.PRODUCER_RESPONSE, message)),
+    ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message, call) => validate(ValidationOperation.INTERACTION, message, () => call.cancelled)),
+    ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message, call) => validate(ValidationOperation.PRODUCER_RESPONSE, message, () => call.cancelled)),
     ValidateInteractionStream: createValidationStreamHandler(ctx, streamed),
   };
   // The generated handler types describe decoded messages; withRequestCodecs makes them bytes.
