@@ -46,13 +46,16 @@ function parseUrlEncoded(body: string): FormFields | { problem: string } {
   return fields;
 }
 
+/** Parts counted while the body is split: a body of two million parts is refused after reading 1,001. */
 function parseMultipart(body: string, boundary: string): FormFields | { problem: string } {
   const delimiter = `--${boundary}`;
-  const sections = body.split(delimiter);
+  // The preamble, the parts and the closing `--`: one section more than that means parts over the limit.
+  const maxSections = MAX_FORM_PARTS + 3;
+  const sections = body.split(delimiter, maxSections);
+  if (sections.length === maxSections) return { problem: `more than ${MAX_FORM_PARTS} parts (maxFormParts)` };
   if (sections.length < 3 || !sections[sections.length - 1]!.startsWith('--')) {
     return { problem: `the body is not delimited by the boundary "${boundary}"` };
   }
-  if (sections.length - 2 > MAX_FORM_PARTS) return { problem: `more than ${MAX_FORM_PARTS} parts (maxFormParts)` };
   const fields: FormFields = new Map();
   for (const section of sections.slice(1, -1)) {
     const part = section.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
