@@ -8,7 +8,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
+import {
+  USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, postSlowPattern, registerSchema, slowPatternSchema, slowPatternText,
+} from '../helpers/validation';
 
 /** Characters of the slow body: about 4.5 s of RE2 on the test machine. */
 const SLOW_BODY_CHARS = 900_000;
@@ -20,15 +22,6 @@ const DEADLINE_MS = 300;
  */
 const NEIGHBOUR_BOUND_MS = 3_000;
 
-const SLOW_PATTERN_SCHEMA = JSON.stringify({
-  openapi: '3.0.3',
-  info: { title: 'slow pattern', version: '1.0.0' },
-  paths: { '/x': { post: {
-    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { s: { type: 'string', pattern: 'a.{999}d' } } } } } },
-    responses: { 200: { description: 'ok' } },
-  } } },
-});
-
 let server: TestServer;
 let hostile: TestClient;
 let neighbour: TestClient;
@@ -37,9 +30,9 @@ before(async () => {
   hostile = createTestClient(server.address);
   neighbour = createTestClient(server.address);
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
-  await registerSchema(server.client, 'slow', SLOW_PATTERN_SCHEMA);
+  await registerSchema(server.client, 'slow', slowPatternSchema());
   await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
-  await hostile.call('ValidateInteraction', postSlow('ab'));
+  await hostile.call('ValidateInteraction', postSlowPattern('slow', 'ab'));
 });
 after(async () => {
   hostile.close();
@@ -47,18 +40,8 @@ after(async () => {
   await server.close();
 });
 
-function postSlow(text: string) {
-  return {
-    schema_id: 'slow',
-    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
-    response: { status_code: 200, headers: {}, body: '' },
-  };
-}
-
 test('a call whose deadline passed stops holding the worker: the call queued behind it is answered', async () => {
-  let state = 1;
-  const text = Array.from({ length: SLOW_BODY_CHARS }, () => ((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1 ? 'a' : 'b').join('');
-  const abandoned = hostile.call('ValidateInteraction', postSlow(text), { deadlineMs: DEADLINE_MS }).then(
+  const abandoned = hostile.call('ValidateInteraction', postSlowPattern('slow', slowPatternText(1, SLOW_BODY_CHARS)), { deadlineMs: DEADLINE_MS }).then(
     () => assert.fail('the call was answered within its deadline'),
     (error: grpc.ServiceError) => error,
   );

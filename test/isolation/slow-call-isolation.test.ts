@@ -8,21 +8,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
+import {
+  USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, postSlowPattern, registerSchema, slowPatternSchema, slowPatternText,
+} from '../helpers/validation';
 
 /** Characters of the slow body: about 1.5 s of RE2 on the test machine, over slowCallMs (500 ms). */
 const SLOW_BODY_CHARS = 300_000;
 /** A neighbour call may wait this long while two slow calls run (it waited for a whole slow call, about 1.5 s, on both lanes). */
 const NEIGHBOUR_BOUND_MS = 600;
-
-const SLOW_PATTERN_SCHEMA = JSON.stringify({
-  openapi: '3.0.3',
-  info: { title: 'slow pattern', version: '1.0.0' },
-  paths: { '/x': { post: {
-    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { s: { type: 'string', pattern: 'a.{999}d' } } } } } },
-    responses: { 200: { description: 'ok' } },
-  } } },
-});
 
 let server: TestServer;
 let hostile: TestClient;
@@ -32,8 +25,8 @@ before(async () => {
   hostile = createTestClient(server.address);
   neighbour = createTestClient(server.address);
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
-  await registerSchema(server.client, 'slow', SLOW_PATTERN_SCHEMA);
-  await registerSchema(server.client, 'slow-fresh', SLOW_PATTERN_SCHEMA.replace('slow pattern', 'slow pattern, fresh'));
+  await registerSchema(server.client, 'slow', slowPatternSchema());
+  await registerSchema(server.client, 'slow-fresh', slowPatternSchema('slow pattern, fresh'));
   await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
 });
 after(async () => {
@@ -43,13 +36,7 @@ after(async () => {
 });
 
 function slowCall(seed: number, schemaId = 'slow') {
-  let state = seed;
-  const text = Array.from({ length: SLOW_BODY_CHARS }, () => ((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1 ? 'a' : 'b').join('');
-  return hostile.call('ValidateInteraction', {
-    schema_id: schemaId,
-    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
-    response: { status_code: 200, headers: {}, body: '' },
-  }, { deadlineMs: 60_000 });
+  return hostile.call('ValidateInteraction', postSlowPattern(schemaId, slowPatternText(seed, SLOW_BODY_CHARS)), { deadlineMs: 60_000 });
 }
 
 test("a contract whose calls ran slow takes one lane at most: another schema's calls go on", async () => {
@@ -75,11 +62,7 @@ test("a contract whose calls ran slow takes one lane at most: another schema's c
 
 test("a contract's first large calls take one lane at most, before any of them has shown its cost", async () => {
   // Compiled by a small call, which tells nothing of what a large one costs.
-  const small = await hostile.call('ValidateInteraction', {
-    schema_id: 'slow-fresh',
-    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{"s":"ab"}' },
-    response: { status_code: 200, headers: {}, body: '' },
-  });
+  const small = await hostile.call('ValidateInteraction', postSlowPattern('slow-fresh', 'ab'));
   assert.equal(small.valid, false);
   const { answer, neighbourMs, hostileMs } = await neighbourWhile(
     async () => {

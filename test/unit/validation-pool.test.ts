@@ -13,7 +13,9 @@ import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
 import { ValidationPool } from '../../src/main/validation-pool';
 import type { VersionRef } from '../../src/shared/schema-records';
 import { Metrics } from '../../src/main/metrics';
-import { USERS_SCHEMA_TEXT, VALID_USER, assertNeighbourNotHeld, getUserInteraction, postThings, slowSchema } from '../helpers/validation';
+import {
+  USERS_SCHEMA_TEXT, VALID_USER, assertNeighbourNotHeld, getUserInteraction, postSlowPattern, postThings, slowPatternSchema, slowPatternText, slowSchema,
+} from '../helpers/validation';
 
 const encode = (request: object) => contractValidatorDefinition().ValidateInteraction.requestSerialize(request as never);
 const decode = (bytes: Buffer) => contractValidatorDefinition().ValidateInteraction.responseDeserialize(bytes);
@@ -269,32 +271,20 @@ test('stream items past maxQueuedStreamItems leave no room: a waiting stream is 
   }
 });
 
-/** A contract whose calls cost what their text's length says: `a.{999}d` costs RE2 about 5 µs a character. */
+/** The slow-pattern contract (test/helpers/validation.ts): its calls cost what their text's length says. */
 const SLOW_PATTERN_REF: VersionRef = { schemaId: 'pattern', version: '1.0.0', hash: 'pattern' };
 
 async function slowPatternDocumentJson(): Promise<string> {
-  return JSON.stringify((await loadSchema(JSON.stringify({
-    openapi: '3.0.3',
-    info: { title: 'pattern', version: '1.0.0' },
-    paths: { '/x': { post: {
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { s: { type: 'string', pattern: 'a.{999}d' } } } } } },
-      responses: { 200: { description: 'ok' } },
-    } } },
-  }))).document);
+  return JSON.stringify((await loadSchema(slowPatternSchema())).document);
 }
 
 function postPattern(text: string): Buffer {
-  return encode({
-    schema_id: SLOW_PATTERN_REF.schemaId,
-    request: { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s: text }) },
-    response: { status_code: 200, headers: {}, body: '' },
-  });
+  return encode(postSlowPattern(SLOW_PATTERN_REF.schemaId, text));
 }
 
-/** A call of about 5 µs a character: pseudo-random a and b (a periodic text lets RE2 skip ahead: `abab…` takes 8 ms). */
+/** A call of about 5 µs a character (30,000 characters: about 150 ms). */
 function longPatternCall(seed: number, chars = 30_000): Buffer {
-  let state = seed;
-  return postPattern(Array.from({ length: chars }, () => ((((state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) >> 16) & 1) ? 'a' : 'b')).join(''));
+  return postPattern(slowPatternText(seed, chars));
 }
 
 test('a batch\'s answers leave when it ends, not after the batch sent behind it', async () => {
