@@ -14,8 +14,9 @@ import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { makeTempDir } from '../helpers/server';
+import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
 
-const LIMITS = { samplesPerKey: 20, maxFieldsPerKey: 500 };
+const LIMITS = { samplesPerKey: 20, maxFieldsPerKey: 500, maxSampleBytesTotal: DEFAULT_RECORDING_LIMITS.maxSampleBytesTotal };
 
 function sample(consumerId: string, index: number, valid = true): InteractionSampleRecord {
   return {

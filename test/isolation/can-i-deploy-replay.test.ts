@@ -13,6 +13,7 @@ import type { InteractionSampleRecord, SampleListOptions, UsageFilter, UsageReco
 import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
 import { JSON_HEADERS, USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema, usersSchemaVersion } from '../helpers/validation';
+import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
 
 /** Observed consumers, each with SAMPLES valid samples of about 8 KB. */
 const CONSUMERS = 60;
@@ -53,7 +54,7 @@ before(async () => {
       });
     }
   }
-  await storage.addUsage(usage, samples, { samplesPerKey: 20, maxFieldsPerKey: 500 });
+  await storage.addUsage(usage, samples, { samplesPerKey: 20, maxFieldsPerKey: 500, maxSampleBytesTotal: DEFAULT_RECORDING_LIMITS.maxSampleBytesTotal });
   // Both contracts compiled first: the neighbour is timed against the replay, not a compile.
   for (const version of ['1.0.0', '1.1.0']) await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER, { schema_version: version }));
 

@@ -8,6 +8,7 @@ import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { makeTempDir } from '../helpers/server';
+import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
 
 interface Backend {
   name: string;
@@ -103,7 +104,7 @@ function deploymentRecord(overrides: Partial<DeploymentRecord> = {}): Deployment
   };
 }
 
-const USAGE_LIMITS = Object.freeze({ samplesPerKey: 20, maxFieldsPerKey: 500 });
+const USAGE_LIMITS = Object.freeze({ samplesPerKey: 20, maxFieldsPerKey: 500, maxSampleBytesTotal: DEFAULT_RECORDING_LIMITS.maxSampleBytesTotal });
 
 function usageRecord(overrides: Partial<UsageRecord> = {}): UsageRecord {
   return {
@@ -263,6 +264,28 @@ for (const backend of backends()) {
       assert.deepEqual(kept.map((sample) => `${sample.shape}@${sample.recordedAt}`), ['shape-2@1700000500', 'shape-4@1700000004', 'shape-3@1700000003']);
       assert.equal(kept[0]!.valid, false);
       assert.deepEqual(kept[1], samples[4]);
+    });
+
+    it('removes the oldest samples of any key while all of them hold more than maxSampleBytesTotal, counting replacements and deletions', async () => {
+      // Interactions of exactly `bytes` UTF-8 bytes (an é is two).
+      const interaction = (bytes: number) => {
+        const text = JSON.stringify({ request: { body: 'é' }, response: { body: '' } });
+        return text.replace('"body":""', `"body":"${'x'.repeat(bytes - Buffer.byteLength(text))}"`);
+      };
+      const sized = (consumerId: string, shape: number, recordedAt: number, bytes = 1_000) =>
+        sampleRecord({ consumerId, shape: `shape-${shape}`, recordedAt, interactionJson: interaction(bytes) });
+      const limits = { ...USAGE_LIMITS, maxSampleBytesTotal: 6_500 };
+      const kept = async () => (await storage.listSamples({})).map((sample) => `${sample.consumerId}/${sample.shape}`).sort();
+      // Ten samples of 1,000 bytes, two keys interleaved by age: the six newest stay.
+      await storage.addUsage([], Array.from({ length: 10 }, (_, i) => sized(i % 2 === 0 ? 'web' : 'app', i, 1_700_000_000 + i)), limits);
+      assert.deepEqual(await kept(), ['app/shape-5', 'app/shape-7', 'app/shape-9', 'web/shape-4', 'web/shape-6', 'web/shape-8']);
+      // A replacement counts its new size: 3,000 bytes for the newest makes 8,000, and the two oldest go.
+      await storage.addUsage([], [sized('app', 9, 1_700_000_100, 3_000)], limits);
+      assert.deepEqual(await kept(), ['app/shape-7', 'app/shape-9', 'web/shape-6', 'web/shape-8']);
+      // A deletion counts too: with web's samples gone, four new ones fit beside app's two (4,000 + 4,000).
+      await storage.deleteUsage({ consumerId: 'web' });
+      await storage.addUsage([], Array.from({ length: 4 }, (_, i) => sized('ops', i, 1_700_000_200 + i, 500)), { ...limits, maxSampleBytesTotal: 6_000 });
+      assert.deepEqual(await kept(), ['app/shape-7', 'app/shape-9', 'ops/shape-0', 'ops/shape-1', 'ops/shape-2', 'ops/shape-3']);
     });
 
     it('deletes usage and samples by filter and by age', async () => {

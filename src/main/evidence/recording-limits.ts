@@ -10,6 +10,12 @@ export interface RecordingLimits {
   samplesPerKey: number;
   /** A redacted interaction larger than this is counted but not kept as a sample. */
   maxSampleBytes: number;
+  /**
+   * Bytes of all samples together; past it the oldest are removed, whatever their key. Per key the
+   * limits allowed 10,000 keys × 20 samples × 64 KiB (12.5 GiB on disk), which one caller reaches by
+   * varying its consumer id.
+   */
+  maxSampleBytesTotal: number;
   /** Field paths kept per key (used and received together). */
   maxFieldsPerKey: number;
   /** Samples waiting for the next flush at most; more are dropped and counted. */
@@ -28,6 +34,7 @@ export const DEFAULT_RECORDING_LIMITS: Readonly<RecordingLimits> = Object.freeze
   maxUsageKeys: 10_000,
   samplesPerKey: 20,
   maxSampleBytes: 64 * 1024, // 64 KiB
+  maxSampleBytesTotal: 1024 * 1024 * 1024, // 1 GiB
   maxFieldsPerKey: 500,
   maxPendingSamples: 2_000,
   flushIntervalMs: 1_000,

@@ -174,11 +174,11 @@ export class UsageRegistry {
     const samples = this.#pendingSamples;
     this.#pending = new Map();
     this.#pendingSamples = [];
-    const { samplesPerKey, maxFieldsPerKey } = this.limits;
+    const { samplesPerKey, maxFieldsPerKey, maxSampleBytesTotal } = this.limits;
     let written = 0;
     try {
       for (; written < Math.max(additions.length, samples.length); written += WRITE_CHUNK) {
-        await this.#storage.addUsage(additions.slice(written, written + WRITE_CHUNK), samples.slice(written, written + WRITE_CHUNK), { samplesPerKey, maxFieldsPerKey });
+        await this.#storage.addUsage(additions.slice(written, written + WRITE_CHUNK), samples.slice(written, written + WRITE_CHUNK), { samplesPerKey, maxFieldsPerKey, maxSampleBytesTotal });
       }
     } catch (error) {
       // What was not added goes back in front of what was seen since; lost samples are only examples.

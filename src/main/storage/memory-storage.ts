@@ -106,7 +106,7 @@ export class MemoryStorage implements Storage {
   }
 
   async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
-    const { samplesPerKey, maxFieldsPerKey } = limits;
+    const { samplesPerKey, maxFieldsPerKey, maxSampleBytesTotal } = limits;
     for (const added of additions) {
       const key = usageKeyString(added);
       this.#usage.set(key, mergeUsage(this.#usage.get(key), structuredClone(added), maxFieldsPerKey));
@@ -121,6 +121,22 @@ export class MemoryStorage implements Storage {
         const newestFirst = [...shapes.values()].sort((a, b) => b.recordedAt - a.recordedAt);
         for (const old of newestFirst.slice(samplesPerKey)) shapes.delete(old.shape);
       }
+    }
+    this.#removeOldestSamplesOver(maxSampleBytesTotal);
+  }
+
+  #removeOldestSamplesOver(maxBytes: number): void {
+    let total = 0;
+    for (const shapes of this.#samples.values()) for (const sample of shapes.values()) total += Buffer.byteLength(sample.interactionJson);
+    if (total <= maxBytes) return;
+    const oldestFirst = [...this.#samples.values()].flatMap((shapes) => [...shapes.values()]).sort((a, b) => a.recordedAt - b.recordedAt);
+    for (const sample of oldestFirst) {
+      if (total <= maxBytes) break;
+      const key = usageKeyString(sample);
+      const shapes = this.#samples.get(key)!;
+      shapes.delete(sample.shape);
+      if (shapes.size === 0) this.#samples.delete(key);
+      total -= Buffer.byteLength(sample.interactionJson);
     }
   }
 

@@ -24,7 +24,7 @@ import {
 import { KeyedMutex } from './keyed-mutex';
 import { mergeUsage } from './usage-merge';
 import { usageKeyString } from './usage-keys';
-import { rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
+import { OLDEST_SAMPLES_READ, rowToSample, samplesToRemove, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
 
 export const SQLITE_FILE_NAME = 'svc.sqlite';
 
@@ -113,6 +113,19 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (consumer_id, schema_id, environment, method, path, status, shape)
    );
    CREATE INDEX usage_samples_by_schema ON usage_samples (schema_id, environment);`,
+  // Samples' sizes, and their total kept by triggers (every insert, update and delete, whichever
+  // statement makes it), so the bound on all samples together costs one row read per write.
+  `ALTER TABLE usage_samples ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+   UPDATE usage_samples SET bytes = length(CAST(interaction_json AS BLOB));
+   CREATE INDEX usage_samples_by_age ON usage_samples (recorded_at);
+   CREATE TABLE usage_sample_bytes (total INTEGER NOT NULL);
+   INSERT INTO usage_sample_bytes SELECT COALESCE(SUM(bytes), 0) FROM usage_samples;
+   CREATE TRIGGER usage_sample_bytes_insert AFTER INSERT ON usage_samples
+     BEGIN UPDATE usage_sample_bytes SET total = total + NEW.bytes; END;
+   CREATE TRIGGER usage_sample_bytes_update AFTER UPDATE OF bytes ON usage_samples
+     BEGIN UPDATE usage_sample_bytes SET total = total - OLD.bytes + NEW.bytes; END;
+   CREATE TRIGGER usage_sample_bytes_delete AFTER DELETE ON usage_samples
+     BEGIN UPDATE usage_sample_bytes SET total = total - OLD.bytes; END;`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -249,10 +262,17 @@ export class SqliteStorage implements Storage {
           schema_version, call_count, valid_count, first_seen_at, last_seen_at, used_fields, received_fields)
         VALUES (@consumer_id, @schema_id, @environment, @method, @path, @status, @schema_version, @call_count, @valid_count,
           @first_seen_at, @last_seen_at, @used_fields, @received_fields)`),
-      saveSample: this.#db.prepare(`INSERT OR REPLACE INTO usage_samples (consumer_id, schema_id, environment, method, path,
-          status, shape, schema_version, valid, recorded_at, interaction_json)
+      // An upsert, not INSERT OR REPLACE: a replacing delete fires no delete trigger (usage_sample_bytes).
+      saveSample: this.#db.prepare(`INSERT INTO usage_samples (consumer_id, schema_id, environment, method, path,
+          status, shape, schema_version, valid, recorded_at, interaction_json, bytes)
         VALUES (@consumer_id, @schema_id, @environment, @method, @path, @status, @shape, @schema_version, @valid,
-          @recorded_at, @interaction_json)`),
+          @recorded_at, @interaction_json, @bytes)
+        ON CONFLICT (consumer_id, schema_id, environment, method, path, status, shape) DO UPDATE SET
+          schema_version = excluded.schema_version, valid = excluded.valid, recorded_at = excluded.recorded_at,
+          interaction_json = excluded.interaction_json, bytes = excluded.bytes`),
+      sampleBytes: this.#db.prepare('SELECT total FROM usage_sample_bytes'),
+      oldestSamples: this.#db.prepare('SELECT rowid, bytes FROM usage_samples ORDER BY recorded_at LIMIT @count'),
+      removeSample: this.#db.prepare('DELETE FROM usage_samples WHERE rowid = @rowid'),
       trimSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE consumer_id = @consumer_id AND schema_id = @schema_id
           AND environment = @environment AND method = @method AND path = @path AND status = @status AND shape NOT IN (
             SELECT shape FROM usage_samples WHERE consumer_id = @consumer_id AND schema_id = @schema_id
@@ -402,14 +422,14 @@ export class SqliteStorage implements Storage {
   }
 
   async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
-    const { samplesPerKey, maxFieldsPerKey } = limits;
+    const { samplesPerKey, maxFieldsPerKey, maxSampleBytesTotal } = limits;
     this.#write(() => this.#db.transaction(() => {
       for (const added of additions) {
         const { consumer_id, schema_id, environment, method, path, status } = usageToRow(added);
         const stored = this.#statements.usageRow.get({ consumer_id, schema_id, environment, method, path, status }) as UsageRow | undefined;
         this.#statements.saveUsage.run(usageToRow(mergeUsage(stored && rowToUsage(stored), added, maxFieldsPerKey)));
       }
-      const touched = new Map<string, Omit<SampleRow, 'shape' | 'schema_version' | 'valid' | 'recorded_at' | 'interaction_json'>>();
+      const touched = new Map<string, Omit<SampleRow, 'shape' | 'schema_version' | 'valid' | 'recorded_at' | 'interaction_json' | 'bytes'>>();
       for (const sample of samples) {
         const row = sampleToRow(sample);
         this.#statements.saveSample.run(row);
@@ -417,7 +437,19 @@ export class SqliteStorage implements Storage {
         touched.set(usageKeyString(sample), { consumer_id, schema_id, environment, method, path, status });
       }
       for (const key of touched.values()) this.#statements.trimSamples.run({ ...key, keep: samplesPerKey });
+      if (samples.length > 0) this.#removeOldestSamplesOver(maxSampleBytesTotal);
     })());
+  }
+
+  /** Inside addUsage's transaction: the oldest samples out while all of them hold more than `maxBytes`. */
+  #removeOldestSamplesOver(maxBytes: number): void {
+    for (;;) {
+      const excess = (this.#statements.sampleBytes.get() as { total: number }).total - maxBytes;
+      if (excess <= 0) return;
+      const oldest = this.#statements.oldestSamples.all({ count: OLDEST_SAMPLES_READ }) as Array<{ rowid: number; bytes: number }>;
+      if (oldest.length === 0) return;
+      for (const { rowid } of samplesToRemove(oldest, excess)) this.#statements.removeSample.run({ rowid });
+    }
   }
 
   async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {

@@ -138,10 +138,12 @@ export interface InteractionSampleRecord {
   interactionJson: string;
 }
 
-/** What bounds the usage a store keeps per key. */
+/** What bounds the usage a store keeps. */
 export interface UsageStoreLimits {
   samplesPerKey: number;
   maxFieldsPerKey: number;
+  /** UTF-8 bytes of all samples' interactions together; past it the oldest samples, of any key, are removed. */
+  maxSampleBytesTotal: number;
 }
 
 /** What `listSamples` leaves out: replay reads only the valid samples it replays, newest first. */
@@ -207,7 +209,8 @@ export interface Storage {
    * into the stored row by mergeUsage (counts add, times widen, fields unite up to
    * `maxFieldsPerKey`), atomically per key, so replicas adding to one key lose nothing. Samples
    * are inserted or replaced (a sample of the same key and shape replaces the older one), then the
-   * newest `samplesPerKey` of every key touched are kept. Durable when the promise resolves.
+   * newest `samplesPerKey` of every key touched are kept, then the oldest samples of any key are
+   * removed while all of them together hold more than `maxSampleBytesTotal`. Durable when the promise resolves.
    */
   addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void>;
   listUsage(filter: UsageFilter): Promise<UsageRecord[]>;

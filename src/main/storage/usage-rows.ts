@@ -29,6 +29,8 @@ export interface SampleRow {
   valid: number | boolean;
   recorded_at: number | string;
   interaction_json: string;
+  /** UTF-8 bytes of interaction_json: what counts against maxSampleBytesTotal. */
+  bytes: number | string;
 }
 
 export function usageToRow(record: UsageRecord): UsageRow {
@@ -54,6 +56,7 @@ export function sampleToRow(sample: InteractionSampleRecord): SampleRow {
     consumer_id: sample.consumerId, schema_id: sample.schemaId, environment: sample.environment, method: sample.method,
     path: sample.path, status: sample.status, shape: sample.shape, schema_version: sample.schemaVersion,
     valid: sample.valid ? 1 : 0, recorded_at: sample.recordedAt, interaction_json: sample.interactionJson,
+    bytes: Buffer.byteLength(sample.interactionJson),
   };
 }
 
@@ -63,6 +66,21 @@ export function rowToSample(row: SampleRow): InteractionSampleRecord {
     status: Number(row.status), shape: row.shape, schemaVersion: row.schema_version, valid: row.valid === 1 || row.valid === true,
     recordedAt: Number(row.recorded_at), interactionJson: row.interaction_json,
   };
+}
+
+/** Oldest samples read at a time while choosing which to remove for maxSampleBytesTotal. */
+export const OLDEST_SAMPLES_READ = 64;
+
+/** Of the oldest samples (oldest first), those whose removal brings the total down by `excess` bytes or as near as they can. */
+export function samplesToRemove<T extends { bytes: number | string }>(oldestFirst: readonly T[], excess: number): T[] {
+  const chosen: T[] = [];
+  let freed = 0;
+  for (const sample of oldestFirst) {
+    if (freed >= excess) break;
+    chosen.push(sample);
+    freed += Number(sample.bytes);
+  }
+  return chosen;
 }
 
 /** The columns of a usage key, in key order. */

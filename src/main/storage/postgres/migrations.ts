@@ -133,6 +133,27 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER svc_schema_versions_revision BEFORE INSERT OR UPDATE ON svc_schema_versions
      FOR EACH ROW EXECUTE FUNCTION svc_next_schema_revision();`,
+  // Samples' sizes, and their total kept by triggers (every insert, update and delete, whichever
+  // statement or replica makes it), so the bound on all samples together costs one row read per
+  // write. The total's one row is updated after a writer's usage rows, in every transaction.
+  `ALTER TABLE svc_usage_samples ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+   UPDATE svc_usage_samples SET bytes = octet_length(interaction_json);
+   CREATE INDEX svc_usage_samples_by_age ON svc_usage_samples (recorded_at);
+   CREATE TABLE svc_usage_sample_bytes (total bigint NOT NULL);
+   INSERT INTO svc_usage_sample_bytes SELECT COALESCE(SUM(bytes), 0) FROM svc_usage_samples;
+   CREATE FUNCTION svc_count_sample_bytes() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       UPDATE svc_usage_sample_bytes SET total = total + NEW.bytes;
+     ELSIF TG_OP = 'UPDATE' THEN
+       UPDATE svc_usage_sample_bytes SET total = total - OLD.bytes + NEW.bytes;
+     ELSE
+       UPDATE svc_usage_sample_bytes SET total = total - OLD.bytes;
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER svc_usage_sample_bytes AFTER INSERT OR UPDATE OF bytes OR DELETE ON svc_usage_samples
+     FOR EACH ROW EXECUTE FUNCTION svc_count_sample_bytes();`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

@@ -15,7 +15,7 @@ import type {
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
 import { mergeUsage } from '../usage-merge';
-import { USAGE_KEY_COLUMNS, rowToSample, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
+import { OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, samplesToRemove, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
 import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
@@ -297,7 +297,7 @@ export class PostgresStorage implements Storage {
   }
 
   async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
-    const { samplesPerKey, maxFieldsPerKey } = limits;
+    const { samplesPerKey, maxFieldsPerKey, maxSampleBytesTotal } = limits;
     // One addition per key (ON CONFLICT cannot touch one row twice in a statement), in the order every
     // replica locks rows in, so two adding to the same keys wait for each other instead of deadlocking.
     const byKey = new Map<string, UsageRecord>();
@@ -338,6 +338,25 @@ export class PostgresStorage implements Storage {
             SELECT shape FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} ORDER BY recorded_at DESC, shape LIMIT $7)`,
         [row.consumer_id, row.schema_id, row.environment, row.method, row.path, row.status, samplesPerKey],
       );
+    }
+    await this.#removeOldestSamplesOver(maxSampleBytesTotal);
+  }
+
+  /**
+   * The oldest samples out while all of them hold more than `maxBytes`. Replicas doing this at once
+   * may remove a few more than needed; a sample another removed first is simply not found.
+   */
+  async #removeOldestSamplesOver(maxBytes: number): Promise<void> {
+    for (;;) {
+      const { rows: [total] } = await this.#query<{ total: string }>('SELECT total FROM svc_usage_sample_bytes', []);
+      const excess = Number(total?.total ?? 0) - maxBytes;
+      if (excess <= 0) return;
+      const { rows: oldest } = await this.#query<{ ctid: string; bytes: string }>(
+        'SELECT ctid, bytes FROM svc_usage_samples ORDER BY recorded_at LIMIT $1', [OLDEST_SAMPLES_READ],
+      );
+      if (oldest.length === 0) return;
+      const chosen = samplesToRemove(oldest, excess).map((sample) => sample.ctid);
+      await this.#query('DELETE FROM svc_usage_samples WHERE ctid = ANY($1::tid[])', [chosen]);
     }
   }
 
@@ -557,7 +576,7 @@ function rowToConsumer(row: ConsumerRow): ConsumerRecord {
 const USAGE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'schema_version', 'call_count',
   'valid_count', 'first_seen_at', 'last_seen_at', 'used_fields', 'received_fields'] as const;
 const SAMPLE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'shape', 'schema_version', 'valid',
-  'recorded_at', 'interaction_json'] as const;
+  'recorded_at', 'interaction_json', 'bytes'] as const;
 const SAMPLE_KEY_MATCH = 'consumer_id = $1 AND schema_id = $2 AND environment = $3 AND method = $4 AND path = $5 AND status = $6';
 
 function multiRowInsert<C extends string>(table: string, columns: readonly C[], rows: Array<Record<C, unknown>>): { text: string; values: unknown[] } {
