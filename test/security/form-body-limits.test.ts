@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS } from '../../src/shared/limits';
 import { CompiledContract } from '../../src/shared/validation';
+import { parseFormBody } from '../../src/shared/validation/form-body';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { registerSchema } from '../helpers/validation';
 import { assertInvalid, assertValid } from '../helpers/validation-contracts';
@@ -96,16 +97,14 @@ describe('urlencoded bodies in the engine', () => {
     });
     const refusal = ['request body is not valid multipart/form-data: more than 1000 parts (maxFormParts)'];
     assert.deepEqual(call(LIMIT + 1).errors, refusal);
-    const body = '--b\r\n'.repeat(2_000_000);
+    // The split itself, timed alone: the rest of a call reads the whole 10 MB body in other ways too.
+    const body = `${'--b\r\n'.repeat(2_000_000)}--b--`;
     const started = performance.now();
-    const outcome = multipart.validateInteraction({
-      ...interaction(''),
-      request: { method: 'POST', path: '/f', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: `${body}--b--` },
-    });
+    const fields = parseFormBody('multipart/form-data', 'multipart/form-data; boundary=b', body);
     const ms = performance.now() - started;
-    assert.deepEqual(outcome.errors, refusal);
+    assert.deepEqual(fields, { problem: 'more than 1000 parts (maxFormParts)' });
     // Splitting the whole body took 50–110 ms here; the first 1,003 sections take well under 1 ms.
-    assert.ok(ms < 25, `${ms.toFixed(1)} ms`);
+    assert.ok(ms < 20, `${ms.toFixed(1)} ms`);
     // At the limit, every part is read.
     assert.equal(call(LIMIT).errors.length, 1, 'a repeated single-value field is refused, after all parts were read');
   });
