@@ -18,6 +18,8 @@ export class MemoryStorage implements Storage {
   readonly #usage = new Map<string, UsageRecord>();
   /** Samples by usage key, then by shape. */
   readonly #samples = new Map<string, Map<string, InteractionSampleRecord>>();
+  /** UTF-8 bytes of every sample's interaction, kept as samples come and go (maxSampleBytesTotal). */
+  #sampleBytes = 0;
   readonly #exclusive = new KeyedMutex();
 
   async loadSchemaIndex(): Promise<SchemaVersionSummary[]> {
@@ -115,28 +117,32 @@ export class MemoryStorage implements Storage {
       const key = usageKeyString(sample);
       let shapes = this.#samples.get(key);
       if (!shapes) this.#samples.set(key, (shapes = new Map()));
-      shapes.delete(sample.shape);
+      this.#dropSample(shapes, sample.shape);
       shapes.set(sample.shape, { ...sample });
+      this.#sampleBytes += Buffer.byteLength(sample.interactionJson);
       if (shapes.size > samplesPerKey) {
         const newestFirst = [...shapes.values()].sort((a, b) => b.recordedAt - a.recordedAt);
-        for (const old of newestFirst.slice(samplesPerKey)) shapes.delete(old.shape);
+        for (const old of newestFirst.slice(samplesPerKey)) this.#dropSample(shapes, old.shape);
       }
     }
-    this.#removeOldestSamplesOver(maxSampleBytesTotal);
+    if (this.#sampleBytes > maxSampleBytesTotal) this.#removeOldestSamplesOver(maxSampleBytesTotal);
+  }
+
+  #dropSample(shapes: Map<string, InteractionSampleRecord>, shape: string): void {
+    const sample = shapes.get(shape);
+    if (sample === undefined) return;
+    shapes.delete(shape);
+    this.#sampleBytes -= Buffer.byteLength(sample.interactionJson);
   }
 
   #removeOldestSamplesOver(maxBytes: number): void {
-    let total = 0;
-    for (const shapes of this.#samples.values()) for (const sample of shapes.values()) total += Buffer.byteLength(sample.interactionJson);
-    if (total <= maxBytes) return;
     const oldestFirst = [...this.#samples.values()].flatMap((shapes) => [...shapes.values()]).sort((a, b) => a.recordedAt - b.recordedAt);
     for (const sample of oldestFirst) {
-      if (total <= maxBytes) break;
+      if (this.#sampleBytes <= maxBytes) return;
       const key = usageKeyString(sample);
       const shapes = this.#samples.get(key)!;
-      shapes.delete(sample.shape);
+      this.#dropSample(shapes, sample.shape);
       if (shapes.size === 0) this.#samples.delete(key);
-      total -= Buffer.byteLength(sample.interactionJson);
     }
   }
 
@@ -169,7 +175,7 @@ export class MemoryStorage implements Storage {
       if (matchesUsage(record, filter)) this.#usage.delete(key), removed++;
     }
     for (const [key, shapes] of this.#samples) {
-      for (const [shape, sample] of shapes) if (matchesUsage(sample, filter)) shapes.delete(shape), removed++;
+      for (const [shape, sample] of shapes) if (matchesUsage(sample, filter)) this.#dropSample(shapes, shape), removed++;
       if (shapes.size === 0) this.#samples.delete(key);
     }
     return removed;
