@@ -144,8 +144,11 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
 
 /** Contracts remembered as slow at most (a set of content hashes). */
 const MAX_SLOW_CONTRACTS = 10_000;
-/** How often the lanes are checked for a batch over maxRunMs or without callers, at most (a tenth of maxRunMs when that is shorter). */
-const STUCK_THREAD_CHECK_MS = 1_000;
+/**
+ * How often the lanes are checked for a batch over maxRunMs or without callers, at most (a tenth of
+ * maxRunMs when that is shorter): a batch whose callers have gone is stopped within this of slowCallMs.
+ */
+const STUCK_THREAD_CHECK_MS = 250;
 
 interface PendingCall {
   operation: ValidationOperation;

@@ -390,7 +390,7 @@ test('calls whose callers have gone are dropped from the queue, and a slow batch
     assert.ok(dropped.at - blockerDone < 500, `the dropped call was answered ${Math.round(dropped.at - blockerDone)} ms after the call before it`);
 
     // A 4.5 s call whose caller goes after 100 ms: stopped once it has run slowCallMs (500 ms) and
-    // the lanes are next checked (every second), not when RE2 returns.
+    // the lanes are next checked (four times a second), not when RE2 returns.
     let cancelled = false;
     setTimeout(() => { cancelled = true; }, 100);
     const started = performance.now();
