@@ -4,7 +4,7 @@
  * "schemas"?: [id patterns], "team"?: ... }`; key-scopes.ts says what scopes allow). Keys are hashed
  * as soon as they are read; only names, digests, expiry times and access are kept.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import { LIMITS } from '../../shared/limits';
 import { FULL_ACCESS, KEY_SCOPES, schemaIdPattern, type KeyAccess, type KeyScope } from './key-scopes';
@@ -34,7 +34,8 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 const NAME_SHAPE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 export function digestKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  // One-shot: a Hash object per key was most of a 10,000-key reload's hashing time.
+  return hash('sha256', key, 'buffer');
 }
 
 /** Every configured key, from the list variable and then the file; throws on any unusable entry. */
