@@ -178,7 +178,7 @@ interface SentBatch {
   calls: PendingCall[];
   /** Content hash → index in the batch's contract list. */
   contracts: ReadonlyMap<string, number>;
-  /** Its lane's thread was replaced (#replaceStuckThreads): its calls were dealt with then, and its answer is ignored. */
+  /** Its lane's thread was replaced (#replaceThread): its calls were dealt with then, and its answer is ignored. */
   abandoned: boolean;
 }
 
@@ -190,7 +190,7 @@ interface Lane {
   /** When the oldest batch in flight began to run: when it was sent, or when the one before it answered. */
   runningSince: number;
   /**
-   * A thread this lane replaced (#replaceStuckThreads) has not ended yet (inside native code it runs on):
+   * A thread this lane replaced (#replaceThread) has not ended yet (inside native code it runs on):
    * the lane is not replaced again meanwhile, so stopped threads never outnumber the lanes.
    */
   replacedThreadEnding: boolean;
@@ -333,7 +333,7 @@ export class ValidationPool {
     // Without a listener an 'error' event (a worker failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
     piscina.on('workerDestroy', () => {
-      if (lane.piscina !== piscina) return; // a thread replaced by #replaceStuckThreads, ending late
+      if (lane.piscina !== piscina) return; // a thread replaced by #replaceThread, ending late
       lane.known.clear(); // its replacement starts with an empty cache
       this.#publishCacheGauges();
     });
@@ -351,11 +351,7 @@ export class ValidationPool {
     await Promise.all(this.#lanes.map((lane) => lane.piscina.destroy()));
   }
 
-  /**
-   * Gives a new thread to each lane whose running batch is over maxRunMs, or over slowCallMs with
-   * every caller gone; stops the old thread and deals with the batches it held (#retryOverrun): their
-   * answers, if the old thread ever sends them, are ignored.
-   */
+  /** Gives a new thread to each lane whose running batch is over maxRunMs, or over slowCallMs with every caller gone. */
   readonly #replaceStuckThreads = (): void => {
     if (this.#closing) return;
     const now = performance.now();
@@ -363,42 +359,49 @@ export class ValidationPool {
       if (lane.inFlight.length === 0 || lane.replacedThreadEnding) continue;
       const ranMs = now - lane.runningSince;
       const overran = ranMs > this.#options.maxRunMs;
-      const unwanted = ranMs > this.#options.slowCallMs && lane.inFlight[0]!.calls.every(isCancelled);
-      if (!overran && !unwanted) continue;
-      this.#options.logger?.warn(
-        { caller: 'pool', lane: lane.index, ranMs: Math.round(ranMs) },
-        overran ? 'a validation batch ran over validationMaxMs; its thread is replaced' : 'every caller of a slow validation batch has gone; its thread is replaced',
-      );
-      const stopped = lane.piscina;
-      lane.piscina = this.#laneThread(lane);
-      lane.replacedThreadEnding = true;
-      void stopped.destroy().finally(() => {
-        lane.replacedThreadEnding = false;
-      });
-      const held = lane.inFlight.splice(0);
-      lane.runningSince = now;
-      lane.heavy = 0;
-      lane.compiling = false;
-      lane.compilingSlow = false;
-      lane.known.clear();
-      for (const [hash, holder] of this.#compilingOn) {
-        if (holder !== lane) continue;
-        this.#compilingOn.delete(hash);
-        this.#compileMs.set(hash, now - held[0]!.startedAt);
-      }
-      held.forEach((batch, i) => {
-        batch.abandoned = true;
-        if (i === 0 && !overran) {
-          this.#noteCallTime(batch.calls, batch.contracts, ranMs);
-          for (const call of batch.calls) call.reject(cancelledError());
-        } else {
-          this.#retryOverrun(batch.calls, i === 0, batch.contracts);
-        }
-      });
-      this.#publishCacheGauges();
-      this.#scheduleFlush();
+      if (overran || (ranMs > this.#options.slowCallMs && lane.inFlight[0]!.calls.every(isCancelled))) this.#replaceThread(lane, ranMs, overran);
     }
   };
+
+  /**
+   * Starts a new thread for `lane`, stops the old one, and deals with the batches it held: those
+   * of a running batch whose callers have gone fail CANCELLED, the others go again (#retryOverrun).
+   * Their answers, if the old thread ever sends them, are ignored.
+   */
+  #replaceThread(lane: Lane, ranMs: number, overran: boolean): void {
+    this.#options.logger?.warn(
+      { caller: 'pool', lane: lane.index, ranMs: Math.round(ranMs) },
+      overran ? 'a validation batch ran over validationMaxMs; its thread is replaced' : 'every caller of a slow validation batch has gone; its thread is replaced',
+    );
+    const stopped = lane.piscina;
+    lane.piscina = this.#laneThread(lane);
+    lane.replacedThreadEnding = true;
+    void stopped.destroy().finally(() => {
+      lane.replacedThreadEnding = false;
+    });
+    const held = lane.inFlight.splice(0);
+    lane.runningSince = performance.now();
+    lane.heavy = 0;
+    lane.compiling = false;
+    lane.compilingSlow = false;
+    lane.known.clear();
+    for (const [hash, holder] of this.#compilingOn) {
+      if (holder !== lane) continue;
+      this.#compilingOn.delete(hash);
+      this.#compileMs.set(hash, ranMs);
+    }
+    held.forEach((batch, i) => {
+      batch.abandoned = true;
+      if (i === 0 && !overran) {
+        this.#noteCallTime(batch.calls, batch.contracts, ranMs);
+        for (const call of batch.calls) call.reject(cancelledError());
+      } else {
+        this.#retryOverrun(batch.calls, i === 0, batch.contracts);
+      }
+    });
+    this.#publishCacheGauges();
+    this.#scheduleFlush();
+  }
 
   #scheduleFlush(): void {
     if (this.#flushScheduled) return;
@@ -659,7 +662,7 @@ export class ValidationPool {
 
   /**
    * Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. A
-   * batch abandoned meanwhile (its thread replaced by #replaceStuckThreads) never settles: its calls were
+   * batch abandoned meanwhile (its thread replaced by #replaceThread) never settles: its calls were
    * dealt with then, and the lane's state belongs to the new thread.
    */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
