@@ -301,8 +301,9 @@ function partialMessageResetRecorder(metrics: Metrics, logger: Logger): (reset: 
 function warnShortKeys(logger: Logger, apiKeys: ApiKeyStore): void {
   const names = apiKeys.shortNames();
   if (names.length === 0) return;
+  const listed = listedKeyNames(names);
   logger.warn(
-    { caller: 'server', keys: listedKeyNames(names) },
-    `${names.length === 1 ? 'an API key is' : `${names.length} API keys are`} shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace ${listedKeyNames(names).join(', ')}`,
+    { caller: 'server', keys: listed },
+    `${names.length === 1 ? 'an API key is' : `${names.length} API keys are`} shorter than ${LIMITS.apiKeyWarnBelowChars} characters and could be guessed; replace ${listed.join(', ')}`,
   );
 }

@@ -14,8 +14,8 @@ export const API_KEY_ENV_VARS = Object.freeze({ list: 'SVC_API_KEYS', file: 'SVC
 export interface ApiKeyEntry {
   /** Shown in logs and audit lines in place of the key. */
   name: string;
-  /** SHA-256 of the key's UTF-8 bytes. */
-  digest: Buffer;
+  /** SHA-256 of the key's UTF-8 bytes, in base64 (the store's lookup key). */
+  digest: string;
   /** Milliseconds since the epoch after which the key is refused; undefined: never. */
   expiresAtMs: number | undefined;
   /** What the key may do (FULL_ACCESS for a key without scopes). */
@@ -33,14 +33,16 @@ export class ApiKeyConfigError extends Error {
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 const NAME_SHAPE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
-export function digestKey(key: string): Buffer {
+export function digestKey(key: string): string {
   // One-shot: a Hash object per key was most of a 10,000-key reload's hashing time.
-  return hash('sha256', key, 'buffer');
+  return hash('sha256', key, 'base64');
 }
 
 /** Every configured key, from the list variable and then the file; throws on any unusable entry. */
 export function readApiKeys(env: NodeJS.ProcessEnv): ApiKeyEntry[] {
-  const entries = [...keysFromList(env[API_KEY_ENV_VARS.list]), ...keysFromFile(env[API_KEY_ENV_VARS.file])];
+  // Keys of one team share their schema id patterns: each is compiled once per read.
+  const compiledPatterns = new Map<string, RegExp>();
+  const entries = [...keysFromList(env[API_KEY_ENV_VARS.list]), ...keysFromFile(env[API_KEY_ENV_VARS.file], compiledPatterns)];
   assertDistinct(entries);
   return entries;
 }
@@ -55,7 +57,7 @@ function keysFromList(list: string | undefined): ApiKeyEntry[] {
   });
 }
 
-function keysFromFile(file: string | undefined): ApiKeyEntry[] {
+function keysFromFile(file: string | undefined, compiledPatterns: Map<string, RegExp>): ApiKeyEntry[] {
   if (file === undefined || file === '') return [];
   const where = `${API_KEY_ENV_VARS.file} ${file}`;
   let text: string;
@@ -74,10 +76,10 @@ function keysFromFile(file: string | undefined): ApiKeyEntry[] {
   if (!Array.isArray(parsed)) {
     throw new ApiKeyConfigError(`${where}: expected a JSON array of {"name", "key", "expiresAt"?} objects`);
   }
-  return parsed.map((item: unknown, i) => entryFromFile(`${where}: entry ${i + 1}`, item));
+  return parsed.map((item: unknown, i) => entryFromFile(`${where}: entry ${i + 1}`, item, compiledPatterns));
 }
 
-function entryFromFile(where: string, item: unknown): ApiKeyEntry {
+function entryFromFile(where: string, item: unknown, compiledPatterns: Map<string, RegExp>): ApiKeyEntry {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new ApiKeyConfigError(`${where}: expected an object with "name", "key" and optional "expiresAt"`);
   }
@@ -90,14 +92,15 @@ function entryFromFile(where: string, item: unknown): ApiKeyEntry {
   if (typeof key !== 'string') throw new ApiKeyConfigError(`${where} ("${name}"): "key" must be a string`);
   checkKey(`${where} ("${name}")`, key);
   const named = `${where} ("${name}")`;
-  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(named, expiresAt), access: parseAccess(named, scopes, schemas, team), short: isShort(key) };
+  return { name, digest: digestKey(key), expiresAtMs: parseExpiry(named, expiresAt), access: parseAccess(named, scopes, schemas, team, compiledPatterns), short: isShort(key) };
 }
 
 /** Maximum schema id patterns of one key. */
 const MAX_SCHEMA_PATTERNS = 100;
 
 /** No `scopes`: all access. `schemas` and `team` only narrow the `schemas` scope, so they need it. */
-function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unknown): KeyAccess {
+/** `compiledPatterns`: the patterns of this read by text, shared by the keys that name them. */
+function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unknown, compiledPatterns: Map<string, RegExp>): KeyAccess {
   if (scopes === undefined) {
     if (schemas !== undefined || team !== undefined) throw new ApiKeyConfigError(`${where}: "schemas" and "team" narrow the "schemas" scope: give "scopes" too`);
     return FULL_ACCESS;
@@ -122,7 +125,11 @@ function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unk
   }
   return Object.freeze({
     scopes: scopeSet,
-    schemaPatterns: patterns?.map(schemaIdPattern),
+    schemaPatterns: patterns?.map((text) => {
+      let pattern = compiledPatterns.get(text);
+      if (pattern === undefined) compiledPatterns.set(text, (pattern = schemaIdPattern(text)));
+      return pattern;
+    }),
     schemaPatternTexts: patterns,
     team: team as string | undefined,
   });
@@ -153,7 +160,7 @@ function assertDistinct(entries: ApiKeyEntry[]): void {
   const digests = new Set<string>();
   for (const entry of entries) {
     if (names.has(entry.name)) throw new ApiKeyConfigError(`API key name "${entry.name}" is used twice`);
-    const digest = entry.digest.toString('hex');
+    const digest = entry.digest;
     if (digests.has(digest)) throw new ApiKeyConfigError(`API key "${entry.name}" repeats a key configured before it`);
     names.add(entry.name);
     digests.add(digest);

@@ -12,7 +12,7 @@ export type KeyCheck =
   | { ok: true; name: string }
   | { ok: false; name: string | undefined; detail: 'unknown' | 'expired' };
 
-/** The keys by digest and by name (readApiKeys refuses a key configured twice; the first of two names answers). */
+/** The keys by digest and by name (readApiKeys refuses a key or a name configured twice). */
 interface KeySet {
   entries: readonly ApiKeyEntry[];
   byDigest: ReadonlyMap<string, ApiKeyEntry>;
@@ -62,7 +62,7 @@ export class ApiKeyStore {
   }
 
   check(presented: string, nowMs = Date.now()): KeyCheck {
-    const match = this.#keys.byDigest.get(digestKey(presented).toString('base64'));
+    const match = this.#keys.byDigest.get(digestKey(presented));
     if (match === undefined) return { ok: false, name: undefined, detail: 'unknown' };
     if (isExpired(match, nowMs)) return { ok: false, name: match.name, detail: 'expired' };
     return { ok: true, name: match.name };
@@ -81,14 +81,11 @@ export function listedKeyNames(names: readonly string[]): string[] {
 const MAX_LISTED_KEY_NAMES = 50;
 
 function indexKeys(entries: readonly ApiKeyEntry[]): KeySet {
-  const byDigest = new Map<string, ApiKeyEntry>();
-  const byName = new Map<string, ApiKeyEntry>();
-  for (const entry of entries) {
-    const digest = entry.digest.toString('base64');
-    if (!byDigest.has(digest)) byDigest.set(digest, entry);
-    if (!byName.has(entry.name)) byName.set(entry.name, entry);
-  }
-  return { entries, byDigest, byName };
+  return {
+    entries,
+    byDigest: new Map(entries.map((entry) => [entry.digest, entry])),
+    byName: new Map(entries.map((entry) => [entry.name, entry])),
+  };
 }
 
 function isExpired(entry: ApiKeyEntry, nowMs: number): boolean {

@@ -61,22 +61,8 @@ export const FULL_ACCESS: KeyAccess = Object.freeze({ scopes: undefined, schemaP
 
 /** `users-*` → /^users-.*$/; every other character literal. */
 export function schemaIdPattern(text: string): RegExp {
-  let pattern = compiledPatterns.get(text);
-  if (pattern === undefined) {
-    pattern = new RegExp(`^${text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
-    if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
-    compiledPatterns.set(text, pattern);
-  }
-  return pattern;
+  return new RegExp(`^${text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
 }
-
-/**
- * Patterns compiled, by text: keys of one team share theirs, and a reload of 10,000 keys with two
- * patterns each spent about half its 60 ms compiling the same few expressions again. A pattern has
- * no state (no `g` flag), so keys share one.
- */
-const compiledPatterns = new Map<string, RegExp>();
-const MAX_COMPILED_PATTERNS = 10_000;
 
 /** The scope `path` (`/svc.ContractValidator/RegisterSchema`) needs. */
 export function scopeForPath(path: string): KeyScope {

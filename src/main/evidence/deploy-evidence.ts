@@ -38,9 +38,10 @@ export async function gatherEvidence(
     observed,
     isObserved: (consumer) => observedIds.has(consumer.consumerId),
     samplesOf: (consumer) => ({
-      replayNewest: (limit, replay) => replaySlots(async () => replay(usageByConsumer.has(consumer.consumerId)
-        ? await ctx.usage.samples({ ...filter, consumerId: consumer.consumerId }, { validOnly: true, limit })
-        : [])),
+      // A consumer with no recorded traffic has nothing to read: it takes no slot.
+      replayNewest: (limit, replay) => (usageByConsumer.has(consumer.consumerId)
+        ? replaySlots(async () => replay(await ctx.usage.samples({ ...filter, consumerId: consumer.consumerId }, { validOnly: true, limit })))
+        : replay([])),
     }),
     usedFieldsOf: (consumer, change) => {
       const onEndpoint = (method: string, path: string): boolean =>

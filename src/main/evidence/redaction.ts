@@ -17,27 +17,35 @@ export function normaliseKey(name: string): string {
 }
 
 /**
- * Decisions of isRedactedKey per list of keys and name: a body repeats its key names (a list of 5,000
- * objects names three keys 15,000 times), and deciding one costs a lower-casing, a replace and a
- * scan of the list. Names come from callers' bodies: a full map starts again empty.
+ * Each list of keys decides a name once: a body repeats its key names (a list of 5,000 objects
+ * names three keys 15,000 times), and deciding one costs a lower-casing, a replace and a scan of the
+ * list. Looked up once per body or header set, not per key. Names come from callers' bodies: a full
+ * memory starts again empty.
  */
-const decisionsByKeys = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+const decidersByKeys = new WeakMap<ReadonlySet<string>, (name: string) => boolean>();
 const MAX_REMEMBERED_KEY_NAMES = 10_000;
+
+function deciderFor(keys: ReadonlySet<string>): (name: string) => boolean {
+  let decide = decidersByKeys.get(keys);
+  if (decide === undefined) {
+    const decisions = new Map<string, boolean>();
+    decide = (name) => {
+      let redacted = decisions.get(name);
+      if (redacted === undefined) {
+        redacted = matchesRedactedKey(name, keys);
+        if (decisions.size >= MAX_REMEMBERED_KEY_NAMES) decisions.clear();
+        decisions.set(name, redacted);
+      }
+      return redacted;
+    };
+    decidersByKeys.set(keys, decide);
+  }
+  return decide;
+}
 
 /** True when the key is on the list or contains one of its words (`userPassword`, `x-auth-token`). */
 export function isRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
-  let decisions = decisionsByKeys.get(keys);
-  if (decisions === undefined) {
-    decisions = new Map();
-    decisionsByKeys.set(keys, decisions);
-  }
-  let redacted = decisions.get(name);
-  if (redacted === undefined) {
-    redacted = matchesRedactedKey(name, keys);
-    if (decisions.size >= MAX_REMEMBERED_KEY_NAMES) decisions.clear();
-    decisions.set(name, redacted);
-  }
-  return redacted;
+  return deciderFor(keys)(name);
 }
 
 function matchesRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
@@ -49,11 +57,15 @@ function matchesRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
 
 /** A copy of the JSON value with redacted keys' values replaced, at any depth. */
 export function redactJson(value: unknown, keys: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, keys));
+  return redactWith(value, deciderFor(keys));
+}
+
+function redactWith(value: unknown, isRedacted: (name: string) => boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactWith(item, isRedacted));
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
   for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
-    const redacted = isRedactedKey(name, keys) ? REDACTED_VALUE : redactJson(child, keys);
+    const redacted = isRedacted(name) ? REDACTED_VALUE : redactWith(child, isRedacted);
     // A plain assignment to `__proto__` would set the copy's prototype and lose the field.
     if (name === '__proto__') Object.defineProperty(copy, name, { value: redacted, enumerable: true, writable: true, configurable: true });
     else copy[name] = redacted;
@@ -84,7 +96,8 @@ export function redactBody(body: string, keys: ReadonlySet<string>): RedactedBod
 }
 
 export function redactHeaders(headers: Record<string, string>, keys: ReadonlySet<string>): Record<string, string> {
+  const isRedacted = deciderFor(keys);
   const copy: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) copy[name] = isRedactedKey(name, keys) ? REDACTED_VALUE : value;
+  for (const [name, value] of Object.entries(headers)) copy[name] = isRedacted(name) ? REDACTED_VALUE : value;
   return copy;
 }

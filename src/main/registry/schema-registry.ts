@@ -410,19 +410,18 @@ export class SchemaRegistry {
   }
 
   /** Counts of schema ids by the owner and team of their latest version (for gauges). */
-  ownershipCounts(): { byOwner: Map<string, number>; byTeam: Map<string, number> } {
+  /** What the schema gauges show, in one pass over the index: versions per schema, schemas per owner and per team. */
+  gaugeCounts(): { versionsBySchema: Map<string, number>; byOwner: Map<string, number>; byTeam: Map<string, number> } {
+    const versionsBySchema = new Map<string, number>();
     const byOwner = new Map<string, number>();
     const byTeam = new Map<string, number>();
-    for (const schemaId of this.#index.keys()) {
+    for (const [schemaId, versions] of this.#index) {
+      versionsBySchema.set(schemaId, versions.length);
       const { owner, team } = this.#latestSummary(schemaId)!.ownership;
       byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
       byTeam.set(team, (byTeam.get(team) ?? 0) + 1);
     }
-    return { byOwner, byTeam };
-  }
-
-  schemaIds(): string[] {
-    return [...this.#index.keys()];
+    return { versionsBySchema, byOwner, byTeam };
   }
 
   #requireSummary(schemaId: string, version: string): SchemaVersionSummary {

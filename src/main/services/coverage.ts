@@ -6,7 +6,7 @@
 import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
 import { checkEnvironment } from '../../shared/identifiers';
 import { callerOf } from '../auth/principal';
-import { OperationMatcher, documentedStatusKey } from '../evidence/operation-matcher';
+import { documentedStatusKey } from '../evidence/operation-matcher';
 import type { ServiceContext } from '../service-context';
 import type { UsageRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
@@ -21,7 +21,6 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   if (request.environment) checkEnvironment('environment', request.environment);
   // The version's operations, listed off the main thread: coverage never parses the document here.
   const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller);
-  const matcher = new OperationMatcher(listed.operations);
   const usage = await ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
   const byOperation = new Map<string, UsageRecord[]>();
   for (const record of usage) {
@@ -33,7 +32,7 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   }
   let documented = 0;
   let exercised = 0;
-  const operations: OperationCoverage[] = matcher.operations.map((operation) => {
+  const operations: OperationCoverage[] = listed.operations.map((operation) => {
     const records = byOperation.get(`${operation.method} ${operation.path}`) ?? [];
     const statuses = new Map<string, StatusCoverage & { consumers: NonNullable<StatusCoverage['consumers']> }>();
     for (const key of operation.statuses) {

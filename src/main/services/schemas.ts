@@ -200,7 +200,6 @@ function toOwnershipRecord(ownership: SchemaOwnership__Output | null): SchemaOwn
 
 /** Recomputes the per-schema and per-owner/team gauges. */
 export function refreshSchemaGauges(ctx: ServiceContext): void {
-  const versions = new Map(ctx.schemas.schemaIds().map((id) => [id, ctx.schemas.versionsOf(id).length]));
-  const { byOwner, byTeam } = ctx.schemas.ownershipCounts();
-  ctx.metrics.setSchemaGauges(versions, byOwner, byTeam);
+  const { versionsBySchema, byOwner, byTeam } = ctx.schemas.gaugeCounts();
+  ctx.metrics.setSchemaGauges(versionsBySchema, byOwner, byTeam);
 }

@@ -24,7 +24,9 @@ import {
 import { KeyedMutex } from './keyed-mutex';
 import { mergeUsage } from './usage-merge';
 import { usageKeyString } from './usage-keys';
-import { OLDEST_SAMPLES_READ, rowToSample, samplesToRemove, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from './usage-rows';
+import {
+  OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, sampleToRow, samplesToRemove, usageToRow, type SampleRow, type SampleShapeRow, type UsageRow,
+} from './usage-rows';
 
 export const SQLITE_FILE_NAME = 'svc.sqlite';
 
@@ -429,7 +431,7 @@ export class SqliteStorage implements Storage {
         const stored = this.#statements.usageRow.get({ consumer_id, schema_id, environment, method, path, status }) as UsageRow | undefined;
         this.#statements.saveUsage.run(usageToRow(mergeUsage(stored && rowToUsage(stored), added, maxFieldsPerKey)));
       }
-      const touched = new Map<string, Omit<SampleRow, 'shape' | 'schema_version' | 'valid' | 'recorded_at' | 'interaction_json' | 'bytes'>>();
+      const touched = new Map<string, Pick<SampleRow, (typeof USAGE_KEY_COLUMNS)[number]>>();
       for (const sample of samples) {
         const row = sampleToRow(sample);
         this.#statements.saveSample.run(row);
@@ -477,9 +479,7 @@ export class SqliteStorage implements Storage {
   }
 
   async listSampleShapes(): Promise<SampleShapeRecord[]> {
-    return (this.#statements.sampleShapes.all() as SampleRow[]).map(({ consumer_id, schema_id, environment, method, path, status, shape }) => ({
-      consumerId: consumer_id, schemaId: schema_id, environment, method, path, status: Number(status), shape,
-    }));
+    return (this.#statements.sampleShapes.all() as SampleShapeRow[]).map(rowToSampleShape);
   }
 
   async deleteUsage(filter: UsageFilter): Promise<number> {

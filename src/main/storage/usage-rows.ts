@@ -1,5 +1,5 @@
 /** Rows of recorded usage as the SQL backends (SQLite, PostgreSQL) store them: the same columns in both. */
-import type { InteractionSampleRecord, UsageRecord } from './storage';
+import type { InteractionSampleRecord, SampleShapeRecord, UsageRecord } from './storage';
 
 export interface UsageRow {
   consumer_id: string;
@@ -81,6 +81,13 @@ export function samplesToRemove<T extends { bytes: number | string }>(oldestFirs
     freed += Number(sample.bytes);
   }
   return chosen;
+}
+
+/** The columns listSampleShapes reads: a sample's key and shape, without its body. */
+export type SampleShapeRow = Pick<SampleRow, (typeof USAGE_KEY_COLUMNS)[number] | 'shape'>;
+
+export function rowToSampleShape({ consumer_id, schema_id, environment, method, path, status, shape }: SampleShapeRow): SampleShapeRecord {
+  return { consumerId: consumer_id, schemaId: schema_id, environment, method, path, status: Number(status), shape };
 }
 
 /** The columns of a usage key, in key order. */

@@ -27,10 +27,11 @@ export function createReport(maxErrors: number, maxErrorBytes: number): ErrorRep
 export function addError(report: ErrorReport, category: ErrorCategory, message: string): void {
   if (report.messages === undefined) {
     // The first violation is always listed, cut when it alone is over the budget (a UTF-16 unit is 3 bytes at most).
-    const first = Buffer.byteLength(message, 'utf8') > report.maxErrorBytes ? clip(message, Math.floor(report.maxErrorBytes / 3)) : message;
+    const bytes = Buffer.byteLength(message, 'utf8');
+    const first = bytes > report.maxErrorBytes ? clip(message, Math.floor(report.maxErrorBytes / 3)) : message;
     report.messages = [first];
     report.category = category;
-    report.bytes = Buffer.byteLength(first, 'utf8');
+    report.bytes = first === message ? bytes : Buffer.byteLength(first, 'utf8');
     return;
   }
   // allErrors validation of oneOf/anyOf branches can report one violation twice.

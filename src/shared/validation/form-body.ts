@@ -12,7 +12,7 @@ import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from
  * Parts read from one multipart body, and fields from one urlencoded body (LIMITS.validationMaxFormParts);
  * a body with more is refused rather than read without end.
  */
-export const MAX_FORM_PARTS = LIMITS.validationMaxFormParts;
+const MAX_FORM_PARTS = LIMITS.validationMaxFormParts;
 
 export type FormFields = Map<string, string[]>;
 

@@ -15,7 +15,9 @@ import type {
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
 import { mergeUsage } from '../usage-merge';
-import { OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, samplesToRemove, rowToUsage, sampleToRow, usageToRow, type SampleRow, type UsageRow } from '../usage-rows';
+import {
+  OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, sampleToRow, samplesToRemove, usageToRow, type SampleRow, type SampleShapeRow, type UsageRow,
+} from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
 import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
@@ -378,10 +380,8 @@ export class PostgresStorage implements Storage {
   }
 
   async listSampleShapes(): Promise<SampleShapeRecord[]> {
-    const { rows } = await this.#query<SampleRow>('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM svc_usage_samples', []);
-    return rows.map(({ consumer_id, schema_id, environment, method, path, status, shape }) => ({
-      consumerId: consumer_id, schemaId: schema_id, environment, method, path, status: Number(status), shape,
-    }));
+    const { rows } = await this.#query<SampleShapeRow>('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM svc_usage_samples', []);
+    return rows.map(rowToSampleShape);
   }
 
   async deleteUsage(filter: UsageFilter): Promise<number> {
