@@ -109,3 +109,23 @@ describe('node:http: bounded work after the response', () => {
     assert.ok(stats.dropped >= 1, JSON.stringify(stats));
   });
 });
+
+describe('node:http: headers handed to writeHead', () => {
+  // Node sends them without listing them in getHeaders() unless setHeader came first.
+  const forms = { object: { 'Content-Type': 'text/plain' }, 'raw array': ['Content-Type', 'text/plain'], pairs: [['content-type', 'text/plain']] };
+  for (const [form, headers] of Object.entries(forms)) {
+    test(`warn mode: the headers a handler passes to writeHead (${form}) are the ones validated`, async () => {
+      const { options, violations } = context.baseOptions();
+      const handler = wrapHttpHandler((_request, response) => {
+        response.writeHead(200, headers as http.OutgoingHttpHeaders);
+        response.end('hello');
+      }, { ...options, mode: 'warn' });
+      const server = http.createServer(handler);
+      servers.push(server);
+      const url = await listen(server);
+      assert.equal((await fetch(`${url}/users/42`)).status, 200);
+      await handler.flush();
+      assert.deepEqual(violations.map((violation) => violation.errors), [['response content type "text/plain" is not allowed (expected application/json)']]);
+    });
+  }
+});

@@ -74,8 +74,10 @@ export class EnvironmentRegistry {
     const existing = (await this.#roomFor(name)).find((stored) => stored.name === name);
     if (existing) return { created: false, environment: storedView(existing) };
     const record: EnvironmentRecord = { name, description, origin: 'created', createdAt: this.#options.now(), createdBy: actor };
-    const created = await this.#storage.createEnvironment(record);
-    return { created, environment: storedView(record) };
+    if (await this.#storage.createEnvironment(record)) return { created: true, environment: storedView(record) };
+    // Another call (or replica) created it between the read and the write: answer with what it stored.
+    const winner = (await this.#storage.listEnvironments()).find((stored) => stored.name === name);
+    return { created: false, environment: storedView(winner ?? record) };
   }
 
   /**

@@ -5,20 +5,20 @@
  *   Readable emits 'data'), so it neither starts nor pauses the stream.
  * - `readRequestBodyAhead` reads the request body before the handler (strict mode) and puts it back
  *   with `unshift` before the stream ends, so the handler and its body parser read it as usual.
- * - `tapResponse` records what the application writes through `write()` / `end()`, and reports the
- *   body once the application has ended the response.
+ * - `tapResponse` records what the application writes through `writeHead()`, `write()` and `end()`, and
+ *   reports the body and the headers sent once the application has ended the response.
  *
  * Each stops recording past `maxBytes`; the capture is then marked incomplete and is not validated.
  *
  * The taps sit once on Node's prototypes (`IncomingMessage.prototype.emit`, `ServerResponse.prototype`
- * `write`/`end`) and find the exchanges under validation in WeakMaps; the methods of every other
+ * `writeHead`/`write`/`end`) and find the exchanges under validation in WeakMaps; the methods of every other
  * message pass straight through. Giving each request and response methods of its own costs far
  * more: V8 changes the object's shape on every such assignment, measured at about 10 µs a response,
  * on the request path. A message whose methods do not reach the prototype's (a middleware mounted
  * earlier replaced them, or a response of another kind), or that a second middleware taps too, is
  * tapped on the object itself, as before.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 
 export interface BodyCapture {
   text: string;
@@ -120,16 +120,18 @@ export function readRequestBodyAhead(request: IncomingMessage, maxBytes: number)
  * has ended the response (its status and headers are final then). A response never ended (the
  * connection went away first) reports nothing.
  */
-export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (body: BodyCapture) => void): void {
-  const tap: ResponseTap = { recorder: new ChunkRecorder(maxBytes), onEnd };
+export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (body: BodyCapture, headers: OutgoingHttpHeaders) => void): void {
+  const tap: ResponseTap = { recorder: new ChunkRecorder(maxBytes), headersToWriteHead: undefined, onEnd };
   const taps = prototypeTaps();
-  if (response.write === taps.write && response.end === taps.end && !responseTaps.has(response)) {
+  if (response.writeHead === taps.writeHead && response.write === taps.write && response.end === taps.end && !responseTaps.has(response)) {
     responseTaps.set(response, tap);
     return;
   }
+  const writeHead = response.writeHead as Method;
   const write = response.write as Method;
   const end = response.end as Method;
   let untaken: ResponseTap | undefined = tap;
+  response.writeHead = recordingWriteHead(() => writeHead, () => tap) as typeof response.writeHead;
   response.write = recordingWrite(() => write, () => tap) as typeof response.write;
   response.end = recordingEnd(() => end, () => {
     const taken = untaken;
@@ -141,7 +143,12 @@ export function tapResponse(response: ServerResponse, maxBytes: number, onEnd: (
 /** What `tapResponse` keeps for a response until the application ends it. */
 interface ResponseTap {
   recorder: ChunkRecorder;
-  onEnd: (body: BodyCapture) => void;
+  /**
+   * Headers handed to `writeHead`: Node sends them without adding them to `getHeaders()` unless
+   * `setHeader` was used first (Fastify and many plain handlers pass all their headers this way).
+   */
+  headersToWriteHead: unknown;
+  onEnd: (body: BodyCapture, headers: OutgoingHttpHeaders) => void;
 }
 
 type Method = (this: any, ...args: any[]) => unknown;
@@ -151,12 +158,13 @@ const requestRecorders = new WeakMap<IncomingMessage, ChunkRecorder>();
 /** Responses under validation, whose writes the prototype's `write` and `end` record. */
 const responseTaps = new WeakMap<ServerResponse, ResponseTap>();
 
-let installedTaps: { emit: Method; write: Method; end: Method } | undefined;
+let installedTaps: { emit: Method; writeHead: Method; write: Method; end: Method } | undefined;
 
 /** The prototype taps, put in place on first use (loading the package changes nothing of Node's). */
-function prototypeTaps(): { emit: Method; write: Method; end: Method } {
+function prototypeTaps(): { emit: Method; writeHead: Method; write: Method; end: Method } {
   return installedTaps ??= {
     emit: tapPrototypeMethod(IncomingMessage.prototype, 'emit', (original) => recordingEmit(original, (request) => requestRecorders.get(request))),
+    writeHead: tapPrototypeMethod(ServerResponse.prototype, 'writeHead', (original) => recordingWriteHead(original, (response) => responseTaps.get(response))),
     write: tapPrototypeMethod(ServerResponse.prototype, 'write', (original) => recordingWrite(original, (response) => responseTaps.get(response))),
     end: tapPrototypeMethod(ServerResponse.prototype, 'end', (original) => recordingEnd(original, (response) => {
       const tap = responseTaps.get(response);
@@ -176,6 +184,18 @@ function recordingEmit(original: () => Method, recorderOf: (request: IncomingMes
   };
 }
 
+/** `writeHead(statusCode[, statusMessage][, headers])`: the headers are the last argument, if any. */
+function recordingWriteHead(original: () => Method, tapOf: (response: ServerResponse) => ResponseTap | undefined): Method {
+  return function writeHead(this: ServerResponse): unknown {
+    const tap = tapOf(this);
+    if (tap !== undefined && arguments.length > 1) {
+      const last: unknown = arguments[arguments.length - 1];
+      if (typeof last === 'object' && last !== null) tap.headersToWriteHead = last;
+    }
+    return Reflect.apply(original(), this, arguments);
+  };
+}
+
 function recordingWrite(original: () => Method, tapOf: (response: ServerResponse) => ResponseTap | undefined): Method {
   return function write(this: ServerResponse, chunk: unknown, encoding: unknown): unknown {
     tapOf(this)?.recorder.add(chunk, encoding);
@@ -191,9 +211,29 @@ function recordingEnd(original: () => Method, takeTap: (response: ServerResponse
     // end(callback) carries no chunk, end(chunk, callback) no encoding: the recorder skips what is neither.
     tap.recorder.add(chunk, encoding);
     const result = Reflect.apply(original(), this, arguments);
-    tap.onEnd(tap.recorder.capture());
+    tap.onEnd(tap.recorder.capture(), headersSent(this, tap.headersToWriteHead));
     return result;
   };
+}
+
+/** The response's headers with those handed to `writeHead` over them, as Node sends them (names in lower case). */
+function headersSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
+  const headers = response.getHeaders();
+  if (headersToWriteHead === undefined) return headers;
+  if (Array.isArray(headersToWriteHead)) {
+    // [[name, value], …] or the flat raw form [name, value, name, value, …].
+    const pairs: unknown[][] = Array.isArray(headersToWriteHead[0])
+      ? headersToWriteHead as unknown[][]
+      : Array.from({ length: headersToWriteHead.length >> 1 }, (_, i) => [headersToWriteHead[2 * i], headersToWriteHead[2 * i + 1]]);
+    for (const [name, value] of pairs) {
+      if (typeof name === 'string') headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
+    }
+    return headers;
+  }
+  for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) {
+    if (value !== undefined) headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
+  }
+  return headers;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * One node:http exchange under producer validation, shared by the Express middleware and the plain
  * handler wrapper: capture, let the application answer, then validate off the request path; in strict
- * mode check the request first and answer 400 on a violation.
+ * mode check the request first and answer 400 on a violation. The Fastify plugin captures through
+ * `observeExchange` and `validateResponseAtEnd` on the Node objects under Fastify's request and reply.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readRequestBodyAhead, requestHasBody, tapRequestBody, tapResponse, type BodyCapture } from './body-capture';
@@ -23,9 +24,7 @@ export function handleExchange(validation: ProducerValidation, exchange: HttpExc
     return;
   }
   if (validation.mode !== 'strict') {
-    // A body parser mounted earlier has read the stream already: its `body` is used, nothing to tap.
-    const tapped = requestHasBody(request) && !request.readableEnded ? tapRequestBody(request, validation.maxBodyBytes) : noBody;
-    observe(validation, exchange, () => capturedRequest(request, url, bodyAfterHandler(request, tapped())));
+    observeExchange(validation, { ...exchange, parsedBody: () => request.body });
     exchange.proceed();
     return;
   }
@@ -50,22 +49,42 @@ async function checkThenProceed(validation: ProducerValidation, exchange: HttpEx
     reject(exchange.response, rejection);
     return;
   }
-  observe(validation, exchange, () => checked);
+  validateResponseAtEnd(validation, exchange.response, () => checked);
   exchange.proceed();
+}
+
+/** An exchange watched from before the application reads its request until it ends its response. */
+export interface ObservedExchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  /** Path with query string as the application sees it. */
+  url: string;
+  /** What a body parser made of the request body, read after the response (Express and Fastify: `body`). */
+  parsedBody(): unknown;
+}
+
+/**
+ * Shadow and warn: records the request body as the application reads it and the response as it is
+ * written, and validates both once the response has ended. Call before anything reads the body.
+ */
+export function observeExchange(validation: ProducerValidation, exchange: ObservedExchange): void {
+  const { request, url } = exchange;
+  // A body parser mounted earlier has read the stream already: its parsed body is used, nothing to tap.
+  const tapped = requestHasBody(request) && !request.readableEnded ? tapRequestBody(request, validation.maxBodyBytes) : noBody;
+  validateResponseAtEnd(validation, exchange.response, () => capturedRequest(request, url, bodyAfterHandler(request, exchange.parsedBody(), tapped())));
 }
 
 const noBody = (): BodyCapture => ({ text: '', complete: true, seen: false });
 
-/** Records the exchange and validates it once the application has ended the response. */
-function observe(validation: ProducerValidation, exchange: HttpExchange, requestAtEnd: () => CapturedRequest): void {
-  const { response } = exchange;
-  tapResponse(response, validation.maxBodyBytes, (responseBody) => {
-    const encoding = response.getHeader('content-encoding');
+/** Records the response and, once the application has ended it, validates it with the request `requestAtEnd` gives. */
+export function validateResponseAtEnd(validation: ProducerValidation, response: ServerResponse, requestAtEnd: () => CapturedRequest): void {
+  tapResponse(response, validation.maxBodyBytes, (responseBody, headers) => {
+    const encoding = headers['content-encoding'];
     // A compression middleware mounted after this one hands us compressed bytes: nothing to check.
     const body = encoding !== undefined && encoding !== 'identity' ? { text: '', complete: false, seen: true } : responseBody;
     validation.afterResponse(requestAtEnd(), {
       statusCode: response.statusCode,
-      headers: response.getHeaders(),
+      headers,
       body: body.text,
       complete: body.complete,
     });
@@ -80,9 +99,9 @@ async function bodyBeforeHandler(validation: ProducerValidation, request: HttpEx
 }
 
 /** After the handler: the bytes the application read, else what a body parser mounted earlier produced. */
-function bodyAfterHandler(request: HttpExchange['request'], tapped: BodyCapture): BodyCapture {
+function bodyAfterHandler(request: IncomingMessage, parsed: unknown, tapped: BodyCapture): BodyCapture {
   if (!requestHasBody(request) || tapped.seen || !tapped.complete) return tapped;
-  if (request.body !== undefined) return parsedBody(request.body);
+  if (parsed !== undefined) return parsedBody(parsed);
   return tapped;
 }
 
