@@ -14,7 +14,9 @@
  * - streams: NOISY_STREAMS ValidateInteractionStream calls of small interactions, each on its own
  *   connection, written as fast as the server reads them;
  * - recording: NOISY_IN_FLIGHT RecordInteractions streams of small interactions (50 consumers,
- *   1,000 distinct interactions), each on its own connection, written as fast as the server reads them.
+ *   1,000 distinct interactions), each on its own connection, written as fast as the server reads them;
+ * - recording large bodies: the same with responses of RECORDED_BODY_CHARS characters, near the
+ *   recordingMaxBodyChars limit (each one is parsed, redacted, walked and written out again).
  * Goal: the victim's p99 ≤ 100 ms during each kind of noise.
  */
 import path from 'node:path';
@@ -38,6 +40,8 @@ const SLOW_PROPERTIES = 1_000;
 const SLOW_VERSIONS = 24;
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
 const MANY_HEADERS = 100_000;
+/** Response bodies of the large recorded interactions: just under recordingMaxBodyChars (256 Ki). */
+const RECORDED_BODY_CHARS = 250 * 1024;
 const GOAL_P99_MS = 100;
 /** A noisy call that takes longer than this is abandoned by the bench (the server may still be busy with it). */
 const NOISY_DEADLINE_MS = 30_000;
@@ -163,17 +167,23 @@ async function prepareNoise(server: BenchServer, progress: Progress): Promise<No
     { name: `large bodies (${LARGE_BODY_BYTES / 1024 / 1024} MiB)`, messages: [encode(largeRequest)], transport: 'unary' },
     { name: `many headers (${MANY_HEADERS.toLocaleString('en-US')} entries)`, messages: [encode(headersRequest)], transport: 'unary' },
     { name: `${NOISY_STREAMS} streams flooding`, messages: [encode(smallRequest)], transport: 'validation-streams' },
-    { name: `${NOISY_IN_FLIGHT} recording streams flooding`, messages: recordedMessages(), transport: 'recording-streams' },
+    { name: `${NOISY_IN_FLIGHT} recording streams flooding`, messages: recordedMessages(1_000, 200), transport: 'recording-streams' },
+    {
+      name: `${NOISY_IN_FLIGHT} recording streams, ${RECORDED_BODY_CHARS / 1024} Ki-character bodies`,
+      messages: recordedMessages(50, RECORDED_BODY_CHARS),
+      transport: 'recording-streams',
+    },
   ];
 }
 
-/** 1,000 small recorded interactions of the bulk schema (50 consumers, one header value each), in the default environment. */
-function recordedMessages(): Uint8Array[] {
+/** `count` recorded interactions of the bulk schema (50 consumers, one header value each), in the default environment. */
+function recordedMessages(count: number, responseBodyBytes: number): Uint8Array[] {
   const encode = (message: object) => contractValidatorDefinition().RecordInteractions.requestSerialize(message as never) as Uint8Array;
-  return Array.from({ length: 1_000 }, (_, i) => encode({
+  const body = bulkBody(responseBodyBytes);
+  return Array.from({ length: count }, (_, i) => encode({
     schema_id: 'bulk', environment: DEFAULT_DEPLOY_ENVIRONMENT, consumer_id: `app-${i % 50}`, valid: true,
     request: { method: 'GET', path: '/items', headers: { 'x-request': String(i) }, body: '' },
-    response: { status_code: 200, headers: { 'content-type': 'application/json' }, body: bulkBody(200) },
+    response: { status_code: 200, headers: { 'content-type': 'application/json' }, body },
   }));
 }
 
@@ -207,9 +217,16 @@ function bulkDocument(): object {
   };
 }
 
-/** A JSON list of records of about `bytes` bytes. */
+/** A JSON list of records of at most `bytes` bytes (all ASCII), as many as fit. */
 function bulkBody(bytes: number): string {
-  const item = (id: number) => JSON.stringify({ id, name: `item number ${id}`, tags: ['a', 'b'] });
-  const size = item(0).length + 1;
-  return `[${Array.from({ length: Math.floor(bytes / size) }, (_, i) => item(i)).join(',')}]`;
+  const items: string[] = [];
+  let length = 2; // the brackets
+  for (let id = 0; ; id++) {
+    const item = JSON.stringify({ id, name: `item number ${id}`, tags: ['a', 'b'] });
+    const added = item.length + (items.length > 0 ? 1 : 0);
+    if (length + added > bytes) break;
+    items.push(item);
+    length += added;
+  }
+  return `[${items.join(',')}]`;
 }

@@ -1,7 +1,8 @@
 /**
  * Threads for one-off, CPU-heavy work on whole documents: intake of a registered text, breaking-change
- * comparisons, fixture generation. None of it runs on the main thread, so no call waits behind another
- * caller's large document, and none of it shares the validation lanes. Each task has a time budget
+ * comparisons, fixture generation, operation listings; and on recorded interactions with large bodies.
+ * None of it runs on the main thread, so no call waits behind another caller's large document, and
+ * none of it shares the validation lanes. Each task has a time budget
  * and the threads a heap limit: a task over either is stopped (its thread is replaced) and fails with
  * LIMIT_EXCEEDED, so one caller's pathological document costs that caller alone.
  *
@@ -65,19 +66,25 @@ export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOption
   maxQueued: LIMITS.documentTaskMaxQueued,
   maxQueuedPerCaller: LIMITS.documentTaskMaxQueuedPerCaller,
   idleTimeoutMs: 60_000, // 1 min: a deploy's comparisons (one per consumer version) share a thread
-  budgetMs: Object.freeze({ intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs, operations: LIMITS.operationsMaxMs }),
+  budgetMs: Object.freeze({
+    intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs, operations: LIMITS.operationsMaxMs, observe: LIMITS.observeMaxMs,
+  }),
   maxHeapBytes: LIMITS.documentTaskMaxHeapBytes,
   filename: path.resolve(__dirname, '../workers/document-task.js'),
   logger: undefined,
 });
 
 /** What a task of each kind is called in messages, and what was not done when it stopped. */
-const WHAT = Object.freeze({
+const WHAT: Readonly<Record<TaskKind, { worker: string; undone: string }>> = Object.freeze({
   intake: { worker: 'schema intake', undone: 'the schema was not registered' },
   compare: { worker: 'comparison', undone: 'the schemas were not compared' },
   fixture: { worker: 'fixture', undone: 'no fixture was generated' },
   operations: { worker: 'operation listing', undone: 'the operations were not listed' },
+  observe: { worker: 'recorded interaction', undone: 'the interaction was not recorded' },
 });
+const TASK_KINDS = Object.keys(WHAT) as TaskKind[];
+/** How the waiting tasks are named in a refusal. */
+const TASKS_NAMED = 'document tasks (schema intakes, operation listings, comparisons, fixtures, large recorded interactions)';
 
 /** What one caller has in the pool; forgotten once nothing of it runs or waits. */
 interface CallerShare {
@@ -112,7 +119,7 @@ export class DocumentTaskPool {
   #piscina: Piscina<DocumentTask, DocumentTaskResult> | undefined;
   #closing: Promise<void> | undefined;
   readonly #waiting: WaitingTask[] = [];
-  readonly #running: Record<TaskKind, number> = { intake: 0, compare: 0, fixture: 0, operations: 0 };
+  readonly #running = Object.fromEntries(TASK_KINDS.map((kind) => [kind, 0])) as Record<TaskKind, number>;
   /** Callers with a task running or waiting (at most threads + maxQueued of them). */
   readonly #callers = new Map<string, CallerShare>();
   /** Tasks started so far: the clock callers' turns are kept by. */
@@ -153,13 +160,13 @@ export class DocumentTaskPool {
     if (share.waiting >= maxQueuedPerCaller) {
       throw new SvcError(
         ErrorCode.OVERLOADED,
-        `${share.waiting} document tasks (schema intakes, operation listings, comparisons, fixtures) from ${caller} are waiting for a thread, at the limit of ${maxQueuedPerCaller} per caller (documentTaskMaxQueuedPerCaller); ${WHAT[task.kind].undone}, retry shortly`,
+        `${share.waiting} ${TASKS_NAMED} from ${caller} are waiting for a thread, at the limit of ${maxQueuedPerCaller} per caller (documentTaskMaxQueuedPerCaller); ${WHAT[task.kind].undone}, retry shortly`,
       );
     }
     if (this.#waiting.length >= maxQueued) {
       throw new SvcError(
         ErrorCode.OVERLOADED,
-        `${this.#waiting.length} document tasks (schema intakes, operation listings, comparisons, fixtures) are waiting for a thread, at the limit of ${maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
+        `${this.#waiting.length} ${TASKS_NAMED} are waiting for a thread, at the limit of ${maxQueued} (documentTaskMaxQueued); ${WHAT[task.kind].undone}, retry shortly`,
       );
     }
     this.#callers.set(caller, share);
@@ -250,7 +257,7 @@ export class DocumentTaskPool {
   }
 
   #runningCount(): number {
-    return this.#running.intake + this.#running.compare + this.#running.fixture + this.#running.operations;
+    return TASK_KINDS.reduce((count, kind) => count + this.#running[kind], 0);
   }
 
   #start(waiting: WaitingTask, onLoan: boolean): void {

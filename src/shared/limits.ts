@@ -174,8 +174,16 @@ export const LIMITS = Object.freeze({
   fixtureMaxMs: 10_000, // 10 s
   /** Document tasks: longest the operations of one version may take to list (parsing a 32 MiB document takes about 0.5 s). */
   operationsMaxMs: 10_000, // 10 s
+  /** Document tasks: longest describing one large recorded interaction may take (two 256 Ki-character bodies take about 15 ms). */
+  observeMaxMs: 10_000, // 10 s
   /**
-   * Document tasks (intake, operation listings, comparisons, fixtures) waiting for a thread at most; a task beyond it is
+   * Recording: interactions whose bodies together are longer than this are described (parsed,
+   * redacted, walked, written out again) on a document-task thread, not the main thread. Below it
+   * the hand-over would cost more than the work (about 23 ns a character on the main thread).
+   */
+  recordingInlineBodyChars: 16 * 1024, // 16 Ki characters
+  /**
+   * Document tasks (intake, operation listings, comparisons, fixtures, large recorded interactions) waiting for a thread at most; a task beyond it is
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
    */
   documentTaskMaxQueued: 64,
@@ -185,7 +193,7 @@ export const LIMITS = Object.freeze({
    * holds them all together).
    */
   documentTaskMaxQueuedPerCaller: 16,
-  /** Document tasks (intake, operation listings, comparisons, fixtures): old-generation heap of one task thread. */
+  /** Document tasks (intake, operation listings, comparisons, fixtures, large recorded interactions): old-generation heap of one task thread. */
   documentTaskMaxHeapBytes: 1024 * 1024 * 1024, // 1 GiB
   /** Document tasks: JSON size of the parsed documents a task thread keeps for the next task. */
   documentTaskParsedBytes: 64 * 1024 * 1024, // 64 MiB

@@ -1,10 +1,12 @@
 /**
  * The Piscina entry of the document-task threads: reading a registered text (intake), comparing two
- * versions, generating fixtures. Pure CPU; it keeps only recently parsed documents, keyed by their
+ * versions, generating fixtures, describing large recorded interactions. Pure CPU; it keeps only recently parsed documents, keyed by their
  * immutable content hash, so a burst of fixtures for one schema parses it once.
  */
 import type { DocumentTask, DocumentTaskResult, TaskDocument } from '../shared/document-task-protocol';
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { describeRecordedExchange } from '../shared/evidence/recorded-evidence';
+import { SERVER_REDACTED_KEYS } from '../shared/evidence/redaction';
 import { LIMITS, formatBytes } from '../shared/limits';
 import type { OpenApiDocument } from '../shared/openapi/document';
 
@@ -38,6 +40,8 @@ export default async function runDocumentTask(task: DocumentTask): Promise<Docum
   try {
     const { compareDocuments, generateFixture, generateRequestBody, generateResponse, intakeSchema, summarizeOperations } = await engines();
     switch (task.kind) {
+      case 'observe':
+        return { ok: true, kind: 'observe', evidence: describeRecordedExchange(task.exchange, SERVER_REDACTED_KEYS) };
       case 'intake':
         return { ok: true, kind: 'intake', schema: await intakeSchema(task.text) };
       case 'operations':

@@ -187,7 +187,7 @@ test('at most maxQueued tasks wait: the next is refused with OVERLOADED, and clo
   const runningAndWaiting = [slowFixture(pool), slowFixture(pool), pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER)].map((task) => assert.rejects(task, closedOut));
   await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, INTERNAL_CALLER), (error: SvcError) => {
     assert.equal(error.code, ErrorCode.OVERLOADED);
-    assert.equal(error.message, '2 document tasks (schema intakes, operation listings, comparisons, fixtures) are waiting for a thread, at the limit of 2 (documentTaskMaxQueued); the schema was not registered, retry shortly');
+    assert.equal(error.message, '2 document tasks (schema intakes, operation listings, comparisons, fixtures, large recorded interactions) are waiting for a thread, at the limit of 2 (documentTaskMaxQueued); the schema was not registered, retry shortly');
     return true;
   });
   await pool.close();
@@ -270,7 +270,7 @@ test('at most maxQueuedPerCaller tasks of one caller wait: the next is refused w
     const slow = Array.from({ length: 3 }, () => assert.rejects(slowFixture(pool, TEAM_A), isStoppedFixture).then(() => stoppedFixtures++));
     await assert.rejects(pool.run({ kind: 'intake', text: ordersApi() }, TEAM_A), (error: SvcError) => {
       assert.equal(error.code, ErrorCode.OVERLOADED);
-      assert.equal(error.message, '2 document tasks (schema intakes, operation listings, comparisons, fixtures) from key:team-a are waiting for a thread, at the limit of 2 per caller (documentTaskMaxQueuedPerCaller); the schema was not registered, retry shortly');
+      assert.equal(error.message, '2 document tasks (schema intakes, operation listings, comparisons, fixtures, large recorded interactions) from key:team-a are waiting for a thread, at the limit of 2 per caller (documentTaskMaxQueuedPerCaller); the schema was not registered, retry shortly');
       return true;
     });
     const finished: string[] = [];

@@ -1,12 +1,12 @@
 /**
- * Redaction of recorded interactions (src/main/evidence/redaction.ts) and what observeInteraction
+ * Redaction of recorded interactions (src/shared/evidence/redaction.ts) and what observeInteraction
  * reads from it: the field paths and the shape come from the redacted value itself, without parsing
  * the redacted text again, and must be what that text holds.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody } from '../../src/main/evidence/redaction';
-import { fieldPaths, shapeDigest } from '../../src/main/evidence/field-paths';
+import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody } from '../../src/shared/evidence/redaction';
+import { fieldPaths, shapeDigest } from '../../src/shared/evidence/field-paths';
 import { observeInteraction } from '../../src/main/evidence/observe-interaction';
 import type { OperationMatcher } from '../../src/main/evidence/operation-matcher';
 

@@ -10,6 +10,7 @@ import type { DropReason as UsageDropReason } from './usage-registry';
 
 export const RECORDING_DROP_REASONS = Object.freeze([
   'limit', 'stream_limit', 'header_entries', 'body_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
+  'server_busy',
 ] as const);
 export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
 
@@ -21,6 +22,12 @@ export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
 const INTERACTION_LIMIT_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
   header_entries: `over the limit of ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`,
   body_size: `with a body over the limit of ${LIMITS.recordingMaxBodyChars} characters (recordingMaxBodyChars)`,
+});
+
+/** Reasons worded otherwise than by their name. */
+const REASON_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
+  ...INTERACTION_LIMIT_TEXT,
+  server_busy: `with large bodies while the caller's document-task queue was full (documentTaskMaxQueuedPerCaller)`,
 });
 
 export function isInteractionLimit(reason: RecordingDropReason): boolean {
@@ -48,6 +55,6 @@ export function notKeptMessage(
   if (dropped.size === 0) return '';
   const reasons = [...dropped].flatMap(([reason, count]) => (reason === 'limit'
     ? [...usageLimited].map(([limit, limitCount]) => `${limitCount} ${usageLimitText(limit, limits)}`)
-    : [`${count} ${INTERACTION_LIMIT_TEXT[reason] ?? reason.replaceAll('_', ' ')}`]));
+    : [`${count} ${REASON_TEXT[reason] ?? reason.replaceAll('_', ' ')}`]));
   return `not kept: ${reasons.join(', ')}`;
 }

@@ -1,14 +1,15 @@
 /**
- * Turns one RecordedInteraction into what the usage registry keeps: the operation found by routing
- * the real path, the response field paths (read and received), the redacted interaction and its
- * shape. Undefined (with the reason) when the interaction cannot be attributed to an operation.
+ * Turns one RecordedInteraction into what the usage registry keeps, in two steps: attributing it
+ * (who sent it, and the operation found by routing the real path: cheap, on the main thread), and
+ * describing it (redacted bodies, field paths, shape: src/shared/evidence/recorded-evidence.ts, which
+ * the recording service runs off the main thread for large bodies). An interaction that cannot be
+ * attributed is skipped, with the reason.
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { LIMITS } from '../../shared/limits';
-import { fieldPaths, shapeDigest } from './field-paths';
+import { describeRecordedExchange, type RecordedEvidence, type RecordedExchange } from '../../shared/evidence/recorded-evidence';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
-import { redactBody, redactHeaders } from './redaction';
 import type { UsageObservation } from './usage-registry';
 
 /** The consumer id of traffic that did not say who sent it. */
@@ -18,13 +19,27 @@ const ENVIRONMENT_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** Read-field paths taken from one interaction at most (the rest are not even decoded: recorded-interaction-codec.ts). */
 export const MAX_READ_FIELDS = 500;
 
+/** An interaction attributed to a consumer and an operation, waiting to be described. */
+export interface AttributedInteraction {
+  consumerId: string;
+  environment: string;
+  schemaId: string;
+  schemaVersion: string;
+  /** The operation's method and path template. */
+  operation: { method: string; path: string };
+  valid: boolean;
+  exchange: RecordedExchange;
+  /** Characters of both bodies: what describing it costs. */
+  bodyChars: number;
+}
+
+export type AttributionResult = { interaction: AttributedInteraction } | { skipped: RecordingDropReason };
 export type ObservationResult = { observation: UsageObservation } | { skipped: RecordingDropReason };
 
-export function observeInteraction(
+export function attributeInteraction(
   message: RecordedInteraction__Output,
   resolved: { version: string; matcher: OperationMatcher },
-  redactedKeys: ReadonlySet<string>,
-): ObservationResult {
+): AttributionResult {
   const consumerId = message.consumer_id || UNKNOWN_CONSUMER;
   if (!CONSUMER_ID_PATTERN.test(consumerId)) return { skipped: 'consumer_id' };
   const environment = message.environment || 'dev';
@@ -34,28 +49,40 @@ export function observeInteraction(
   if (!request || !response) return { skipped: 'missing_request_or_response' };
   const operation = resolved.matcher.match(request.method, request.path);
   if (!operation) return { skipped: 'route' };
-  // Checked before anything below reads a body: each of those steps costs the main thread per byte.
+  // Checked before anything reads a body: describing one costs per character.
   if (request.body.length > LIMITS.recordingMaxBodyChars || response.body.length > LIMITS.recordingMaxBodyChars) return { skipped: 'body_size' };
-
-  const requestBody = redactBody(request.body, redactedKeys);
-  const responseBody = redactBody(response.body, redactedKeys);
-  const redactedRequest = {
-    method: request.method.toUpperCase(), path: request.path, headers: redactHeaders(request.headers, redactedKeys), body: requestBody.text,
-  };
-  const redactedResponse = {
-    status_code: response.status_code, headers: redactHeaders(response.headers, redactedKeys), body: responseBody.text,
-  };
-  const received = fieldPaths(responseBody.value);
-  const read = message.read_fields_tracked ? message.read_fields.slice(0, MAX_READ_FIELDS) : received;
-  const readSet = new Set(read);
   return {
-    observation: {
+    interaction: {
       consumerId, environment, schemaId: message.schema_id, schemaVersion: resolved.version,
-      method: operation.method, path: operation.path, status: response.status_code, valid: message.valid,
-      usedFields: read,
-      receivedFields: message.read_fields_tracked ? received.filter((field) => !readSet.has(field)) : [],
-      shape: shapeDigest([redactedRequest.method, requestBody.value, response.status_code, responseBody.value]),
-      interactionJson: JSON.stringify({ request: redactedRequest, response: redactedResponse }),
+      operation: { method: operation.method, path: operation.path },
+      valid: message.valid,
+      exchange: {
+        method: request.method.toUpperCase(), path: request.path, requestHeaders: request.headers, requestBody: request.body,
+        statusCode: response.status_code, responseHeaders: response.headers, responseBody: response.body,
+        readFields: message.read_fields_tracked ? message.read_fields.slice(0, MAX_READ_FIELDS) : undefined,
+      },
+      bodyChars: request.body.length + response.body.length,
     },
   };
+}
+
+export function observationOf(interaction: AttributedInteraction, evidence: RecordedEvidence): UsageObservation {
+  return {
+    consumerId: interaction.consumerId, environment: interaction.environment,
+    schemaId: interaction.schemaId, schemaVersion: interaction.schemaVersion,
+    method: interaction.operation.method, path: interaction.operation.path,
+    status: interaction.exchange.statusCode, valid: interaction.valid,
+    ...evidence,
+  };
+}
+
+/** Both steps at once, on the calling thread. */
+export function observeInteraction(
+  message: RecordedInteraction__Output,
+  resolved: { version: string; matcher: OperationMatcher },
+  redactedKeys: ReadonlySet<string>,
+): ObservationResult {
+  const attribution = attributeInteraction(message, resolved);
+  if ('skipped' in attribution) return attribution;
+  return { observation: observationOf(attribution.interaction, describeRecordedExchange(attribution.interaction.exchange, redactedKeys)) };
 }

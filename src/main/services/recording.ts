@@ -1,7 +1,9 @@
 /**
  * RecordInteractions and PurgeRecordings (docs/evidence.md). The stream is read as fast as the main
- * thread's turns for streams allow (stream-turns.ts, counting messages and body characters): each interaction is attributed to an operation by routing its real path, redacted again with the
- * server's key list (the sender redacts first) and handed to the usage registry, which drops and
+ * thread's turns for streams allow (stream-turns.ts, counting messages and body characters): each
+ * interaction is attributed to an operation by routing its real path, described (redacted again with
+ * the server's key list, the sender redacts first; field paths; shape), on a document-task thread
+ * when its bodies are over recordingInlineBodyChars, and handed to the usage registry, which drops and
  * counts when a limit is reached. An interaction over a header limit arrives already marked by its
  * decoder (request-codecs.ts) and is dropped unbuilt; a malformed message fails the call with
  * INVALID_ARGUMENT. The answer says how many were kept and how many were not, and why; it comes
@@ -14,11 +16,14 @@ import type {
 import { ErrorCode, SvcError, errorMessage, invalidArgument } from '../../shared/errors';
 import { OperationMatcher } from '../evidence/operation-matcher';
 import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
-import { observeInteraction, type ObservationResult } from '../evidence/observe-interaction';
+import { attributeInteraction, observationOf, type AttributedInteraction } from '../evidence/observe-interaction';
 import type { DropReason as UsageDropReason } from '../evidence/usage-registry';
 import { overLimitReason } from '../evidence/recorded-interaction-codec';
-import { DEFAULT_REDACTED_KEYS } from '../evidence/redaction';
+import { describeRecordedExchange, type RecordedEvidence } from '../../shared/evidence/recorded-evidence';
+import { SERVER_REDACTED_KEYS } from '../../shared/evidence/redaction';
+import { LIMITS } from '../../shared/limits';
 import { toServiceError } from '../grpc-status';
+import { KeyedMutex } from '../storage/keyed-mutex';
 import { malformedRequestError } from '../request-codecs';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
@@ -26,11 +31,27 @@ import { callerOf } from '../auth/principal';
 
 /** Operation matchers kept, by content hash. */
 const MAX_CACHED_MATCHERS = 64;
-const SERVER_REDACTED_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS);
 
 export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   const matchers = createMatcherCache(ctx);
   const { streamTurns } = ctx;
+
+  /** One large interaction of a caller at a time on the document-task threads, whatever its number of streams. */
+  const describingFor = new KeyedMutex();
+  /**
+   * The interaction's evidence: on the main thread for small bodies, else on a document-task thread
+   * counted against the caller (dropped when the pool's queues are full all the same).
+   */
+  const describe = async (interaction: AttributedInteraction, caller: string): Promise<RecordedEvidence | 'server_busy'> => {
+    if (!describedOffThread(interaction.bodyChars)) return describeRecordedExchange(interaction.exchange, SERVER_REDACTED_KEYS);
+    try {
+      return (await describingFor.run(caller, () => ctx.documentTasks.run<'observe'>({ kind: 'observe', exchange: interaction.exchange }, caller))).evidence;
+    } catch (error) {
+      if (error instanceof SvcError && error.code === ErrorCode.OVERLOADED) return 'server_busy';
+      throw error;
+    }
+  };
+
   return {
     RecordInteractions: (call: grpc.ServerReadableStream<RecordedInteraction__Output, RecordInteractionsResponse>, callback: grpc.sendUnaryData<RecordInteractionsResponse>) => {
       // Who a new version's operation listing is counted against, on the document-task threads.
@@ -52,15 +73,48 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
         ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
       };
+      const handle = async (message: RecordedInteraction__Output): Promise<void> => {
+        if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
+          drop('stream_limit');
+          return;
+        }
+        const overLimit = overLimitReason(message);
+        if (overLimit) {
+          drop(overLimit);
+          return;
+        }
+        const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller);
+        const attribution = resolved ? attributeInteraction(message, resolved) : { skipped: 'unknown_schema' as const };
+        if ('skipped' in attribution) {
+          drop(attribution.skipped);
+          return;
+        }
+        const evidence = await describe(attribution.interaction, caller);
+        if (evidence === 'server_busy') {
+          drop(evidence);
+          return;
+        }
+        const limited = ctx.usage.observe(observationOf(attribution.interaction, evidence));
+        if (limited === undefined) {
+          accepted++;
+          ctx.metrics.recordedInteractions.labels('accepted', '').inc();
+        } else {
+          drop('limit');
+          usageLimited.set(limited, (usageLimited.get(limited) ?? 0) + 1);
+        }
+      };
       let done: Promise<void> = Promise.resolve();
       call.on('data', (message: RecordedInteraction__Output) => {
         received++;
-        // What the main thread reads of it: its bodies (parse, redact, walk, stringify).
+        // What describing it reads: its bodies (parse, redact, walk, stringify).
         const bodyChars = (message.request?.body.length ?? 0) + (message.response?.body.length ?? 0);
         // Past this turn's allowance the message waits for a later turn, not only the ones after it:
         // each stream would otherwise still handle one message per turn, 64 streams 64 large ones.
         const inTurn = streamTurns.take(bodyChars);
-        if (!inTurn) call.pause();
+        // A message described off the main thread holds its stream until it is done: a fast sender
+        // cannot pile large messages up here.
+        const held = !inTurn || describedOffThread(bodyChars);
+        if (held) call.pause();
         const malformed = malformedRequestError(message);
         if (malformed) {
           // Those before it are handled (kept or dropped) as usual; the rest of the stream is not read.
@@ -69,35 +123,13 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           return;
         }
         if (answered) return;
-        // Messages are handled in order; the document of a new schema version is the only await.
+        // Messages are handled in order; what they wait for: a new version's operation listing, a
+        // large interaction's description.
         done = done.then(async () => {
-          if (!inTurn) {
-            await streamTurns.turnFor(bodyChars);
-            call.resume();
-          }
-          if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
-            drop('stream_limit');
-            return;
-          }
-          const overLimit = overLimitReason(message);
-          if (overLimit) {
-            drop(overLimit);
-            return;
-          }
-          const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller);
-          const result: ObservationResult = resolved ? observeInteraction(message, resolved, SERVER_REDACTED_KEYS) : { skipped: 'unknown_schema' };
-          if ('skipped' in result) {
-            drop(result.skipped);
-          } else {
-            const limited = ctx.usage.observe(result.observation);
-            if (limited === undefined) {
-              accepted++;
-              ctx.metrics.recordedInteractions.labels('accepted', '').inc();
-            } else {
-              drop('limit');
-              usageLimited.set(limited, (usageLimited.get(limited) ?? 0) + 1);
-            }
-          }
+          if (!inTurn) await streamTurns.turnFor(bodyChars);
+          await handle(message).finally(() => {
+            if (held) call.resume();
+          });
         });
       });
       call.on('end', () => {
@@ -125,6 +157,10 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       return { success: true, removed, message: `${removed} recorded row(s) removed` };
     }),
   } as Partial<ContractValidatorHandlers>;
+}
+
+function describedOffThread(bodyChars: number): boolean {
+  return bodyChars > LIMITS.recordingInlineBodyChars;
 }
 
 /** The store refused the write of a call's interactions: its own code (UNAVAILABLE for a store that cannot take writes), with what was lost. */

@@ -12,6 +12,9 @@ export const DEFAULT_REDACTED_KEYS: readonly string[] = Object.freeze([
   'refreshtoken', 'idtoken', 'secret', 'clientsecret', 'apikey', 'xapikey',
 ]);
 
+/** The keys the server redacts with, again after the sender (a sender may use a longer list). */
+export const SERVER_REDACTED_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS);
+
 export function normaliseKey(name: string): string {
   return name.toLowerCase().replace(/[-_]/g, '');
 }
