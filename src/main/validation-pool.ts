@@ -50,7 +50,7 @@ import {
 import { ERROR_CATEGORIES } from '../shared/validation/types';
 import type { VersionDocument, VersionRef } from '../shared/schema-records';
 import type { Logger } from './logger';
-import { LruCache } from './registry/lru-cache';
+import { LruCache } from '../shared/lru-cache';
 import type { Metrics } from './metrics';
 
 export interface ValidationTask {

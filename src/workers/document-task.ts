@@ -8,6 +8,7 @@ import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { describeRecordedExchange } from '../shared/evidence/recorded-evidence';
 import { SERVER_REDACTED_KEYS } from '../shared/evidence/redaction';
 import { LIMITS, formatBytes } from '../shared/limits';
+import { LruCache } from '../shared/lru-cache';
 import type { OpenApiDocument } from '../shared/openapi/document';
 
 /**
@@ -32,9 +33,13 @@ async function engines() {
   };
 }
 
-/** Parsed documents by content hash, most recently used last; bounded by their JSON size. */
-const parsed = new Map<string, { document: OpenApiDocument; bytes: number }>();
-let parsedBytes = 0;
+/** Documents kept parsed at most (their JSON size bounds them first: documentTaskParsedBytes). */
+const MAX_PARSED_DOCUMENTS = 256;
+/** Parsed documents by content hash, weighed by their JSON size. */
+const parsed = new LruCache<string, { document: OpenApiDocument; bytes: number }>(MAX_PARSED_DOCUMENTS, {
+  maxWeight: LIMITS.documentTaskParsedBytes,
+  weigh: (entry) => entry.bytes,
+});
 
 export default async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskResult> {
   try {
@@ -82,20 +87,9 @@ function withinFixtureLimit(body: string): string {
 
 function documentOf({ hash, documentJson }: TaskDocument): OpenApiDocument {
   const cached = parsed.get(hash);
-  if (cached) {
-    parsed.delete(hash);
-    parsed.set(hash, cached);
-    return cached.document;
-  }
+  if (cached) return cached.document;
   // Texts the registry accepted and serialised itself: no depth guard needed.
   const document = JSON.parse(documentJson) as OpenApiDocument;
-  const bytes = documentJson.length;
-  parsed.set(hash, { document, bytes });
-  parsedBytes += bytes;
-  for (const [key, entry] of parsed) {
-    if (parsedBytes <= LIMITS.documentTaskParsedBytes || key === hash) break;
-    parsed.delete(key);
-    parsedBytes -= entry.bytes;
-  }
+  parsed.set(hash, { document, bytes: documentJson.length });
   return document;
 }

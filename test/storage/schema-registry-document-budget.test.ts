@@ -47,7 +47,7 @@ describe('the schema registry document cache budget', () => {
       assert.ok(registry.cachedDocumentBytes <= budget, `after registering ${id}: ${registry.cachedDocumentBytes} bytes`);
     }
     // Twelve ~10 kB documents weigh about 12 × 20 kB: without the budget the cache held them all.
-    const one = weighDocument({ documentJson: (await registry.documentSource('doc11')).documentJson });
+    const one = weighDocument((await registry.documentSource('doc11')).documentJson);
     assert.ok(one * ids.length > budget, 'the documents together exceed the budget');
     // Oldest first: the evicted versions are read from storage again (and cached, pushing others out).
     const readsBefore = storage.documentReads;
@@ -65,7 +65,7 @@ describe('the schema registry document cache budget', () => {
 
   it('counts a document at 2 bytes a character of its text', () => {
     const documentJson = '{"openapi":"3.0.3"}';
-    assert.equal(weighDocument({ documentJson }), documentJson.length * 2);
+    assert.equal(weighDocument(documentJson), documentJson.length * 2);
   });
 
   it('keeps one document of maxSchemaBytes within the default budget', () => {

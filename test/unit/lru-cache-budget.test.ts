@@ -1,7 +1,7 @@
 /** The least-recently-used cache bounded by entries and by the weight of what it holds. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LruCache } from '../../src/main/registry/lru-cache';
+import { LruCache } from '../../src/shared/lru-cache';
 
 describe('LruCache with a weight budget', () => {
   it('never holds more than its budget, evicting the least recently used first', () => {

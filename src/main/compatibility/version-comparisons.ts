@@ -8,7 +8,7 @@
 import { LIMITS } from '../../shared/limits';
 import type { BreakingChangeRecord } from '../../shared/compare';
 import type { Metrics } from '../metrics';
-import { LruCache } from '../registry/lru-cache';
+import { LruCache } from '../../shared/lru-cache';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import type { Comparisons } from './comparisons';
 

@@ -20,7 +20,7 @@ export type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { LIMITS } from '../../shared/limits';
-import { LruCache } from './lru-cache';
+import { LruCache } from '../../shared/lru-cache';
 
 /** The operations of one version: what ListEndpoints and RegisterConsumer need, without the document. */
 export interface VersionOperations {
@@ -121,8 +121,8 @@ export class SchemaRegistry {
   readonly #options: SchemaRegistryOptions;
   /** schema id → versions, ascending by semantic version. */
   readonly #index = new Map<string, SchemaVersionSummary[]>();
-  /** Documents as JSON by version and hash, parsed on the first `resolve` that needs the object. */
-  readonly #documents: LruCache<string, CachedDocument>;
+  /** Documents as JSON text by version and hash. */
+  readonly #documents: LruCache<string, string>;
   /** Operations by version and hash: a few MB for the largest documents, kept far longer than their documents. */
   readonly #operations = new LruCache<string, VersionOperations>(OPERATION_INDEX_ENTRIES, {
     maxWeight: LIMITS.registryOperationIndexMaxBytes, weigh: weighOperations,
@@ -210,7 +210,7 @@ export class SchemaRegistry {
       const saved = await this.#storage.saveSchemaVersion(record, existing ?? null);
       if (!saved.saved) return { ...this.#afterConcurrentWrite(record, saved.current, loaded), versionAssignment: assignment };
       this.#indexVersion(saved.revision === undefined ? summary : { ...summary, revision: saved.revision });
-      this.#documents.set(cacheKey(input.schemaId, version, contentHash), { documentJson });
+      this.#documents.set(cacheKey(input.schemaId, version, contentHash), documentJson);
       return { ...base, outcome: existing ? 'updated' : 'created', metadata: summary };
     });
   }
@@ -321,12 +321,12 @@ export class SchemaRegistry {
     await this.readThrough(schemaId, version);
     const ref = this.versionRef(schemaId, version);
     const cached = this.#documents.get(cacheKey(ref.schemaId, ref.version, ref.hash));
-    if (cached) return { ref, documentJson: cached.documentJson };
+    if (cached !== undefined) return { ref, documentJson: cached };
     const stored = await this.#storage.getSchemaDocument(ref.schemaId, ref.version);
     if (!stored) throw schemaVersionNotFound();
     // Described by what was read: it may be newer than `ref` if the version was registered again meanwhile.
     const read = { schemaId: ref.schemaId, version: ref.version, hash: stored.contentHash };
-    this.#documents.set(cacheKey(read.schemaId, read.version, read.hash), { documentJson: stored.documentJson });
+    this.#documents.set(cacheKey(read.schemaId, read.version, read.hash), stored.documentJson);
     return { ref: read, documentJson: stored.documentJson };
   }
 
@@ -487,16 +487,11 @@ export class SchemaRegistry {
 }
 
 /**
- * A version's document as JSON text: what worker threads take. The main thread never parses it
- * (intake, operation listings, comparisons and fixtures parse on document-task threads).
+ * Bytes of a cached document, kept as JSON text: what worker threads take. The main thread never
+ * parses it (intake, operation listings, comparisons and fixtures parse on document-task threads).
  */
-interface CachedDocument {
-  documentJson: string;
-}
-
-/** Bytes of a cached document: its text. */
-export function weighDocument(entry: CachedDocument): number {
-  return entry.documentJson.length * TEXT_BYTES_PER_CHAR;
+export function weighDocument(documentJson: string): number {
+  return documentJson.length * TEXT_BYTES_PER_CHAR;
 }
 
 /** V8 keeps a string at one byte a character, two where any character is outside Latin-1. */
