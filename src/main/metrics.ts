@@ -8,13 +8,14 @@
  * per method made a 36 MB scrape that held the main thread 1–2 s. The handlers that count an event
  * choose its label values; this file fixes the names and types.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import client from 'prom-client';
 import { LIMITS } from '../shared/limits';
 import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
 import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
 import { PARTIAL_MESSAGE_RESET_REASONS } from './partial-messages';
-import { SeriesCounter, SeriesHistogram } from './series-metrics';
+import { SeriesCounter, SeriesHistogram, SeriesMetric } from './series-metrics';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
 export const UNKNOWN_LABEL = '__unknown__';
@@ -129,15 +130,26 @@ export class Metrics {
   }
 
   /**
-   * Text exposition for `GET /metrics`. Scrapes that arrive while one renders share its text: at the
-   * label bound a rendering holds the main thread 16–20 ms, and eight concurrent scrapes each
-   * rendering their own held it 56–132 ms.
+   * Text exposition for `GET /metrics`, the same as the registry's `metrics()`. Scrapes that arrive
+   * while one renders share its text (eight concurrent scrapes each rendering their own held the
+   * main thread 56–132 ms), and each metric is written in a turn of the event loop of its own, the
+   * hot-path series from their own label strings: at the label bound one rendering held the main
+   * thread 17–53 ms in one piece.
    */
   render(): Promise<string> {
-    this.#rendering ??= this.registry.metrics().finally(() => {
+    this.#rendering ??= this.#renderInTurns().finally(() => {
       this.#rendering = undefined;
     });
     return this.#rendering;
+  }
+
+  async #renderInTurns(): Promise<string> {
+    const parts: string[] = [];
+    for (const metric of this.registry.getMetricsAsArray()) {
+      await nextTurn();
+      parts.push(metric instanceof SeriesMetric ? metric.renderText() : await this.registry.getSingleMetricAsString(metric.name));
+    }
+    return `${parts.join('\n\n')}\n`;
   }
 
   get contentType(): string {
