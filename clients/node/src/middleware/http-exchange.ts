@@ -24,7 +24,7 @@ export function handleExchange(validation: ProducerValidation, exchange: HttpExc
     return;
   }
   if (validation.mode !== 'strict') {
-    observeExchange(validation, { ...exchange, parsedBody: () => request.body });
+    observeExchange(validation, { request, response: exchange.response, url, parsedBody: () => request.body });
     exchange.proceed();
     return;
   }
