@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { Logger } from '../logger';
@@ -285,6 +286,10 @@ export class SqliteStorage implements Storage {
       sampleShapes: this.#db.prepare('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM usage_samples'),
       deleteUsage: this.#db.prepare(`DELETE FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}`),
       deleteSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}`),
+      deleteUsagePortion: this.#db.prepare(`DELETE FROM usage WHERE (${USAGE_KEY_COLUMNS.join(', ')}) IN (
+          SELECT ${USAGE_KEY_COLUMNS.join(', ')} FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')} LIMIT @limit)`),
+      deleteSamplesPortion: this.#db.prepare(`DELETE FROM usage_samples WHERE rowid IN (
+          SELECT rowid FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')} LIMIT @limit)`),
     };
   }
 
@@ -482,9 +487,23 @@ export class SqliteStorage implements Storage {
     return (this.#statements.sampleShapes.all() as SampleShapeRow[]).map(rowToSampleShape);
   }
 
+  /**
+   * In portions of DELETE_PORTION rows, other calls running between them, then what is left (rows a
+   * flush added meanwhile) in one transaction: purging 20,000 keys and their 20,000 samples held the
+   * main thread 90 ms in one statement.
+   */
   async deleteUsage(filter: UsageFilter): Promise<number> {
     const parameters = usageParameters(filter);
-    return this.#write(() => this.#db.transaction(() =>
+    let removed = 0;
+    for (const portion of [this.#statements.deleteSamplesPortion, this.#statements.deleteUsagePortion]) {
+      for (;;) {
+        await nextTurn();
+        const changes = this.#write(() => portion.run({ ...parameters, limit: DELETE_PORTION }).changes);
+        removed += changes;
+        if (changes < DELETE_PORTION) break;
+      }
+    }
+    return removed + this.#write(() => this.#db.transaction(() =>
       this.#statements.deleteUsage.run(parameters).changes + this.#statements.deleteSamples.run(parameters).changes)());
   }
 
@@ -513,6 +532,9 @@ function migrate(db: Database.Database): void {
 }
 
 /** Empty filter fields (null) match every row; `@seen` is the column a `before` filter compares. */
+/** Rows one statement of a deletion removes at most (deleteUsage). */
+const DELETE_PORTION = 1_000;
+
 const USAGE_FILTER_SQL = `(@schema_id IS NULL OR schema_id = @schema_id) AND (@consumer_id IS NULL OR consumer_id = @consumer_id)
   AND (@environment IS NULL OR environment = @environment) AND (@before IS NULL OR @seen < @before)`;
 
