@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { LIMITS } from '../../src/shared/limits';
 import type { InteractionSampleRecord, SampleListOptions, UsageFilter, UsageRecord } from '../../src/main/storage/storage';
 import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
+import { countTurns, type TurnCounter } from '../helpers/event-loop-turns';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
 import { JSON_HEADERS, USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema, usersSchemaVersion } from '../helpers/validation';
 import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
@@ -26,14 +27,9 @@ const MAX_NEIGHBOUR_MS = 150;
 
 let server: TestServer;
 let neighbour: TestClient;
-const sampleReads: Array<{ filter: UsageFilter; options: SampleListOptions | undefined; turn: number }> = [];
-/** Turns of the event loop, counted while `counting`: each sample read (up to 15–20 ms with SQLite) is in a turn of its own. */
-let turn = 0;
-let counting = false;
-function countTurns(): void {
-  turn++;
-  if (counting) setImmediate(countTurns);
-}
+/** Each sample read (up to 15–20 ms with SQLite) should be in a turn of the event loop of its own. */
+const sampleReads: Array<{ filter: UsageFilter; options: SampleListOptions | undefined; turn: number | undefined }> = [];
+let turns: TurnCounter | undefined;
 /** Replayed samples in the pool at once, and the most seen. */
 let inFlight = 0;
 let maxInFlight = 0;
@@ -67,7 +63,7 @@ before(async () => {
 
   const listSamples = storage.listSamples.bind(storage);
   storage.listSamples = (filter, options) => {
-    sampleReads.push({ filter, options, turn });
+    sampleReads.push({ filter, options, turn: turns?.turn });
     return listSamples(filter, options);
   };
   const validate = pool.validate.bind(pool);
@@ -93,13 +89,12 @@ test('a check without consumers to replay for reads no samples', async () => {
 test('a check replaying many consumers reads each one\'s replayed samples, sends them in portions, and leaves a neighbour prompt', async () => {
   sampleReads.length = 0;
   maxInFlight = 0;
-  counting = true;
-  setImmediate(countTurns);
+  turns = countTurns();
   const { answer, hostileMs, neighbourMs } = await neighbourWhile(
     () => server.client.call('CanIDeploy', { schema_id: 'users', new_version: '1.1.0', environment: 'dev', include_observed: true }, { deadlineMs: 60_000 }),
     (i) => neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 1), VALID_USER)),
   );
-  counting = false;
+  turns.stop();
   assert.equal(answer.safe_to_deploy, true, answer.summary);
   assert.equal(answer.affected_consumers.length, CONSUMERS);
   assert.equal(Number(answer.replayed_interactions), CONSUMERS * SAMPLES);

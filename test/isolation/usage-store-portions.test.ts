@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { UsageRegistry } from '../../src/main/evidence/usage-registry';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import { countTurns } from '../helpers/event-loop-turns';
 import { makeTempDir } from '../helpers/server';
 
 const SAMPLES = 1_000;
@@ -70,17 +71,11 @@ test('a purge of 10,000 keys and their samples deletes them in portions, the eve
       { samplesPerKey: 20, maxFieldsPerKey: 500, maxSampleBytesTotal: 1024 ** 3 },
     );
   }
-  let turns = 0;
-  let counting = true;
-  const countTurns = () => {
-    turns++;
-    if (counting) setImmediate(countTurns);
-  };
-  setImmediate(countTurns);
+  const turns = countTurns();
   const removed = await storage.deleteUsage({ schemaId: 'orders' });
-  counting = false;
+  turns.stop();
   assert.equal(removed, 20_000);
-  assert.ok(turns >= 10, `the event loop turned ${turns} times while 20,000 rows were deleted`);
+  assert.ok(turns.turn >= 10, `the event loop turned ${turns.turn} times while 20,000 rows were deleted`);
   assert.deepEqual(await storage.listUsage({ schemaId: 'orders' }), []);
   assert.deepEqual(await storage.listSamples({ schemaId: 'orders' }), []);
   await storage.close();

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Metrics } from '../../src/main/metrics';
+import { countTurns } from '../helpers/event-loop-turns';
 
 /** Process metrics move between two renderings; these lines are left out of comparisons. */
 const PROCESS_LINE = /^(process_|nodejs_)/;
@@ -50,21 +51,15 @@ test('eight concurrent scrapes render once and get the same text; the next scrap
 
 test('no turn of the event loop writes more than one metric', async () => {
   const metrics = new Metrics();
-  let turn = 0;
-  let counting = true;
-  const nextTurn = () => {
-    turn++;
-    if (counting) setImmediate(nextTurn);
-  };
-  setImmediate(nextTurn);
+  const turns = countTurns();
   const turnsWritten: number[] = [];
   const renderMetric = metrics.registry.getSingleMetricAsString.bind(metrics.registry);
   metrics.registry.getSingleMetricAsString = (name: string) => {
-    turnsWritten.push(turn);
+    turnsWritten.push(turns.turn);
     return renderMetric(name);
   };
   await metrics.render();
-  counting = false;
+  turns.stop();
   assert.ok(turnsWritten.length > 10, `${turnsWritten.length} metrics through the registry`);
   assert.equal(new Set(turnsWritten).size, turnsWritten.length, 'two metrics were written in one turn');
 });
