@@ -256,6 +256,15 @@ for (const backend of backends()) {
       assert.deepEqual(await storage.listUsage({ before: 1_700_000_100 }), []);
     });
 
+    it('lists usage without its field lists, the same rows in the same order', async () => {
+      await storage.addUsage([usageRecord(), usageRecord({ consumerId: 'app', status: 404 }), usageRecord({ schemaId: 'orders' })], [], USAGE_LIMITS);
+      for (const filter of [{}, { schemaId: 'users' }, { consumerId: 'app' }, { before: 1_700_000_100 }]) {
+        const withoutFields = (await storage.listUsage(filter)).map(({ usedFields: _used, receivedFields: _received, ...counts }) => counts);
+        assert.deepEqual(await storage.listUsageCounts(filter), withoutFields, JSON.stringify(filter));
+      }
+      assert.equal((await storage.listUsageCounts({})).length, 3);
+    });
+
     it('keeps the newest samples of a key, one per shape', async () => {
       const samples = Array.from({ length: 5 }, (_, i) => sampleRecord({ shape: `shape-${i}`, recordedAt: 1_700_000_000 + i }));
       await storage.addUsage([], samples, { ...USAGE_LIMITS, samplesPerKey: 3 });

@@ -24,8 +24,12 @@ export async function gatherEvidence(
   input: { schemaId: string; environment: string; registered: readonly ConsumerRecord[]; includeObserved: boolean },
 ): Promise<DeployEvidence> {
   const filter = { schemaId: input.schemaId, environment: input.environment };
-  const usage = await ctx.usage.list(filter);
-  const usageByConsumer = groupBy(usage, (record) => record.consumerId);
+  // Who has traffic first, then each one's rows with their fields, in turns of their own: the whole
+  // schema's (10,000 keys of 500 fields) held the main thread 700–930 ms in one read.
+  const usageByConsumer = new Map<string, UsageRecord[]>();
+  for (const { consumerId } of await ctx.usage.counts(filter)) {
+    if (!usageByConsumer.has(consumerId)) usageByConsumer.set(consumerId, await ctx.usage.list({ ...filter, consumerId }));
+  }
   // Samples are read per consumer when replayed, only the ones replayed: reading all of a schema's
   // (25,000 of 60 KB) held the main thread 6.6–14 s at 3–4 GB, with or without consumers to replay for.
   const replaySlots = createSlots(LIMITS.replayConsumersAtOnce);
@@ -98,15 +102,4 @@ function createSlots(count: number): <T>(task: () => Promise<T>) => Promise<T> {
       else free++;
     }
   };
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }

@@ -9,7 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../logger';
-import type { InteractionSampleRecord, SampleListOptions, Storage, UsageFilter, UsageRecord } from '../storage/storage';
+import type { InteractionSampleRecord, SampleListOptions, Storage, UsageCountRecord, UsageFilter, UsageRecord } from '../storage/storage';
 import { usageKeyString } from '../storage/usage-keys';
 import { mergeUsage, uniteFields } from '../storage/usage-merge';
 import { DEFAULT_RECORDING_LIMITS, type RecordingLimits } from './recording-limits';
@@ -36,8 +36,8 @@ export class UsageRegistry {
   readonly limits: RecordingLimits;
   readonly #storage: Storage;
   readonly #logger: Logger | undefined;
-  /** The last read of samples queued (see `samples`). */
-  #sampleReads: Promise<unknown> = Promise.resolve();
+  /** The last read queued (#readInTurn). */
+  #reads: Promise<unknown> = Promise.resolve();
   /** What was seen per key since the last flush: additions to the stored rows. */
   #pending = new Map<string, UsageRecord>();
   /** Keys stored (as of start or the last purge) or pending: what `maxUsageKeys` bounds. */
@@ -108,23 +108,40 @@ export class UsageRegistry {
     return undefined;
   }
 
-  /** Usage rows matching the filter, from storage after a flush: every replica's, as of its last flush. */
+  /**
+   * Usage rows matching the filter, from storage after a flush: every replica's, as of its last
+   * flush. The rows carry their field lists (up to maxFieldsPerKey each): read them for as few
+   * keys as the work needs, a consumer at a time.
+   */
   async list(filter: UsageFilter): Promise<UsageRecord[]> {
     await this.flush();
-    return this.#storage.listUsage(filter);
+    return this.#readInTurn(() => this.#storage.listUsage(filter));
+  }
+
+  /** The same rows without their field lists (which the store then does not read). */
+  async counts(filter: UsageFilter): Promise<UsageCountRecord[]> {
+    await this.flush();
+    return this.#readInTurn(() => this.#storage.listUsageCounts(filter));
   }
 
   /** Samples kept in storage (after a flush, so pending ones are included), newest first, bounded by `options` in the store. */
   async samples(filter: UsageFilter, options?: SampleListOptions): Promise<InteractionSampleRecord[]> {
     await this.flush();
-    // A read of up to 200 samples of 64 KiB holds the main thread 15–20 ms with SQLite: reads (the
-    // consumers of a CanIDeploy) take turns of the event loop of their own, one after another.
-    const read = this.#sampleReads.then(async () => {
+    return this.#readInTurn(() => this.#storage.listSamples(filter, options));
+  }
+
+  /**
+   * Runs a read in a turn of the event loop of its own, after the reads asked for before it: with
+   * SQLite a read holds the main thread (200 samples of 64 KiB: 15–20 ms), and a CanIDeploy's
+   * consumers read theirs one after another, other calls running in between.
+   */
+  #readInTurn<T>(read: () => Promise<T>): Promise<T> {
+    const result = this.#reads.then(async () => {
       await nextTurn();
-      return this.#storage.listSamples(filter, options);
+      return read();
     });
-    this.#sampleReads = read.catch(() => undefined);
-    return read;
+    this.#reads = result.catch(() => undefined);
+    return result;
   }
 
   /** Writes pending usage and samples; calls queue behind one another. A failure is logged, and what was not written is kept for the next flush. */
@@ -209,7 +226,7 @@ export class UsageRegistry {
   }
 
   async #loadKnownKeys(): Promise<void> {
-    this.#knownKeys = new Set([...(await this.#storage.listUsage({})).map(usageKeyString), ...this.#pending.keys()]);
+    this.#knownKeys = new Set([...(await this.#storage.listUsageCounts({})).map(usageKeyString), ...this.#pending.keys()]);
   }
 
   #knownShapes(key: string): Set<string> {

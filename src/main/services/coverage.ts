@@ -8,7 +8,7 @@ import { checkEnvironment } from '../../shared/identifiers';
 import { callerOf } from '../auth/principal';
 import { documentedStatusKey } from '../evidence/operation-matcher';
 import type { ServiceContext } from '../service-context';
-import type { UsageRecord } from '../storage/storage';
+import type { UsageCountRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
 
 export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
@@ -21,8 +21,8 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   if (request.environment) checkEnvironment('environment', request.environment);
   // The version's operations, listed off the main thread: coverage never parses the document here.
   const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller);
-  const usage = await ctx.usage.list({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
-  const byOperation = new Map<string, UsageRecord[]>();
+  const usage = await ctx.usage.counts({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
+  const byOperation = new Map<string, UsageCountRecord[]>();
   for (const record of usage) {
     const key = `${record.method} ${record.path}`;
     // Pushed in place: copying the group per record made 10,000 keys on one operation quadratic.

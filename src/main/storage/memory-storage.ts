@@ -2,7 +2,7 @@
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { consumerKeyString } from './consumer-key';
 import { KeyedMutex } from './keyed-mutex';
@@ -148,6 +148,11 @@ export class MemoryStorage implements Storage {
 
   async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
     return [...this.#usage.values()].filter((record) => matchesUsage(record, filter)).sort(compareUsage).map((record) => structuredClone(record));
+  }
+
+  async listUsageCounts(filter: UsageFilter): Promise<UsageCountRecord[]> {
+    return [...this.#usage.values()].filter((record) => matchesUsage(record, filter)).sort(compareUsage)
+      .map(({ usedFields: _used, receivedFields: _received, ...counts }) => counts);
   }
 
   async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {

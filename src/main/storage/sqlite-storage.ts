@@ -20,13 +20,14 @@ import type { Logger } from '../logger';
 import {
   holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
-  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
+  type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
 import { mergeUsage } from './usage-merge';
 import { usageKeyString } from './usage-keys';
 import {
-  OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, sampleToRow, samplesToRemove, usageToRow, type SampleRow, type SampleShapeRow, type UsageRow,
+  OLDEST_SAMPLES_READ, USAGE_COUNT_COLUMNS, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, rowToUsageCounts, sampleToRow, samplesToRemove, usageToRow,
+  type SampleRow, type SampleShapeRow, type UsageRow,
 } from './usage-rows';
 
 export const SQLITE_FILE_NAME = 'svc.sqlite';
@@ -283,6 +284,8 @@ export class SqliteStorage implements Storage {
             ORDER BY recorded_at DESC, shape LIMIT @keep)`),
       listUsage: this.#db.prepare(`SELECT * FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}
         ORDER BY schema_id, environment, consumer_id, path, method, status`),
+      listUsageCounts: this.#db.prepare(`SELECT ${USAGE_COUNT_COLUMNS.join(', ')} FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}
+        ORDER BY schema_id, environment, consumer_id, path, method, status`),
       sampleShapes: this.#db.prepare('SELECT consumer_id, schema_id, environment, method, path, status, shape FROM usage_samples'),
       deleteUsage: this.#db.prepare(`DELETE FROM usage WHERE ${USAGE_FILTER_SQL.replace('@seen', 'last_seen_at')}`),
       deleteSamples: this.#db.prepare(`DELETE FROM usage_samples WHERE ${USAGE_FILTER_SQL.replace('@seen', 'recorded_at')}`),
@@ -461,6 +464,10 @@ export class SqliteStorage implements Storage {
 
   async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
     return (this.#statements.listUsage.all(usageParameters(filter)) as UsageRow[]).map(rowToUsage);
+  }
+
+  async listUsageCounts(filter: UsageFilter): Promise<UsageCountRecord[]> {
+    return (this.#statements.listUsageCounts.all(usageParameters(filter)) as UsageRow[]).map(rowToUsageCounts);
   }
 
   async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {

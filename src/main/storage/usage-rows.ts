@@ -1,5 +1,5 @@
 /** Rows of recorded usage as the SQL backends (SQLite, PostgreSQL) store them: the same columns in both. */
-import type { InteractionSampleRecord, SampleShapeRecord, UsageRecord } from './storage';
+import type { InteractionSampleRecord, SampleShapeRecord, UsageCountRecord, UsageRecord } from './storage';
 
 export interface UsageRow {
   consumer_id: string;
@@ -43,11 +43,19 @@ export function usageToRow(record: UsageRecord): UsageRow {
 }
 
 export function rowToUsage(row: UsageRow): UsageRecord {
+  return { ...rowToUsageCounts(row), usedFields: JSON.parse(row.used_fields), receivedFields: JSON.parse(row.received_fields) };
+}
+
+/** The columns a usage row has besides its field lists (listUsageCounts selects these alone). */
+export const USAGE_COUNT_COLUMNS = Object.freeze([
+  'consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'schema_version', 'call_count', 'valid_count', 'first_seen_at', 'last_seen_at',
+] as const);
+
+export function rowToUsageCounts(row: Omit<UsageRow, 'used_fields' | 'received_fields'>): UsageCountRecord {
   return {
     consumerId: row.consumer_id, schemaId: row.schema_id, environment: row.environment, method: row.method, path: row.path,
     status: Number(row.status), schemaVersion: row.schema_version, callCount: Number(row.call_count), validCount: Number(row.valid_count),
     firstSeenAt: Number(row.first_seen_at), lastSeenAt: Number(row.last_seen_at),
-    usedFields: JSON.parse(row.used_fields), receivedFields: JSON.parse(row.received_fields),
   };
 }
 

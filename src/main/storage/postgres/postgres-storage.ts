@@ -10,13 +10,14 @@ import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
   ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, Storage,
-  StorageChange, StorageChangeFeed, InteractionSampleRecord, SampleListOptions, SampleShapeRecord, UsageFilter, UsageRecord, UsageStoreLimits,
+  StorageChange, StorageChangeFeed, InteractionSampleRecord, SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
 import { mergeUsage } from '../usage-merge';
 import {
-  OLDEST_SAMPLES_READ, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, sampleToRow, samplesToRemove, usageToRow, type SampleRow, type SampleShapeRow, type UsageRow,
+  OLDEST_SAMPLES_READ, USAGE_COUNT_COLUMNS, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, rowToUsageCounts, sampleToRow, samplesToRemove, usageToRow,
+  type SampleRow, type SampleShapeRow, type UsageRow,
 } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
@@ -368,6 +369,14 @@ export class PostgresStorage implements Storage {
       usageFilterValues(filter),
     );
     return rows.map(rowToUsage);
+  }
+
+  async listUsageCounts(filter: UsageFilter): Promise<UsageCountRecord[]> {
+    const { rows } = await this.#query<UsageRow>(
+      `SELECT ${USAGE_COUNT_COLUMNS.join(', ')} FROM svc_usage WHERE ${usageFilterSql('last_seen_at')} ORDER BY schema_id, environment, consumer_id, path, method, status`,
+      usageFilterValues(filter),
+    );
+    return rows.map(rowToUsageCounts);
   }
 
   async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {
