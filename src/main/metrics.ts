@@ -93,6 +93,7 @@ export class Metrics {
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
   readonly partialMessageResets = this.#counter('svc_partial_message_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their request message was arriving, by the limit it met', ['reason']);
+  /** The rendering in progress, which scrapes arriving meanwhile share. */
   #rendering: Promise<string> | undefined;
   /** Read at each scrape from the listener that follows partly received messages (src/main/partial-messages.ts). */
   #readPartialMessageBytes: () => number = () => 0;

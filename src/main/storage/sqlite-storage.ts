@@ -538,10 +538,10 @@ function migrate(db: Database.Database): void {
   }
 }
 
-/** Empty filter fields (null) match every row; `@seen` is the column a `before` filter compares. */
 /** Rows one statement of a deletion removes at most (deleteUsage). */
 const DELETE_PORTION = 1_000;
 
+/** Empty filter fields (null) match every row; `@seen` is the column a `before` filter compares. */
 const USAGE_FILTER_SQL = `(@schema_id IS NULL OR schema_id = @schema_id) AND (@consumer_id IS NULL OR consumer_id = @consumer_id)
   AND (@environment IS NULL OR environment = @environment) AND (@before IS NULL OR @seen < @before)`;
 
