@@ -5,7 +5,8 @@
  * Times are epoch milliseconds (timeOrigin + now), comparable across threads.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { onNextTurn, runValidationBatch } from '../src/workers/validation-worker';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { runValidationBatch } from '../src/workers/validation-worker';
 import type { BatchResult, ValidationBatch } from '../src/shared/pool-protocol/batches';
 
 export interface WorkerBatchTiming {
@@ -27,8 +28,9 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 /** Started on a turn of its own, as the real entry is. */
-export default function runTimedValidationBatchNextTurn(batch: ValidationBatch): Promise<BatchResult & { timing: WorkerBatchTiming }> {
-  return onNextTurn(() => runTimedValidationBatch(batch));
+export default async function runTimedValidationBatchNextTurn(batch: ValidationBatch): Promise<BatchResult & { timing: WorkerBatchTiming }> {
+  await nextTurn();
+  return runTimedValidationBatch(batch);
 }
 
 function runTimedValidationBatch(batch: ValidationBatch): BatchResult & { timing: WorkerBatchTiming } {

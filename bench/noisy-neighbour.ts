@@ -22,6 +22,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_DEPLOY_ENVIRONMENT, contractValidatorDefinition } from '@svc/client/protocol';
+import { LIMITS } from '../src/shared/limits';
 import { ensureCorpora, corpusText } from './corpora';
 import { ceilingRow, machineNote, measureLatencyAtRate, type BenchRow, type BenchSuite, type LatencyProfile, type Progress } from './harness';
 import { PETSTORE } from './interactions';
@@ -40,8 +41,8 @@ const SLOW_PROPERTIES = 1_000;
 const SLOW_VERSIONS = 24;
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
 const MANY_HEADERS = 100_000;
-/** Response bodies of the large recorded interactions: just under recordingMaxBodyChars (256 Ki). */
-const RECORDED_BODY_CHARS = 250 * 1024;
+/** Response bodies of the large recorded interactions: just under recordingMaxBodyChars (256 Ki, so 250 Ki). */
+const RECORDED_BODY_CHARS = LIMITS.recordingMaxBodyChars - 6 * 1024;
 const GOAL_P99_MS = 100;
 /** A noisy call that takes longer than this is abandoned by the bench (the server may still be busy with it). */
 const NOISY_DEADLINE_MS = 30_000;

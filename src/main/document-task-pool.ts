@@ -74,17 +74,17 @@ export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOption
   logger: undefined,
 });
 
-/** What a task of each kind is called in messages, and what was not done when it stopped. */
-const WHAT: Readonly<Record<TaskKind, { worker: string; undone: string }>> = Object.freeze({
-  intake: { worker: 'schema intake', undone: 'the schema was not registered' },
-  compare: { worker: 'comparison', undone: 'the schemas were not compared' },
-  fixture: { worker: 'fixture', undone: 'no fixture was generated' },
-  operations: { worker: 'operation listing', undone: 'the operations were not listed' },
-  observe: { worker: 'recorded interaction', undone: 'the interaction was not recorded' },
+/** What a task of each kind is called in messages (one, several), and what was not done when it stopped. */
+const WHAT: Readonly<Record<TaskKind, { worker: string; plural: string; undone: string }>> = Object.freeze({
+  intake: { worker: 'schema intake', plural: 'schema intakes', undone: 'the schema was not registered' },
+  operations: { worker: 'operation listing', plural: 'operation listings', undone: 'the operations were not listed' },
+  compare: { worker: 'comparison', plural: 'comparisons', undone: 'the schemas were not compared' },
+  fixture: { worker: 'fixture', plural: 'fixtures', undone: 'no fixture was generated' },
+  observe: { worker: 'recorded interaction', plural: 'large recorded interactions', undone: 'the interaction was not recorded' },
 });
 const TASK_KINDS = Object.keys(WHAT) as TaskKind[];
 /** How the waiting tasks are named in a refusal. */
-const TASKS_NAMED = 'document tasks (schema intakes, operation listings, comparisons, fixtures, large recorded interactions)';
+const TASKS_NAMED = `document tasks (${TASK_KINDS.map((kind) => WHAT[kind].plural).join(', ')})`;
 
 /** What one caller has in the pool; forgotten once nothing of it runs or waits. */
 interface CallerShare {

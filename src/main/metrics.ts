@@ -153,8 +153,9 @@ export class Metrics {
     return `${parts.join('\n\n')}\n`;
   }
 
+  /** What `render` writes: the Prometheus text format, whatever the registry is set to. */
   get contentType(): string {
-    return this.registry.contentType;
+    return client.Registry.PROMETHEUS_CONTENT_TYPE;
   }
 
   #counter<L extends string>(name: string, help: string, labelNames: L[]): client.Counter<L> {

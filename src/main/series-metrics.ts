@@ -170,6 +170,8 @@ export class SeriesCounter<L extends string> extends SeriesMetric<L, CounterSeri
 export class SeriesHistogram<L extends string> extends SeriesMetric<L, HistogramSeries> {
   readonly type = 'histogram';
   readonly #upperBounds: readonly number[];
+  /** Each bucket's `le` label as the text exposition opens it, +Inf last. */
+  readonly #leTexts: readonly string[];
 
   constructor(configuration: SeriesMetricConfiguration<L> & { buckets: readonly number[] }) {
     super(configuration);
@@ -178,24 +180,18 @@ export class SeriesHistogram<L extends string> extends SeriesMetric<L, Histogram
       throw new TypeError(`${configuration.name}: buckets must be finite and increasing`);
     }
     this.#upperBounds = Object.freeze(bounds);
+    this.#leTexts = [...bounds.map((bound) => `{le="${bound}"`), '{le="+Inf"'];
   }
 
   /** Samples with `le` in `labels` and the series' labels in `sharedLabels`, as prom-client writes its histograms. */
   async getForPromString(): Promise<MetricData> {
-    const bucketName = `${this.name}_bucket`;
     const values: SampleValue[] = [];
     for (const series of this.allSeries) {
       const sharedLabels = series.labels as Labels;
-      let cumulative = 0;
-      this.#upperBounds.forEach((bound, index) => {
-        cumulative += series.counts[index]!;
-        values.push({ labels: { le: bound }, sharedLabels, value: cumulative, metricName: bucketName });
-      });
-      values.push(
-        { labels: { le: '+Inf' }, sharedLabels, value: series.count, metricName: bucketName },
-        { labels: {}, sharedLabels, value: series.sum, metricName: `${this.name}_sum` },
-        { labels: {}, sharedLabels, value: series.count, metricName: `${this.name}_count` },
-      );
+      this.#eachSample(series, (suffix, bucket, value) => values.push({
+        labels: bucket === undefined ? {} : { le: bucket < this.#upperBounds.length ? this.#upperBounds[bucket]! : '+Inf' },
+        sharedLabels, value, metricName: `${this.name}${suffix}`,
+      }));
     }
     return this.data('histogram', values);
   }
@@ -208,25 +204,31 @@ export class SeriesHistogram<L extends string> extends SeriesMetric<L, Histogram
   }
 
   renderText(): string {
-    const bucketName = `${this.name}_bucket`;
-    const bounds = this.#upperBounds.map((bound) => `{le="${bound}"`);
     const lines = [this.textHeader('histogram')];
     for (const series of this.allSeries) {
       const shared = series.labelText;
       const close = shared === '' ? '}' : `,${shared}}`;
-      let cumulative = 0;
-      bounds.forEach((bound, index) => {
-        cumulative += series.counts[index]!;
-        lines.push(`${bucketName}${bound}${close} ${sampleText(cumulative)}`);
-      });
       const labels = shared === '' ? '' : `{${shared}}`;
-      lines.push(
-        `${bucketName}{le="+Inf"${close} ${sampleText(series.count)}`,
-        `${this.name}_sum${labels} ${sampleText(series.sum)}`,
-        `${this.name}_count${labels} ${sampleText(series.count)}`,
-      );
+      this.#eachSample(series, (suffix, bucket, value) => {
+        lines.push(`${this.name}${suffix}${bucket === undefined ? labels : `${this.#leTexts[bucket]}${close}`} ${sampleText(value)}`);
+      });
     }
     return lines.join('\n');
+  }
+
+  /**
+   * The samples of a series in exposition order: each bucket's cumulative count (`bucket` its index,
+   * upperBounds.length for +Inf), then the sum and the count.
+   */
+  #eachSample(series: HistogramSeries, sample: (suffix: '_bucket' | '_sum' | '_count', bucket: number | undefined, value: number) => void): void {
+    let cumulative = 0;
+    for (let bucket = 0; bucket < this.#upperBounds.length; bucket++) {
+      cumulative += series.counts[bucket]!;
+      sample('_bucket', bucket, cumulative);
+    }
+    sample('_bucket', this.#upperBounds.length, series.count);
+    sample('_sum', undefined, series.sum);
+    sample('_count', undefined, series.count);
   }
 
   protected createSeries(labels: Readonly<Labels>): HistogramSeries {

@@ -41,7 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
-import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { ErrorCode, SvcError, errorMessage, limitExceeded } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import {
   BATCH_ITEM_FIELDS, BatchItemField, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
@@ -365,7 +365,8 @@ export class ValidationPool {
 
   /**
    * Starts a new thread for `lane`, stops the old one, and deals with the batches it held: those
-   * of a running batch whose callers have gone fail CANCELLED, the others go again (#retryOverrun).
+   * of a running batch whose callers have gone fail CANCELLED, those of an overrunning one go again
+   * one by one (#retryOverrun), and those waiting behind it go again as they were.
    * Their answers, if the old thread ever sends them, are ignored.
    */
   #replaceThread(lane: Lane, ranMs: number, overran: boolean): void {
@@ -392,12 +393,15 @@ export class ValidationPool {
     }
     held.forEach((batch, i) => {
       batch.abandoned = true;
-      if (i === 0 && !overran) {
-        this.#noteCallTime(batch.calls, batch.contracts, ranMs);
-        for (const call of batch.calls) call.reject(cancelledError());
-      } else {
-        this.#retryOverrun(batch.calls, i === 0, batch.contracts);
+      if (i > 0) {
+        // They never ran: ahead, as they were.
+        this.#requeue(batch.calls, 'front');
+        return;
       }
+      // An overrun counts as slow whatever slowCallMs is.
+      this.#noteCallTime(batch.calls, batch.contracts, overran ? Number.POSITIVE_INFINITY : ranMs);
+      if (overran) this.#retryOverrun(batch.calls);
+      else for (const call of batch.calls) call.reject(cancelledError());
     });
     this.#publishCacheGauges();
     this.#scheduleFlush();
@@ -646,11 +650,7 @@ export class ValidationPool {
       this.#compilingOn.delete(group.hash);
       // Calls that arrived during the compile go back to the shared queue: a lane holds the contract now.
       const arrived = this.#compileGroups.findIndex((waiting) => waiting.hash === group.hash);
-      if (arrived >= 0 && result) {
-        const calls = this.#compileGroups.splice(arrived, 1)[0]!.calls;
-        this.#queue.unshift(...calls.filter((call) => !call.streamed));
-        this.#streamQueue.unshift(...calls.filter((call) => call.streamed));
-      }
+      if (arrived >= 0 && result) this.#requeue(this.#compileGroups.splice(arrived, 1)[0]!.calls, 'front');
       if (!result) return;
       const retry = this.#settle(group.calls, result);
       lane.known.add(group.hash);
@@ -708,13 +708,13 @@ export class ValidationPool {
     const batch: ValidationBatch = { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile };
     return lane.piscina.run(batch, { transferList: [buffer] }).then(
       (result) => {
-        if (sent.abandoned) return new Promise<undefined>(() => {});
+        if (sent.abandoned) return NEVER;
         done();
         if (result.ok) this.#noteCallTime(calls, contractIndex, result.workerMs);
         return result;
       },
       (error: unknown) => {
-        if (sent.abandoned) return new Promise<undefined>(() => {});
+        if (sent.abandoned) return NEVER;
         done();
         lane.known.clear();
         const reason = this.#closing
@@ -727,37 +727,37 @@ export class ValidationPool {
   }
 
   /**
-   * The calls of a lane whose worker was stopped for a batch over maxRunMs. Those of the batch that
-   * overran go again one by one, as slow work, and one that had overrun before (or alone) fails;
-   * those of batches waiting behind it never ran, and go again as they were.
+   * The calls of a batch that ran over maxRunMs: they go again one by one, as slow work, and one
+   * that had overrun before (or alone) fails.
    */
-  #retryOverrun(calls: PendingCall[], ranOver: boolean, contracts: ReadonlyMap<string, number>): void {
-    if (ranOver) this.#noteCallTime(calls, contracts, Number.POSITIVE_INFINITY);
+  #retryOverrun(calls: PendingCall[]): void {
     const again: PendingCall[] = [];
     for (const call of calls) {
-      if (ranOver && (call.overran || calls.length === 1)) {
-        call.reject(new SvcError(
-          ErrorCode.LIMIT_EXCEEDED,
+      if (call.overran || calls.length === 1) {
+        call.reject(limitExceeded(
           `validating this call took longer than ${this.#options.maxRunMs / 1000} s and was stopped (validationMaxMs); it was not validated. `
             + 'The schema costs far more than usual on this body (a pattern over a long text, an enum of objects over a long list): send a smaller body or simplify the schema',
         ));
         continue;
       }
-      if (ranOver) call.overran = true;
+      call.overran = true;
       again.push(call);
     }
-    const single = again.filter((call) => !call.streamed);
-    const streamed = again.filter((call) => call.streamed);
-    if (ranOver) {
-      // Suspects, each going alone: behind the calls already waiting.
-      this.#queue.push(...single);
-      this.#streamQueue.push(...streamed);
-    } else {
-      // They never ran: ahead, as they were.
+    // Suspects, each going alone: behind the calls already waiting.
+    this.#requeue(again, 'back');
+  }
+
+  /** Puts calls back in their queues (single calls and stream items apart): at the front, or behind those waiting. */
+  #requeue(calls: readonly PendingCall[], place: 'front' | 'back'): void {
+    const single = calls.filter((call) => !call.streamed);
+    const streamed = calls.filter((call) => call.streamed);
+    if (place === 'front') {
       this.#queue.unshift(...single);
       this.#streamQueue.unshift(...streamed);
+    } else {
+      this.#queue.push(...single);
+      this.#streamQueue.push(...streamed);
     }
-    this.#scheduleFlush();
   }
 
 
@@ -879,6 +879,9 @@ function anyHolds(lanes: readonly Lane[], hash: string, except?: Lane): boolean 
 function isCancelled(call: PendingCall): boolean {
   return call.isCancelled?.() === true;
 }
+
+/** The answer of a batch whose thread was replaced: its calls went again elsewhere, nothing waits for this one. */
+const NEVER: Promise<never> = new Promise(() => {});
 
 function cancelledError(): SvcError {
   return new SvcError(ErrorCode.CANCELLED, 'the caller cancelled the call or its deadline passed; it was not validated');

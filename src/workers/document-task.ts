@@ -43,10 +43,10 @@ const parsed = new LruCache<string, { document: OpenApiDocument; bytes: number }
 
 export default async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskResult> {
   try {
+    // Needs none of the engines: a thread that only describes recorded interactions never loads them.
+    if (task.kind === 'observe') return { ok: true, kind: 'observe', evidence: describeRecordedExchange(task.exchange, SERVER_REDACTED_KEYS) };
     const { compareDocuments, generateFixture, generateRequestBody, generateResponse, intakeSchema, summarizeOperations } = await engines();
     switch (task.kind) {
-      case 'observe':
-        return { ok: true, kind: 'observe', evidence: describeRecordedExchange(task.exchange, SERVER_REDACTED_KEYS) };
       case 'intake':
         return { ok: true, kind: 'intake', schema: await intakeSchema(task.text) };
       case 'operations':

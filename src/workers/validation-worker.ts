@@ -4,6 +4,7 @@
  * documents the main thread sends once (when this worker answers `missing`), are keyed by their
  * immutable content hash, and live only in this thread's cache.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
 import { ErrorCode, errorMessage } from '../shared/errors';
 import { LIMITS } from '../shared/limits';
@@ -34,19 +35,9 @@ let misses = 0;
  * was posted, and the answer waited a whole batch (two of three pipelined pairs in a probe; a 290 ms
  * delay in one). Started on a turn of its own, each batch's answer leaves as soon as it ends.
  */
-export default function runValidationBatchNextTurn(batch: ValidationBatch): Promise<BatchResult> {
-  return onNextTurn(() => runValidationBatch(batch));
-}
-
-/** Runs `work` on the next turn of the event loop (see runValidationBatchNextTurn). */
-export function onNextTurn<T>(work: () => T): Promise<T> {
-  return new Promise((resolve, reject) => setImmediate(() => {
-    try {
-      resolve(work());
-    } catch (error) {
-      reject(error);
-    }
-  }));
+export default async function runValidationBatchNextTurn(batch: ValidationBatch): Promise<BatchResult> {
+  await nextTurn();
+  return runValidationBatch(batch);
 }
 
 /** One batch, at once: its outcomes, or a batch failure (never a throw). */

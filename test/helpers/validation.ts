@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
+import type { StartOptions } from '../../src/main/server';
 import { fixturePath } from './paths';
-import type { TestClient } from './server';
+import { createTestClient, startTestServer, type TestClient, type TestServer } from './server';
 
 export const USERS_SCHEMA_TEXT = fs.readFileSync(fixturePath('schemas', 'users-3.0.json'), 'utf8');
 export const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
@@ -176,4 +177,33 @@ export async function assertNeighbourNotHeld(slowCall: () => Promise<Answer>, ne
   const worst = Math.max(...neighbourMs);
   assert.ok(neighbourMs.length >= 2, `only ${neighbourMs.length} neighbour calls ran during a ${Math.round(slowMs)} ms compile`);
   assert.ok(worst < slowMs * NEIGHBOUR_MAX_SHARE_OF_COMPILE, `a neighbour call took ${Math.round(worst)} ms during a ${Math.round(slowMs)} ms compile`);
+}
+
+/** A server with a hostile caller and a neighbour, each on a connection of its own (isolation tests). */
+export interface HostileAndNeighbour {
+  server: TestServer;
+  hostile: TestClient;
+  neighbour: TestClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server with the users schema and `schemas` registered (id → text), and the neighbour's
+ * users contract compiled by a first call, so that its calls are timed against the hostile ones only.
+ */
+export async function startHostileAndNeighbour(options: StartOptions, schemas: Readonly<Record<string, string>>): Promise<HostileAndNeighbour> {
+  const server = await startTestServer(options);
+  const hostile = createTestClient(server.address);
+  const neighbour = createTestClient(server.address);
+  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
+  for (const [schemaId, text] of Object.entries(schemas)) await registerSchema(server.client, schemaId, text);
+  await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
+  return {
+    server, hostile, neighbour,
+    async close() {
+      hostile.close();
+      neighbour.close();
+      await server.close();
+    },
+  };
 }

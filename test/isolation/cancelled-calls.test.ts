@@ -7,9 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
-import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
+import type { TestClient } from '../helpers/server';
 import {
-  USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, postSlowPattern, registerSchema, slowPatternSchema, slowPatternText,
+  VALID_USER, getUserInteraction, postSlowPattern, slowPatternSchema, slowPatternText, startHostileAndNeighbour, type HostileAndNeighbour,
 } from '../helpers/validation';
 
 /** Characters of the slow body: about 4.5 s of RE2 on the test machine. */
@@ -22,23 +22,15 @@ const DEADLINE_MS = 300;
  */
 const NEIGHBOUR_BOUND_MS = 3_000;
 
-let server: TestServer;
+let setup: HostileAndNeighbour;
 let hostile: TestClient;
 let neighbour: TestClient;
 before(async () => {
-  server = await startTestServer({ workerThreads: 1 });
-  hostile = createTestClient(server.address);
-  neighbour = createTestClient(server.address);
-  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
-  await registerSchema(server.client, 'slow', slowPatternSchema());
-  await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
+  setup = await startHostileAndNeighbour({ workerThreads: 1 }, { slow: slowPatternSchema() });
+  ({ hostile, neighbour } = setup);
   await hostile.call('ValidateInteraction', postSlowPattern('slow', 'ab'));
 });
-after(async () => {
-  hostile.close();
-  neighbour.close();
-  await server.close();
-});
+after(() => setup.close());
 
 test('a call whose deadline passed stops holding the worker: the call queued behind it is answered', async () => {
   const abandoned = hostile.call('ValidateInteraction', postSlowPattern('slow', slowPatternText(1, SLOW_BODY_CHARS)), { deadlineMs: DEADLINE_MS }).then(

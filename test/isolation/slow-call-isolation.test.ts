@@ -7,9 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
+import type { TestClient } from '../helpers/server';
 import {
-  USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, postSlowPattern, registerSchema, slowPatternSchema, slowPatternText,
+  VALID_USER, getUserInteraction, neighbourWhile, postSlowPattern, slowPatternSchema, slowPatternText, startHostileAndNeighbour, type HostileAndNeighbour,
 } from '../helpers/validation';
 
 /** Characters of the slow body: about 1.5 s of RE2 on the test machine, over slowCallMs (500 ms). */
@@ -17,23 +17,14 @@ const SLOW_BODY_CHARS = 300_000;
 /** A neighbour call may wait this long while two slow calls run (it waited for a whole slow call, about 1.5 s, on both lanes). */
 const NEIGHBOUR_BOUND_MS = 600;
 
-let server: TestServer;
+let setup: HostileAndNeighbour;
 let hostile: TestClient;
 let neighbour: TestClient;
 before(async () => {
-  server = await startTestServer({ workerThreads: 2 });
-  hostile = createTestClient(server.address);
-  neighbour = createTestClient(server.address);
-  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
-  await registerSchema(server.client, 'slow', slowPatternSchema());
-  await registerSchema(server.client, 'slow-fresh', slowPatternSchema('slow pattern, fresh'));
-  await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
+  setup = await startHostileAndNeighbour({ workerThreads: 2 }, { slow: slowPatternSchema(), 'slow-fresh': slowPatternSchema('slow pattern, fresh') });
+  ({ hostile, neighbour } = setup);
 });
-after(async () => {
-  hostile.close();
-  neighbour.close();
-  await server.close();
-});
+after(() => setup.close());
 
 function slowCall(seed: number, schemaId = 'slow') {
   return hostile.call('ValidateInteraction', postSlowPattern(schemaId, slowPatternText(seed, SLOW_BODY_CHARS)), { deadlineMs: 60_000 });

@@ -8,8 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
-import { createTestClient, startTestServer, type TestClient, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
+import type { TestClient } from '../helpers/server';
+import { VALID_USER, getUserInteraction, neighbourWhile, startHostileAndNeighbour, type HostileAndNeighbour } from '../helpers/validation';
 
 /** The budget here (the default is 10 s): far under the hostile call's own time. */
 const MAX_RUN_MS = 1_000;
@@ -30,22 +30,14 @@ const CODE_LIST_SCHEMA = JSON.stringify({
   } } },
 });
 
-let server: TestServer;
+let setup: HostileAndNeighbour;
 let hostile: TestClient;
 let neighbour: TestClient;
 before(async () => {
-  server = await startTestServer({ workerThreads: 2, poolTuning: { maxRunMs: MAX_RUN_MS } });
-  hostile = createTestClient(server.address);
-  neighbour = createTestClient(server.address);
-  await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
-  await registerSchema(server.client, 'lists', CODE_LIST_SCHEMA);
-  await neighbour.call('ValidateInteraction', getUserInteraction('users', '1', VALID_USER));
+  setup = await startHostileAndNeighbour({ workerThreads: 2, poolTuning: { maxRunMs: MAX_RUN_MS } }, { lists: CODE_LIST_SCHEMA });
+  ({ hostile, neighbour } = setup);
 });
-after(async () => {
-  hostile.close();
-  neighbour.close();
-  await server.close();
-});
+after(() => setup.close());
 
 function postList(items: number) {
   const list = Array.from({ length: items }, (_, i) => ({ code: ENUM_ENTRIES - 1 - (i % 10) }));

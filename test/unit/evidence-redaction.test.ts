@@ -1,16 +1,25 @@
 /**
- * Redaction of recorded interactions (src/shared/evidence/redaction.ts) and what observeInteraction
- * reads from it: the field paths and the shape come from the redacted value itself, without parsing
+ * Redaction of recorded interactions (src/shared/evidence/redaction.ts) and what an observation
+ * (attributed, then described) reads from it: the field paths and the shape come from the redacted value itself, without parsing
  * the redacted text again, and must be what that text holds.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody } from '../../src/shared/evidence/redaction';
 import { fieldPaths, shapeDigest } from '../../src/shared/evidence/field-paths';
-import { observeInteraction } from '../../src/main/evidence/observe-interaction';
+import { describeRecordedExchange } from '../../src/shared/evidence/recorded-evidence';
+import { attributeInteraction, observationOf } from '../../src/main/evidence/observe-interaction';
 import type { OperationMatcher } from '../../src/main/evidence/operation-matcher';
+import type { UsageObservation } from '../../src/main/evidence/usage-registry';
 
 const DEFAULT_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS);
+
+/** Both steps the recording service takes, on this thread. */
+function observeInteraction(...[message, resolved, keys]: [...Parameters<typeof attributeInteraction>, ReadonlySet<string>]): { observation: UsageObservation } | { skipped: string } {
+  const attribution = attributeInteraction(message, resolved);
+  if ('skipped' in attribution) return attribution;
+  return { observation: observationOf(attribution.interaction, describeRecordedExchange(attribution.interaction.exchange, keys)) };
+}
 
 test('a `__proto__` key is kept as a field, and redacted inside like any other', () => {
   const { text, value } = redactBody('{"id":1,"__proto__":{"password":"hunter2","x":1}}', DEFAULT_KEYS);

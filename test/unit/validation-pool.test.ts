@@ -25,6 +25,17 @@ async function usersDocumentJson(): Promise<string> {
   return JSON.stringify((await loadSchema(USERS_SCHEMA_TEXT)).document);
 }
 
+/** Runs `use` with a pool of these options, started, and closes it afterwards whatever `use` does. */
+async function withPool(options: ConstructorParameters<typeof ValidationPool>[0], use: (pool: ValidationPool) => Promise<void>): Promise<void> {
+  const pool = new ValidationPool(options);
+  await pool.start();
+  try {
+    await use(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 test('start and close are idempotent; calls before start or after close are refused clearly', async () => {
   const pool = new ValidationPool({ threads: 1, loadContract: async () => { throw new Error('unused'); } });
   await assert.rejects(pool.validate({ operation: ValidationOperation.INTERACTION, message: Buffer.alloc(0), contract: REF }),
@@ -48,7 +59,7 @@ test('a contract document is fetched once for overlapping misses and built once 
   const documentJson = await usersDocumentJson();
   let loads = 0;
   const metrics = new Metrics();
-  const pool = new ValidationPool({
+  await withPool({
     threads: 2,
     metrics,
     loadContract: async (ref) => {
@@ -56,9 +67,7 @@ test('a contract document is fetched once for overlapping misses and built once 
       await new Promise((resolve) => setTimeout(resolve, 20));
       return { ref, documentJson };
     },
-  });
-  await pool.start();
-  try {
+  }, async (pool) => {
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.validate({
       operation: ValidationOperation.INTERACTION,
       message: encode({ ...getUserInteraction('users', i % 2 ? String(i) : 'bad', VALID_USER), correlation_id: `c${i}` }),
@@ -80,53 +89,41 @@ test('a contract document is fetched once for overlapping misses and built once 
     // Every call is a lookup, however many calls of the contract a batch carries.
     const hits = (await metrics.cacheHits.get()).values[0]!.value;
     assert.ok(hits + misses >= 200, `${hits} hits and ${misses} misses for 200 calls`);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a loader failure reaches the caller as its own error; a re-registered version follows the new hash', async () => {
   const documentJson = await usersDocumentJson();
-  const pool = new ValidationPool({
+  await withPool({
     threads: 1,
     loadContract: async (ref) => {
       if (ref.schemaId === 'gone') throw schemaNotFound('gone');
       return { ref: { ...ref, hash: 'h2-newer' }, documentJson };
     },
-  });
-  await pool.start();
-  try {
+  }, async (pool) => {
     const message = encode(getUserInteraction('users', '1', VALID_USER));
     await assert.rejects(pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: { ...REF, schemaId: 'gone' } }),
       (error: SvcError) => error.code === ErrorCode.SCHEMA_NOT_FOUND);
     const answer = await pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF });
     assert.equal(decode(answer.result).validated_against_hash, 'h2-newer');
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a document the engine cannot use answers every call with router_creation, built once', async () => {
   let loads = 0;
-  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => { loads++; return { ref, documentJson: '{not json' }; } });
-  await pool.start();
-  try {
+  await withPool({ threads: 1, loadContract: async (ref) => { loads++; return { ref, documentJson: '{not json' }; } }, async (pool) => {
     for (let i = 0; i < 3; i++) {
       const answer = await pool.validate({ operation: ValidationOperation.INTERACTION, message: encode(getUserInteraction('users', '1', VALID_USER)), contract: REF });
       assert.equal(answer.category, 'router_creation');
       assert.match(decode(answer.result).errors[0], /^the schema could not be prepared for validation: /);
     }
     assert.equal(loads, 1);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('one batch of several contracts and outcomes: each call gets its own answer, version and failure', async () => {
   const documentJson = await usersDocumentJson();
-  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  try {
+  await withPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
     const refs: VersionRef[] = [REF, { schemaId: 'users-copy', version: '2.0.0', hash: 'h-copy' }];
     const call = (i: number, message: Uint8Array) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: refs[i % 2]! });
     // Compile both contracts first, so the calls below travel in shared batches.
@@ -150,17 +147,13 @@ test('one batch of several contracts and outcomes: each call gets its own answer
       assert.equal(result.validated_against_version, refs[i % 2]!.version);
       assert.equal(result.validated_against_hash, refs[i % 2]!.hash);
     });
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('affinity: with lanes free, each contract is compiled by one worker only', async () => {
   const documentJson = await usersDocumentJson();
   const metrics = new Metrics();
-  const pool = new ValidationPool({ threads: 2, metrics, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  try {
+  await withPool({ threads: 2, metrics, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
     const refs: VersionRef[] = [REF, { schemaId: 'users-copy', version: '1.0.0', hash: 'h-copy' }];
     const message = encode(getUserInteraction('users', '1', VALID_USER));
     // One call at a time: the lane holding the contract is always free to take it.
@@ -169,9 +162,7 @@ test('affinity: with lanes free, each contract is compiled by one worker only', 
       assert.equal(answer.valid, true);
     }
     assert.equal((await metrics.cacheMisses.get()).values[0]!.value, 2, 'each contract built once, not once per worker');
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a compile is timed in its worker: a main thread held up meanwhile does not make a quick contract count as slow', async () => {
@@ -182,16 +173,14 @@ test('a compile is timed in its worker: a main thread held up meanwhile does not
   };
   const usersJson = await usersDocumentJson();
   const slowCompileMs = 100;
-  const pool = new ValidationPool({
+  await withPool({
     threads: 2,
     slowCompileMs,
     loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }),
-  });
-  await pool.start();
-  const call = (hash: string, message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: { schemaId: hash, version: '1.0.0', hash } });
-  const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
-  const neighbourCall = encode(postThings('neighbour'));
-  try {
+  }, async (pool) => {
+    const call = (hash: string, message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: { schemaId: hash, version: '1.0.0', hash } });
+    const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+    const neighbourCall = encode(postThings('neighbour'));
     // Both workers compile something first, so the timed compile below runs in a warm thread.
     await Promise.all([call('warm-a', usersCall), call('warm-b', usersCall)]);
     // The neighbour compiles while this thread is held for three times slowCompileMs: timed as the
@@ -208,16 +197,12 @@ test('a compile is timed in its worker: a main thread held up meanwhile does not
     // is taken), so the neighbour's calls must compile it on the other lane, the last one free of slow
     // work: allowed only for a contract that counts as quick.
     await assertNeighbourNotHeld(() => call('slow', encode(postThings('slow'))), () => call('neighbour', neighbourCall), 50);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a single call does not wait behind queued stream items, and stream items keep moving under many single calls', async () => {
   const documentJson = await usersDocumentJson();
-  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  try {
+  await withPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
     const message = encode(getUserInteraction('users', '1', VALID_USER));
     const validate = (streamed: boolean) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF, streamed });
     await validate(false); // compiled: what follows is queueing alone
@@ -237,16 +222,12 @@ test('a single call does not wait behind queued stream items, and stream items k
     await Promise.all([...singles, ...items]);
     const lastItem = finished.lastIndexOf('item');
     assert.ok(lastItem < 2 * 64, `the last stream item finished after ${lastItem} calls`);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('stream items past maxQueuedStreamItems leave no room: a waiting stream is told once the queue has room again', async () => {
   const documentJson = await usersDocumentJson();
-  const pool = new ValidationPool({ threads: 1, maxQueuedStreamItems: 8, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  try {
+  await withPool({ threads: 1, maxQueuedStreamItems: 8, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
     const message = encode(getUserInteraction('users', '1', VALID_USER));
     const validate = (streamed: boolean) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: REF, streamed });
     await validate(true);
@@ -266,9 +247,7 @@ test('stream items past maxQueuedStreamItems leave no room: a waiting stream is 
     const singles = Array.from({ length: 40 }, () => validate(false));
     assert.equal(pool.hasStreamRoom(), true);
     await Promise.all(singles);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 /** The slow-pattern contract (test/helpers/validation.ts): its calls cost what their text's length says. */
@@ -290,10 +269,8 @@ function longPatternCall(seed: number, chars = 30_000): Buffer {
 test('a batch\'s answers leave when it ends, not after the batch sent behind it', async () => {
   const documentJson = await slowPatternDocumentJson();
   // Batches of two calls, and up to three batches in the worker at once.
-  const pool = new ValidationPool({ threads: 1, maxBatchItems: 2, concurrentTasksPerWorker: 3, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  const validate = (message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF });
-  try {
+  await withPool({ threads: 1, maxBatchItems: 2, concurrentTasksPerWorker: 3, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
+    const validate = (message: Buffer) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF });
     await validate(postPattern('ab'));
     const blocker = validate(longPatternCall(9));
     await new Promise((resolve) => setImmediate(resolve));
@@ -304,21 +281,17 @@ test('a batch\'s answers leave when it ends, not after the batch sent behind it'
     // worker started both before posting the first's answers.
     const gapMs = Math.min(answeredAt[2]!, answeredAt[3]!) - Math.max(answeredAt[0]!, answeredAt[1]!);
     assert.ok(gapMs > 100, `the first batch was answered only ${gapMs.toFixed(1)} ms before the second`);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a batch over maxRunMs has its thread replaced: its calls go again one by one, and the one that overruns alone fails with LIMIT_EXCEEDED', async () => {
   const documents: Record<string, string> = { [SLOW_PATTERN_REF.hash]: await slowPatternDocumentJson() };
   const usersJson = await usersDocumentJson();
-  const pool = new ValidationPool({ threads: 1, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }) });
-  await pool.start();
-  const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
-  const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
-  // About 1.5 s of RE2 (under maxBatchBytes, so not slow work by its size).
-  const overlong = longPatternCall(7, 300_000);
-  try {
+  await withPool({ threads: 1, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }) }, async (pool) => {
+    const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
+    const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+    // About 1.5 s of RE2 (under maxBatchBytes, so not slow work by its size).
+    const overlong = longPatternCall(7, 300_000);
     // Both contracts compiled, so the next two calls share one batch.
     await validate(postPattern('ab'), SLOW_PATTERN_REF);
     assert.equal((await validate(usersCall, REF)).valid, true);
@@ -344,16 +317,12 @@ test('a batch over maxRunMs has its thread replaced: its calls go again one by o
     assert.equal((again.reason as SvcError).code, ErrorCode.LIMIT_EXCEEDED);
     assert.equal(short.status, 'fulfilled', 'the short call of the same compile is answered');
     assert.equal(short.value.valid, false);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('a call that overruns inside RE2 fails at the budget: its lane does not wait for the native call to return', async () => {
   const documentJson = await slowPatternDocumentJson();
-  const pool = new ValidationPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  try {
+  await withPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
     // About 4.5 s of RE2; a thread asked to stop inside it ends only when it returns.
     const started = performance.now();
     await assert.rejects(
@@ -365,18 +334,14 @@ test('a call that overruns inside RE2 fails at the budget: its lane does not wai
     // Both lanes take work again.
     const answers = await Promise.all([1, 2, 3, 4].map(() => pool.validate({ operation: ValidationOperation.INTERACTION, message: postPattern('ab'), contract: SLOW_PATTERN_REF })));
     assert.equal(answers.length, 4);
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test('calls whose callers have gone are dropped from the queue, and a slow batch that holds only such calls is stopped', async () => {
   const documentJson = await slowPatternDocumentJson();
-  const pool = new ValidationPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) });
-  await pool.start();
-  const validate = (message: Buffer, isCancelled?: () => boolean) =>
-    pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF, isCancelled });
-  try {
+  await withPool({ threads: 1, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
+    const validate = (message: Buffer, isCancelled?: () => boolean) =>
+      pool.validate({ operation: ValidationOperation.INTERACTION, message, contract: SLOW_PATTERN_REF, isCancelled });
     await validate(postPattern('ab'));
     // Queued behind a 1.5 s call, a caller that has gone: its own 1.5 s are never spent.
     const blocker = validate(longPatternCall(1, 300_000)).then(() => performance.now());
@@ -401,7 +366,5 @@ test('calls whose callers have gone are dropped from the queue, and a slow batch
     const nextStarted = performance.now();
     assert.equal((await validate(postPattern('ab'))).valid, false);
     assert.ok(performance.now() - nextStarted < 1_500, 'the next call waited for the abandoned one');
-  } finally {
-    await pool.close();
-  }
+  });
 });

@@ -98,8 +98,10 @@ function entryFromFile(where: string, item: unknown, compiledPatterns: Map<strin
 /** Maximum schema id patterns of one key. */
 const MAX_SCHEMA_PATTERNS = 100;
 
-/** No `scopes`: all access. `schemas` and `team` only narrow the `schemas` scope, so they need it. */
-/** `compiledPatterns`: the patterns of this read by text, shared by the keys that name them. */
+/**
+ * No `scopes`: all access. `schemas` and `team` only narrow the `schemas` scope, so they need it.
+ * `compiledPatterns`: the patterns of this read by text, shared by the keys that name them.
+ */
 function parseAccess(where: string, scopes: unknown, schemas: unknown, team: unknown, compiledPatterns: Map<string, RegExp>): KeyAccess {
   if (scopes === undefined) {
     if (schemas !== undefined || team !== undefined) throw new ApiKeyConfigError(`${where}: "schemas" and "team" narrow the "schemas" scope: give "scopes" too`);
@@ -160,10 +162,9 @@ function assertDistinct(entries: ApiKeyEntry[]): void {
   const digests = new Set<string>();
   for (const entry of entries) {
     if (names.has(entry.name)) throw new ApiKeyConfigError(`API key name "${entry.name}" is used twice`);
-    const digest = entry.digest;
-    if (digests.has(digest)) throw new ApiKeyConfigError(`API key "${entry.name}" repeats a key configured before it`);
+    if (digests.has(entry.digest)) throw new ApiKeyConfigError(`API key "${entry.name}" repeats a key configured before it`);
     names.add(entry.name);
-    digests.add(digest);
+    digests.add(entry.digest);
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { LIMITS } from '../../shared/limits';
-import { describeRecordedExchange, type RecordedEvidence, type RecordedExchange } from '../../shared/evidence/recorded-evidence';
+import type { RecordedEvidence, RecordedExchange } from '../../shared/evidence/recorded-evidence';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
 import type { UsageObservation } from './usage-registry';
@@ -29,12 +29,9 @@ export interface AttributedInteraction {
   operation: { method: string; path: string };
   valid: boolean;
   exchange: RecordedExchange;
-  /** Characters of both bodies: what describing it costs. */
-  bodyChars: number;
 }
 
 export type AttributionResult = { interaction: AttributedInteraction } | { skipped: RecordingDropReason };
-export type ObservationResult = { observation: UsageObservation } | { skipped: RecordingDropReason };
 
 export function attributeInteraction(
   message: RecordedInteraction__Output,
@@ -61,7 +58,6 @@ export function attributeInteraction(
         statusCode: response.status_code, responseHeaders: response.headers, responseBody: response.body,
         readFields: message.read_fields_tracked ? message.read_fields.slice(0, MAX_READ_FIELDS) : undefined,
       },
-      bodyChars: request.body.length + response.body.length,
     },
   };
 }
@@ -74,15 +70,4 @@ export function observationOf(interaction: AttributedInteraction, evidence: Reco
     status: interaction.exchange.statusCode, valid: interaction.valid,
     ...evidence,
   };
-}
-
-/** Both steps at once, on the calling thread. */
-export function observeInteraction(
-  message: RecordedInteraction__Output,
-  resolved: { version: string; matcher: OperationMatcher },
-  redactedKeys: ReadonlySet<string>,
-): ObservationResult {
-  const attribution = attributeInteraction(message, resolved);
-  if ('skipped' in attribution) return attribution;
-  return { observation: observationOf(attribution.interaction, describeRecordedExchange(attribution.interaction.exchange, redactedKeys)) };
 }

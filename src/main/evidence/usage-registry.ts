@@ -9,6 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../logger';
+import { KeyedMutex } from '../storage/keyed-mutex';
 import type { InteractionSampleRecord, SampleListOptions, Storage, UsageCountRecord, UsageFilter, UsageRecord } from '../storage/storage';
 import { usageKeyString } from '../storage/usage-keys';
 import { mergeUsage, uniteFields } from '../storage/usage-merge';
@@ -36,8 +37,8 @@ export class UsageRegistry {
   readonly limits: RecordingLimits;
   readonly #storage: Storage;
   readonly #logger: Logger | undefined;
-  /** The last read queued (#readInTurn). */
-  #reads: Promise<unknown> = Promise.resolve();
+  /** Reads of the store, one after another (#readInTurn). */
+  readonly #reads = new KeyedMutex();
   /** What was seen per key since the last flush: additions to the stored rows. */
   #pending = new Map<string, UsageRecord>();
   /** Keys stored (as of start or the last purge) or pending: what `maxUsageKeys` bounds. */
@@ -136,12 +137,10 @@ export class UsageRegistry {
    * consumers read theirs one after another, other calls running in between.
    */
   #readInTurn<T>(read: () => Promise<T>): Promise<T> {
-    const result = this.#reads.then(async () => {
+    return this.#reads.run('read', async () => {
       await nextTurn();
       return read();
     });
-    this.#reads = result.catch(() => undefined);
-    return result;
   }
 
   /** Writes pending usage and samples; calls queue behind one another. A failure is logged, and what was not written is kept for the next flush. */

@@ -409,7 +409,6 @@ export class SchemaRegistry {
     return result;
   }
 
-  /** Counts of schema ids by the owner and team of their latest version (for gauges). */
   /** What the schema gauges show, in one pass over the index: versions per schema, schemas per owner and per team. */
   gaugeCounts(): { versionsBySchema: Map<string, number>; byOwner: Map<string, number>; byTeam: Map<string, number> } {
     const versionsBySchema = new Map<string, number>();
@@ -417,7 +416,7 @@ export class SchemaRegistry {
     const byTeam = new Map<string, number>();
     for (const [schemaId, versions] of this.#index) {
       versionsBySchema.set(schemaId, versions.length);
-      const { owner, team } = this.#latestSummary(schemaId)!.ownership;
+      const { owner, team } = versions.at(-1)!.ownership;
       byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
       byTeam.set(team, (byTeam.get(team) ?? 0) + 1);
     }

@@ -42,8 +42,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
    * The interaction's evidence: on the main thread for small bodies, else on a document-task thread
    * counted against the caller (dropped when the pool's queues are full all the same).
    */
-  const describe = async (interaction: AttributedInteraction, caller: string): Promise<RecordedEvidence | 'server_busy'> => {
-    if (!describedOffThread(interaction.bodyChars)) return describeRecordedExchange(interaction.exchange, SERVER_REDACTED_KEYS);
+  const describe = async (interaction: AttributedInteraction, caller: string, offThread: boolean): Promise<RecordedEvidence | 'server_busy'> => {
+    if (!offThread) return describeRecordedExchange(interaction.exchange, SERVER_REDACTED_KEYS);
     try {
       return (await describingFor.run(caller, () => ctx.documentTasks.run<'observe'>({ kind: 'observe', exchange: interaction.exchange }, caller))).evidence;
     } catch (error) {
@@ -73,7 +73,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
         ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
       };
-      const handle = async (message: RecordedInteraction__Output): Promise<void> => {
+      const handle = async (message: RecordedInteraction__Output, offThread: boolean): Promise<void> => {
         if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
           drop('stream_limit');
           return;
@@ -89,7 +89,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           drop(attribution.skipped);
           return;
         }
-        const evidence = await describe(attribution.interaction, caller);
+        const evidence = await describe(attribution.interaction, caller, offThread);
         if (evidence === 'server_busy') {
           drop(evidence);
           return;
@@ -113,7 +113,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         const inTurn = streamTurns.take(bodyChars);
         // A message described off the main thread holds its stream until it is done: a fast sender
         // cannot pile large messages up here.
-        const held = !inTurn || describedOffThread(bodyChars);
+        const offThread = bodyChars > LIMITS.recordingInlineBodyChars;
+        const held = !inTurn || offThread;
         if (held) call.pause();
         const malformed = malformedRequestError(message);
         if (malformed) {
@@ -127,7 +128,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         // large interaction's description.
         done = done.then(async () => {
           if (!inTurn) await streamTurns.turnFor(bodyChars);
-          await handle(message).finally(() => {
+          await handle(message, offThread).finally(() => {
             if (held) call.resume();
           });
         });
@@ -157,10 +158,6 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       return { success: true, removed, message: `${removed} recorded row(s) removed` };
     }),
   } as Partial<ContractValidatorHandlers>;
-}
-
-function describedOffThread(bodyChars: number): boolean {
-  return bodyChars > LIMITS.recordingInlineBodyChars;
 }
 
 /** The store refused the write of a call's interactions: its own code (UNAVAILABLE for a store that cannot take writes), with what was lost. */

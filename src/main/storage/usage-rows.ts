@@ -46,10 +46,6 @@ export function rowToUsage(row: UsageRow): UsageRecord {
   return { ...rowToUsageCounts(row), usedFields: JSON.parse(row.used_fields), receivedFields: JSON.parse(row.received_fields) };
 }
 
-/** The columns a usage row has besides its field lists (listUsageCounts selects these alone). */
-export const USAGE_COUNT_COLUMNS = Object.freeze([
-  'consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'schema_version', 'call_count', 'valid_count', 'first_seen_at', 'last_seen_at',
-] as const);
 
 export function rowToUsageCounts(row: Omit<UsageRow, 'used_fields' | 'received_fields'>): UsageCountRecord {
   return {
@@ -100,3 +96,7 @@ export function rowToSampleShape({ consumer_id, schema_id, environment, method, 
 
 /** The columns of a usage key, in key order. */
 export const USAGE_KEY_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status'] as const;
+/** The columns a usage row has besides its field lists (listUsageCounts selects these alone). */
+export const USAGE_COUNT_COLUMNS = [...USAGE_KEY_COLUMNS, 'schema_version', 'call_count', 'valid_count', 'first_seen_at', 'last_seen_at'] as const;
+/** Every column of a usage row, the key's first. */
+export const USAGE_COLUMNS = [...USAGE_COUNT_COLUMNS, 'used_fields', 'received_fields'] as const;

@@ -211,27 +211,23 @@ function recordingEnd(original: () => Method, takeTap: (response: ServerResponse
     // end(callback) carries no chunk, end(chunk, callback) no encoding: the recorder skips what is neither.
     tap.recorder.add(chunk, encoding);
     const result = Reflect.apply(original(), this, arguments);
-    tap.onEnd(tap.recorder.capture(), headersSent(this, tap.headersToWriteHead));
+    tap.onEnd(tap.recorder.capture(), headersAsSent(this, tap.headersToWriteHead));
     return result;
   };
 }
 
 /** The response's headers with those handed to `writeHead` over them, as Node sends them (names in lower case). */
-function headersSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
+function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
   const headers = response.getHeaders();
-  if (headersToWriteHead === undefined) return headers;
+  const set = (name: unknown, value: unknown) => {
+    if (typeof name === 'string' && value !== undefined) headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
+  };
   if (Array.isArray(headersToWriteHead)) {
     // [[name, value], …] or the flat raw form [name, value, name, value, …].
-    const pairs: unknown[][] = Array.isArray(headersToWriteHead[0])
-      ? headersToWriteHead as unknown[][]
-      : Array.from({ length: headersToWriteHead.length >> 1 }, (_, i) => [headersToWriteHead[2 * i], headersToWriteHead[2 * i + 1]]);
-    for (const [name, value] of pairs) {
-      if (typeof name === 'string') headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
-    }
-    return headers;
-  }
-  for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) {
-    if (value !== undefined) headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
+    if (Array.isArray(headersToWriteHead[0])) for (const [name, value] of headersToWriteHead as unknown[][]) set(name, value);
+    else for (let i = 0; i + 1 < headersToWriteHead.length; i += 2) set(headersToWriteHead[i], headersToWriteHead[i + 1]);
+  } else if (headersToWriteHead !== undefined) {
+    for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) set(name, value);
   }
   return headers;
 }

@@ -7,16 +7,13 @@
  * so that its hook covers every route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpHeaders } from '../types';
-import { observeExchange, validateResponseAtEnd } from './http-exchange';
+import { observeExchange, parsedRequest, validateResponseAtEnd } from './http-exchange';
 import type { ProducerMiddlewareOptions, ViolationLogger } from './middleware-options';
-import { ProducerValidation, handleOf, parsedBodyText, type CapturedRequest, type ProducerValidationHandle } from './producer-validation';
+import { ProducerValidation, handleOf, type ProducerValidationHandle } from './producer-validation';
 
 /** The parts of Fastify's request, reply and instance the plugin uses. */
 export interface FastifyRequestLike {
-  method: string;
   url: string;
-  headers: HttpHeaders;
   body?: unknown;
   raw: IncomingMessage;
 }
@@ -53,7 +50,7 @@ export function createFastifyPlugin(options: ProducerMiddlewareOptions): Fastify
     if (validation.mode === 'strict') {
       instance.addHook('preHandler', async (request: FastifyRequestLike, reply: FastifyReplyLike) => {
         if (!validation.selects(request.url)) return undefined;
-        const checked = capture(request);
+        const checked = parsedRequest(request.raw, request.url, request.body);
         const rejection = await validation.checkRequest(checked);
         if (!rejection) {
           validateResponseAtEnd(validation, reply.raw, () => checked);
@@ -76,9 +73,4 @@ export function createFastifyPlugin(options: ProducerMiddlewareOptions): Fastify
 
   Object.assign(plugin, { [SKIP_OVERRIDE]: true, [DISPLAY_NAME]: 'svc-contract-validation' });
   return Object.assign(plugin, handleOf(validation));
-}
-
-function capture(request: FastifyRequestLike): CapturedRequest {
-  const body = parsedBodyText(request.body);
-  return { method: request.method, url: request.url, headers: request.headers, body: body.text, complete: body.complete };
 }

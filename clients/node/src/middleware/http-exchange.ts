@@ -110,6 +110,11 @@ function parsedBody(body: unknown): BodyCapture {
   return { ...parsedBodyText(body), seen: true };
 }
 
+/** A request whose body a body parser has read and parsed before the check (Fastify's `request.body` in strict mode). */
+export function parsedRequest(request: IncomingMessage, url: string, parsed: unknown): CapturedRequest {
+  return capturedRequest(request, url, parsedBody(parsed));
+}
+
 function capturedRequest(request: IncomingMessage, url: string, body: BodyCapture): CapturedRequest {
   return { method: request.method ?? 'GET', url, headers: request.headers, body: body.text, complete: body.complete };
 }

@@ -16,7 +16,7 @@ import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
 import { mergeUsage } from '../usage-merge';
 import {
-  OLDEST_SAMPLES_READ, USAGE_COUNT_COLUMNS, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, rowToUsageCounts, sampleToRow, samplesToRemove, usageToRow,
+  OLDEST_SAMPLES_READ, USAGE_COLUMNS, USAGE_COUNT_COLUMNS, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, rowToUsageCounts, sampleToRow, samplesToRemove, usageToRow,
   type SampleRow, type SampleShapeRow, type UsageRow,
 } from '../usage-rows';
 import { ChangeListener } from './change-listener';
@@ -582,8 +582,6 @@ function rowToConsumer(row: ConsumerRow): ConsumerRecord {
   };
 }
 
-const USAGE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'schema_version', 'call_count',
-  'valid_count', 'first_seen_at', 'last_seen_at', 'used_fields', 'received_fields'] as const;
 const SAMPLE_COLUMNS = ['consumer_id', 'schema_id', 'environment', 'method', 'path', 'status', 'shape', 'schema_version', 'valid',
   'recorded_at', 'interaction_json', 'bytes'] as const;
 const SAMPLE_KEY_MATCH = 'consumer_id = $1 AND schema_id = $2 AND environment = $3 AND method = $4 AND path = $5 AND status = $6';
