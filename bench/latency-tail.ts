@@ -29,6 +29,8 @@ interface Round {
   clientDelayP99Ms: number;
   clientDelayMaxMs: number;
   clientGcMaxMs: number;
+  /** Cores the bench client's process used: its sender waits for calls due within a millisecond on setImmediate, so it holds about one. */
+  clientCpuCores: number;
   server: ServerDiagnostics;
 }
 
@@ -70,11 +72,15 @@ async function observedRound(server: BenchServer, call: () => Promise<unknown>):
   await server.diagnostics(); // starts the server's window afresh
   delay.enable();
   gc.observe({ entryTypes: ['gc'] });
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
   const client = await measureLatencyAtRate(call, LATENCY_RATE, ROUND_MS);
+  const cpu = process.cpuUsage(cpuBefore);
+  const clientCpuCores = (cpu.user + cpu.system) / 1000 / (performance.now() - started);
   delay.disable();
   gc.disconnect();
   const diagnostics = await server.diagnostics();
-  return { client, clientDelayP99Ms: delay.percentile(99) / 1e6, clientDelayMaxMs: delay.max / 1e6, clientGcMaxMs, server: diagnostics };
+  return { client, clientDelayP99Ms: delay.percentile(99) / 1e6, clientDelayMaxMs: delay.max / 1e6, clientGcMaxMs, clientCpuCores, server: diagnostics };
 }
 
 function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
@@ -86,6 +92,7 @@ function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
     ...row('client-side p99', (r) => r.client.p99Ms),
     ...row('client-side p99.9', (r) => r.client.p999Ms),
     ...row('client event-loop delay p99', (r) => r.clientDelayP99Ms),
+    ...row('client CPU (its process)', (r) => r.clientCpuCores, 'cores'),
     ...row('server main event-loop delay p99', (r) => r.server.mainEventLoopDelayMs.p99),
     ...row('server main event-loop delay max', (r) => r.server.mainEventLoopDelayMs.max),
     ...row('server main event-loop utilisation', (r) => r.server.mainEventLoopUtilization, 'share'),
@@ -110,7 +117,7 @@ function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
 
 function notesOf(rounds: Record<BenchServer['mode'], Round[]>): string[] {
   const describe = (round: Round) => JSON.stringify({
-    client: round.client, clientDelayP99Ms: round.clientDelayP99Ms, clientDelayMaxMs: round.clientDelayMaxMs, clientGcMaxMs: round.clientGcMaxMs,
+    client: round.client, clientDelayP99Ms: round.clientDelayP99Ms, clientDelayMaxMs: round.clientDelayMaxMs, clientGcMaxMs: round.clientGcMaxMs, clientCpuCores: round.clientCpuCores,
     server: round.server,
   });
   return [

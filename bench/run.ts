@@ -16,6 +16,7 @@ import { fixturesSuite } from './fixtures';
 import { latencyTailSuite } from './latency-tail';
 import { middlewareSuite } from './middleware';
 import { noisyNeighbourSuite } from './noisy-neighbour';
+import { outsideCheckSuite } from './outside-check';
 import { REPO_ROOT, createProgress, type BenchSuite, type SuiteResult } from './harness';
 import { poolScalingSuite } from './pool-scaling';
 import { postgresSuite } from './postgres';
@@ -28,6 +29,7 @@ import { formatTable } from './table';
 export const BENCH_SUITES: readonly BenchSuite[] = [
   engineSuite,
   e2eSuite,
+  outsideCheckSuite,
   streamSuite,
   latencyTailSuite,
   schemaMixSuite,

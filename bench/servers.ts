@@ -15,6 +15,8 @@ export type ServerMode = 'svc' | 'noop';
 
 export interface BenchServer {
   mode: ServerMode;
+  /** host:port it listens on (loopback), for clients other than `client`. */
+  address: string;
   client: ContractValidatorClient;
   /** Whether the server records diagnostics. */
   diagnosing: boolean;
@@ -83,12 +85,14 @@ export async function startBenchServer(
     });
   });
   const Client = loadSvcProto().proto.svc.ContractValidator;
-  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+  const address = `127.0.0.1:${port}`;
+  const client = new Client(address, grpc.credentials.createInsecure(), {
     'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
     'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
   });
   return {
     mode,
+    address,
     client,
     diagnosing: diagnostics,
     diagnostics() {
