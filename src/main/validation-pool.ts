@@ -96,7 +96,7 @@ export interface ValidationPoolOptions {
    */
   slowCompileMs: number;
   /**
-   * A batch that ran longer than this in its worker (a first call's compile counted in) marks its contracts' calls slow
+   * A batch whose calls ran longer than this in its worker (its contracts' preparation left out) marks their calls slow
    * work, like calls over maxBatchBytes: they travel alone and never take the last lane free of slow
    * work. A pattern RE2 accepts can cost 5 µs a character: 1 MB calls held both lanes 4.5 s, call
    * after call. A marked contract whose batch runs quicker is unmarked. Worker time is wall time, which
@@ -111,6 +111,11 @@ export interface ValidationPoolOptions {
   slowCallBytes: number;
   /** Longest a batch may run in its worker before the worker is stopped (see the file's comment). */
   maxRunMs: number;
+  /**
+   * Old-generation heap of a worker thread: a batch that needs more stops the thread, and its calls
+   * are dealt with as after an overrun of maxRunMs (they go again alone; the one that needs it fails).
+   */
+  maxHeapBytes: number;
   /** Request bytes queued or in flight at most; calls beyond it fail with RESOURCE_EXHAUSTED. */
   maxQueuedBytes: number;
   /** Fetches a contract's document when a worker does not hold it yet. */
@@ -133,9 +138,13 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // A compile recorded at 223 ms, spread to the last lane free of compiles, took about 700 ms there (both
   // lanes compiling on two shared cores) and held every other schema's calls that long: only short ones spread freely.
   slowCompileMs: 50,
-  slowCallMs: 500,
+  // What another contract's call may wait behind a batch before its contract's calls go alone: the
+  // noisy-neighbour goal (≤ 100 ms). A 37-byte body under anyOf nested through $ref ran 0.3 s a call,
+  // under the 500 ms this was, and four callers of it held both lanes: others waited up to 1.4 s.
+  slowCallMs: 100,
   slowCallBytes: 64 * 1024, // 64 KiB: 0.3 s at the 5 µs a character a slow pattern costs
   maxRunMs: LIMITS.validationMaxMs,
+  maxHeapBytes: LIMITS.validationWorkerMaxHeapBytes,
   maxQueuedBytes: LIMITS.validationMaxQueuedBytes,
   metrics: undefined,
   logger: undefined,
@@ -156,7 +165,7 @@ interface PendingCall {
   contract: VersionRef;
   streamed: boolean;
   isCancelled: (() => boolean) | undefined;
-  /** It was in a batch that overran maxRunMs with other calls: overrunning again, it fails. */
+  /** It was in a batch that overran maxRunMs or maxHeapBytes with other calls: overrunning again, it fails. */
   overran: boolean;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
@@ -234,7 +243,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowCallBytes', 'maxRunMs', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -321,7 +330,7 @@ export class ValidationPool {
 
   /** A Piscina of one thread for `lane` (it replaces a thread that dies). */
   #laneThread(lane: Lane): Piscina<ValidationBatch, BatchResult> {
-    const { concurrentTasksPerWorker, filename, logger } = this.#options;
+    const { concurrentTasksPerWorker, filename, logger, maxHeapBytes } = this.#options;
     const piscina = new Piscina<ValidationBatch, BatchResult>({
       filename,
       minThreads: 1,
@@ -329,6 +338,7 @@ export class ValidationPool {
       concurrentTasksPerWorker,
       idleTimeout: Number.POSITIVE_INFINITY,
       recordTiming: false,
+      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(maxHeapBytes / (1024 * 1024)) },
     });
     // Without a listener an 'error' event (a worker failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
@@ -400,7 +410,7 @@ export class ValidationPool {
       }
       // An overrun counts as slow whatever slowCallMs is.
       this.#noteCallTime(batch.calls, batch.contracts, overran ? Number.POSITIVE_INFINITY : ranMs);
-      if (overran) this.#retryOverrun(batch.calls);
+      if (overran) this.#retryOverrun(batch.calls, 'time');
       else for (const call of batch.calls) call.reject(cancelledError());
     });
     this.#publishCacheGauges();
@@ -710,13 +720,19 @@ export class ValidationPool {
       (result) => {
         if (sent.abandoned) return NEVER;
         done();
-        if (result.ok) this.#noteCallTime(calls, contractIndex, result.workerMs);
+        // What the calls cost, without the contracts' preparation: a slow compile is judged by slowCompileMs.
+        if (result.ok) this.#noteCallTime(calls, contractIndex, result.workerMs - result.prepareMs);
         return result;
       },
       (error: unknown) => {
         if (sent.abandoned) return NEVER;
         done();
         lane.known.clear();
+        if (!this.#closing && (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          this.#noteCallTime(calls, contractIndex, Number.POSITIVE_INFINITY);
+          this.#retryOverrun(calls, 'memory');
+          return undefined;
+        }
         const reason = this.#closing
           ? unavailable('the validation pool is closed')
           : unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
@@ -727,16 +743,19 @@ export class ValidationPool {
   }
 
   /**
-   * The calls of a batch that ran over maxRunMs: they go again one by one, as slow work, and one
-   * that had overrun before (or alone) fails.
+   * The calls of a batch that ran over maxRunMs, or needed more than maxHeapBytes: they go again one
+   * by one, as slow work, and one that had overrun before (or alone) fails.
    */
-  #retryOverrun(calls: PendingCall[]): void {
+  #retryOverrun(calls: PendingCall[], limit: 'time' | 'memory'): void {
     const again: PendingCall[] = [];
     for (const call of calls) {
       if (call.overran || calls.length === 1) {
+        const overrun = limit === 'time'
+          ? `validating this call took longer than ${this.#options.maxRunMs / 1000} s and was stopped (validationMaxMs)`
+          : `validating this call needed more than ${formatBytes(this.#options.maxHeapBytes)} of memory and its worker was stopped (validationWorkerMaxHeapBytes)`;
         call.reject(limitExceeded(
-          `validating this call took longer than ${this.#options.maxRunMs / 1000} s and was stopped (validationMaxMs); it was not validated. `
-            + 'The schema costs far more than usual on this body (a pattern over a long text, an enum of objects over a long list): send a smaller body or simplify the schema',
+          `${overrun}; it was not validated. The schema costs far more than usual on this body `
+            + '(a pattern over a long text, an enum of objects over a long list, anyOf or oneOf branches nested through $ref): send a smaller body or simplify the schema',
         ));
         continue;
       }

@@ -100,6 +100,13 @@ export const LIMITS = Object.freeze({
    */
   recordingMaxBodyChars: 256 * 1024, // 256 Ki characters
   /**
+   * Recording: UTF-8 bytes of one `read_fields` path at most, checked before it is decoded; an
+   * interaction with a longer one is not kept, and the answer names this limit. Field paths are kept
+   * with every usage row and read back by each CanIDeploy: 500 paths of 60,000 characters in ten
+   * interactions held every call 1.4–1.8 s on each deploy check of that schema afterwards.
+   */
+  recordingMaxReadFieldBytes: 1_024,
+  /**
    * Validation: parts of one multipart body, and fields of one urlencoded body, read at most; a body
    * with more is `valid=false` (`maxFormParts`). Here with the other validation limits (it was
    * form-body.ts's own for multipart only): a 6.9 MB urlencoded body of a million fields took 1.3 s
@@ -240,6 +247,13 @@ export const LIMITS = Object.freeze({
   contractCacheTtlMs: 24 * 60 * 60_000, // 24 hours
   /** Validation workers: heap the compiled contracts kept per worker may cost (contractCostPerDocumentByte per document byte; least recently used out). */
   contractCacheMaxBytesPerWorker: 512 * 1024 * 1024, // 512 MiB
+  /**
+   * Validation workers: old-generation heap of one worker thread, the contract cache's budget and
+   * room for a batch. A batch that needs more stops its thread; its calls go again one at a time and
+   * the one that needs it is refused. A 45-byte body under `anyOf` branches nested through `$ref`
+   * (each level doubling the work, and the errors AJV keeps) took one worker to 5.7 GB in 10 s.
+   */
+  validationWorkerMaxHeapBytes: 1536 * 1024 * 1024, // 1.5 GiB
   /**
    * Bytes of worker heap counted per byte of a contract's document JSON in the cache budget: the
    * parsed document, router, AJV instance and compiled validators (a 3 MiB document cost about 21 MB).

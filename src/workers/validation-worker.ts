@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
 import { ErrorCode, errorMessage } from '../shared/errors';
 import { LIMITS } from '../shared/limits';
-import { CompiledContract } from '../shared/validation';
+import { CompiledContract, compilingTimeMs } from '../shared/validation';
 import type { OpenApiDocument } from '../shared/openapi/document';
 import {
   BatchItemField, BATCH_CONTRACT_FIELDS, BATCH_ITEM_FIELDS, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
@@ -51,6 +51,8 @@ export function runValidationBatch(batch: ValidationBatch): BatchResult {
 
 function runBatch(batch: ValidationBatch): BatchResult {
   const started = performance.now();
+  const compilingBefore = compilingTimeMs();
+  let buildingMs = 0;
   const { contracts, documents, compile, itemCount } = batch;
   const bytes = Buffer.from(batch.buffer);
   const items = batchItemTable(batch);
@@ -71,7 +73,11 @@ function runBatch(batch: ValidationBatch): BatchResult {
     const hash = contracts[contractAt]!;
     const outcome = index * OUTCOME_FIELDS;
     let cached = lookedUp[contractIndex];
-    if (cached === undefined) cached = lookedUp[contractIndex] = contractFor(hash, documents, compile) ?? null;
+    if (cached === undefined) {
+      const lookupStarted = performance.now();
+      cached = lookedUp[contractIndex] = contractFor(hash, documents, compile) ?? null;
+      buildingMs += performance.now() - lookupStarted;
+    }
     else if (cached !== null) hits++; // every call counts as a lookup, as contractFor counts the first
     if (cached === null) {
       outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.MISSING;
@@ -96,7 +102,10 @@ function runBatch(batch: ValidationBatch): BatchResult {
     outcomes[outcome + OutcomeField.CATEGORY] = categoryIndex(category);
   }
   const results = encodeAnswers(outcomes, answers);
-  return { ok: true, outcomes: outcomes.buffer, failures, results, cache: takeCacheReport(), workerMs: performance.now() - started };
+  return {
+    ok: true, outcomes: outcomes.buffer, failures, results, cache: takeCacheReport(),
+    workerMs: performance.now() - started, prepareMs: buildingMs + compilingTimeMs() - compilingBefore,
+  };
 }
 
 function categoryIndex(category: ErrorCategory | undefined): number {

@@ -38,7 +38,8 @@ describe('recorded deployments', () => {
     const undeployed = await call('RecordUndeployment', { schema_id: 'shop', environment: 'prod' });
     assert.equal(undeployed.success, true, undeployed.message);
     assert.equal((await call('CanIDeploy', { schema_id: 'shop', new_version: '1.2.0', environment: 'prod' })).compared_with, 'previous');
-    assert.equal((await call('RecordUndeployment', { schema_id: 'shop', environment: 'prod' })).success, false, 'nothing left to undeploy');
+    const nothingLeft = await call('RecordUndeployment', { schema_id: 'shop', environment: 'prod' });
+    assert.deepEqual([nothingLeft.success, nothingLeft.message], [false, 'no version of shop is recorded as deployed in prod: nothing to undeploy']);
   });
 
   test('a version that is not registered cannot be recorded as deployed', async () => {
@@ -73,5 +74,7 @@ describe('recorded deployments', () => {
 
     assert.equal((await call('RecordUndeployment', { schema_id: 'shop', consumer_id: 'web', environment: 'prod' })).success, true);
     assert.deepEqual((await call('ListConsumers', { schema_id: 'shop', environment: 'prod' })).consumers, []);
+    const notDeployed = await call('RecordUndeployment', { schema_id: 'shop', consumer_id: 'web', environment: 'prod' });
+    assert.deepEqual([notDeployed.success, notDeployed.message], [false, 'consumer web of shop is not recorded as deployed in prod: nothing to undeploy']);
   });
 });

@@ -207,3 +207,19 @@ test('a body over recordingMaxBodyChars is dropped by its length, naming the lim
   assert.deepEqual(hugeAnswer, { accepted: 0, dropped: 1, message: `not kept: 1 with a body over the limit of ${limit} characters (recordingMaxBodyChars)` });
   assert.ok(heldMs < MAX_HOLD_MS, `event loop held for ${heldMs.toFixed(1)} ms`);
 });
+
+test('a read field over recordingMaxReadFieldBytes drops its interaction, naming the limit; one at the limit is kept', async () => {
+  const limit = LIMITS.recordingMaxReadFieldBytes;
+  const atLimit = `items.${'x'.repeat(limit - 'items.'.length)}`;
+  assert.equal(Buffer.byteLength(atLimit), limit);
+  const answer = await recordInteractions(server.client, [
+    recorded({ readFields: ['id', atLimit] }),
+    recorded({ readFields: ['id', `${atLimit}x`] }),
+    // Counted in bytes: 1,024 characters of two bytes each.
+    recorded({ readFields: ['é'.repeat(limit / 2 + 1)] }),
+  ]);
+  assert.deepEqual(answer, {
+    accepted: 1, dropped: 2,
+    message: `not kept: 2 with a read field over the limit of ${limit} bytes (recordingMaxReadFieldBytes)`,
+  });
+});

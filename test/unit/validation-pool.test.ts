@@ -2,7 +2,7 @@
  * ValidationPool on its own (no gRPC): lifecycle, option errors, documents sent once per worker
  * and fetched once for concurrent calls, loader failures passed through as the caller's error,
  * batches of several contracts answered call by call, single calls ahead of stream items, compiles
- * timed in their worker, answers posted as each batch ends, batches over maxRunMs stopped.
+ * timed in their worker, answers posted as each batch ends, batches over maxRunMs or maxHeapBytes stopped.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,8 @@ import { ValidationPool } from '../../src/main/validation-pool';
 import type { VersionRef } from '../../src/shared/schema-records';
 import { Metrics } from '../../src/main/metrics';
 import {
-  USERS_SCHEMA_TEXT, VALID_USER, assertNeighbourNotHeld, getUserInteraction, postSlowPattern, postThings, slowPatternSchema, slowPatternText, slowSchema,
+  USERS_SCHEMA_TEXT, VALID_USER, assertNeighbourNotHeld, getUserInteraction, nestedAnyOfSchema, postNested, postSlowPattern, postThings, slowPatternSchema,
+  slowPatternText, slowSchema,
 } from '../helpers/validation';
 
 const encode = (request: object) => contractValidatorDefinition().ValidateInteraction.requestSerialize(request as never);
@@ -320,6 +321,30 @@ test('a batch over maxRunMs has its thread replaced: its calls go again one by o
   });
 });
 
+test('a batch that needs more than maxHeapBytes stops its thread: its calls go again one by one, and the one that needs it fails with LIMIT_EXCEEDED', async () => {
+  const NESTED_REF: VersionRef = { schemaId: 'nested', version: '1.0.0', hash: 'nested' };
+  const levels = 24;
+  const documents: Record<string, string> = { [NESTED_REF.hash]: JSON.stringify((await loadSchema(nestedAnyOfSchema(levels))).document) };
+  const usersJson = await usersDocumentJson();
+  await withPool({ threads: 1, maxHeapBytes: 128 * 1024 * 1024, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }) }, async (pool) => {
+    const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
+    const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+    // Both contracts compiled, so the next two calls share one batch; a shallow body is cheap.
+    assert.equal((await validate(encode(postNested(NESTED_REF.schemaId, 2)), NESTED_REF)).valid, false);
+    assert.equal((await validate(usersCall, REF)).valid, true);
+    const threadBefore = pool.workers[0]!.threadId;
+    const [refused, neighbour] = await Promise.allSettled([validate(encode(postNested(NESTED_REF.schemaId, levels)), NESTED_REF), validate(usersCall, REF)]);
+    assert.equal(neighbour.status, 'fulfilled', 'the call that shared the stopped batch is validated again');
+    assert.equal(neighbour.value.valid, true);
+    assert.equal(refused.status, 'rejected');
+    assert.ok(refused.reason instanceof SvcError);
+    assert.equal(refused.reason.code, ErrorCode.LIMIT_EXCEEDED);
+    assert.match(refused.reason.message, /needed more than 128 MiB of memory and its worker was stopped \(validationWorkerMaxHeapBytes\); it was not validated/);
+    assert.notEqual(pool.workers[0]?.threadId, threadBefore, 'the lane has a new thread');
+    assert.equal((await validate(usersCall, REF)).valid, true);
+  });
+});
+
 test('a call that overruns inside RE2 fails at the budget: its lane does not wait for the native call to return', async () => {
   const documentJson = await slowPatternDocumentJson();
   await withPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {
@@ -354,7 +379,7 @@ test('calls whose callers have gone are dropped from the queue, and a slow batch
     assert.equal((dropped.error as SvcError).code, ErrorCode.CANCELLED);
     assert.ok(dropped.at - blockerDone < 500, `the dropped call was answered ${Math.round(dropped.at - blockerDone)} ms after the call before it`);
 
-    // A 4.5 s call whose caller goes after 100 ms: stopped once it has run slowCallMs (500 ms) and
+    // A 4.5 s call whose caller goes after 100 ms: stopped once it has run slowCallMs (100 ms) and
     // the lanes are next checked (four times a second), not when RE2 returns.
     let cancelled = false;
     setTimeout(() => { cancelled = true; }, 100);

@@ -9,19 +9,20 @@ import type { RecordingLimits } from './recording-limits';
 import type { DropReason as UsageDropReason } from './usage-registry';
 
 export const RECORDING_DROP_REASONS = Object.freeze([
-  'limit', 'stream_limit', 'header_entries', 'body_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
+  'limit', 'stream_limit', 'header_entries', 'body_size', 'read_field_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
   'server_busy',
 ] as const);
 export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
 
 /**
- * Limits on one interaction's size, checked before it is read (header entries on its wire bytes,
- * bodies by their length), worded with the limit's name. A call that drops interactions for one of
+ * Limits on one interaction's size, checked before it is read (header entries and read-field paths
+ * on its wire bytes, bodies by their length), worded with the limit's name. A call that drops interactions for one of
  * these logs one info line.
  */
 const INTERACTION_LIMIT_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
   header_entries: `over the limit of ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`,
   body_size: `with a body over the limit of ${LIMITS.recordingMaxBodyChars} characters (recordingMaxBodyChars)`,
+  read_field_size: `with a read field over the limit of ${LIMITS.recordingMaxReadFieldBytes} bytes (recordingMaxReadFieldBytes)`,
 });
 
 /** Reasons worded otherwise than by their name. */

@@ -3,7 +3,8 @@
  * wire reader and limits (shared/pool-protocol/validation-codec.ts) instead of a generic decode: the
  * reading stops at the first header entry over validationMaxHeaderEntries, and such an interaction
  * comes back marked (its request and response left empty), so the service drops it for the price of
- * at most that many entries. Read fields past those observed are skipped unread.
+ * at most that many entries. Read fields past those observed are skipped unread, and one longer than
+ * recordingMaxReadFieldBytes marks the interaction without being decoded.
  * A protobufjs decode of one message with a million headers held the event loop for seconds.
  * Malformed bytes (and strings that are not UTF-8, as in validation) throw WireFormatError.
  */
@@ -12,6 +13,7 @@ import { WireReader, WireType } from '../../shared/pool-protocol/protobuf-wire';
 import {
   MessageLimitError, decodeRequestOccurrences, decodeResponseOccurrences, expectWireType, readEmbedded, readString,
 } from '../../shared/pool-protocol/validation-codec';
+import { LIMITS } from '../../shared/limits';
 import type { RecordingDropReason } from './drop-reasons';
 import { MAX_READ_FIELDS } from './observe-interaction';
 
@@ -45,10 +47,17 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
       case RECORDED.REQUEST: requests.push(readEmbedded(reader, tag)); break;
       case RECORDED.RESPONSE: responses.push(readEmbedded(reader, tag)); break;
       case RECORDED.VALID: message.valid = readBool(reader, tag); break;
-      case RECORDED.READ_FIELDS:
-        if (message.read_fields.length < MAX_READ_FIELDS) message.read_fields.push(readString(reader, tag));
-        else readEmbedded(reader, tag);
+      case RECORDED.READ_FIELDS: {
+        if (message.read_fields.length >= MAX_READ_FIELDS || overLimitReason(message) !== undefined) {
+          readEmbedded(reader, tag);
+          break;
+        }
+        expectWireType(tag, WireType.LENGTH_DELIMITED);
+        const path = reader.readStringUpTo(LIMITS.recordingMaxReadFieldBytes);
+        if (path === undefined) markOverLimit(message, 'read_field_size');
+        else message.read_fields.push(path);
         break;
+      }
       case RECORDED.READ_FIELDS_TRACKED: message.read_fields_tracked = readBool(reader, tag); break;
       default: reader.skip(tag & 7);
     }
@@ -62,9 +71,13 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
     if (!(error instanceof MessageLimitError)) throw error;
     message.request = null;
     message.response = null;
-    Object.defineProperty(message, OVER_LIMIT, { value: 'header_entries' satisfies RecordingDropReason });
+    markOverLimit(message, 'header_entries');
   }
   return message;
+}
+
+function markOverLimit(message: RecordedInteraction__Output, reason: RecordingDropReason): void {
+  Object.defineProperty(message, OVER_LIMIT, { value: reason, configurable: true });
 }
 
 function readBool(reader: WireReader, tag: number): boolean {

@@ -75,8 +75,8 @@ export class DeploymentRegistry {
         removedRegistration = await this.#storage.deleteConsumer({ consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment });
       }
       if (!current && !removedRegistration) {
-        const what = target.consumerId === '' ? `no version of ${target.schemaId}` : `consumer ${target.consumerId} of ${target.schemaId}`;
-        throw new SvcError(ErrorCode.FAILED_PRECONDITION, `${what} is recorded as deployed in ${target.environment}: nothing to undeploy`);
+        const what = target.consumerId === '' ? `no version of ${target.schemaId} is` : `consumer ${target.consumerId} of ${target.schemaId} is not`;
+        throw new SvcError(ErrorCode.FAILED_PRECONDITION, `${what} recorded as deployed in ${target.environment}: nothing to undeploy`);
       }
       const record: DeploymentRecord = { ...target, version: '', action: 'undeployed', schemaVersion: '', recordedAt: this.#now(), recordedBy: actor };
       await this.#storage.appendDeployment(record);

@@ -114,5 +114,10 @@ export type BatchResult =
      * of the hops and of the main thread's own delays (which a loaded machine stretches).
      */
     workerMs: number;
+    /**
+     * The part of workerMs spent preparing contracts (building one from its document, compiling
+     * schemas on an operation's first call): what the batch's calls themselves cost is the rest.
+     */
+    prepareMs: number;
   }
   | { ok: false; code: ErrorCode; message: string };

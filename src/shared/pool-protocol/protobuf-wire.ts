@@ -69,7 +69,16 @@ export class WireReader {
    * U+FFFD and validate a body that was never the JSON text the client sent.
    */
   readString(): string {
+    return this.#utf8(...this.readLengthDelimited());
+  }
+
+  /** A string field no longer than `maxBytes`, else undefined: a longer one is skipped undecoded. */
+  readStringUpTo(maxBytes: number): string | undefined {
     const [start, end] = this.readLengthDelimited();
+    return end - start > maxBytes ? undefined : this.#utf8(start, end);
+  }
+
+  #utf8(start: number, end: number): string {
     if (start === end) return '';
     if (!isUtf8(this.buffer.subarray(start, end))) {
       throw new WireFormatError(`string field at byte ${start} is not valid UTF-8`);

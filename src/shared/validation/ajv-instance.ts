@@ -4,7 +4,7 @@
  * through RE2; formats are ajv-formats plus OpenAPI's own; three keywords of ours keep hostile
  * bodies from costing more than their size (see below).
  */
-import Ajv, { _, type KeywordCxt, type Options, type SchemaValidateFunction } from 'ajv';
+import Ajv, { _, str, type KeywordCxt, type Options, type SchemaValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import N from 'ajv/dist/compile/names';
 import addFormats from 'ajv-formats';
@@ -39,6 +39,20 @@ export const UNIQUE_ITEMS_KEYWORD = 'x-svc-unique-items';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+/**
+ * int64's range as doubles: JSON numbers are parsed to doubles, which cannot tell 2^63 - 1 from 2^63,
+ * so the bound admits 2^63 and refuses everything beyond it (1e20 was accepted as an int64).
+ */
+const INT64_BOUND = 2 ** 63;
+/** The largest finite single-precision value: `format: float` is IEEE 754 binary32 (OpenAPI's format registry). */
+const FLOAT_MAX = 3.4028234663852886e38;
+/**
+ * `multipleOf` holds when value / multipleOf is an integer (JSON Schema Validation §6.2.1). AJV tests
+ * the double quotient for an exact integer, and 0.3 / 0.1 is 2.9999999999999996: a price of 19.99 was
+ * "not a multiple of 0.01". The quotient's rounding error is a few units of 2^-52 relative to its
+ * size; a relative tolerance of 1e-12 takes it in and still refuses 0.3000001.
+ */
+const MULTIPLE_OF_TOLERANCE = 1e-12;
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -60,6 +74,18 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
   addFormats(ajv as Ajv);
   addOpenApiFormats(ajv);
   for (const [name, validate] of Object.entries(LONG_VALUE_SAFE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword({
+    keyword: 'multipleOf',
+    type: 'number',
+    schemaType: 'number',
+    error: { message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`, params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}` },
+    code(cxt) {
+      const { gen, data, schemaCode } = cxt;
+      const quotient = gen.let('quotient');
+      cxt.fail(_`${schemaCode} <= 0 || (${quotient} = ${data} / ${schemaCode}, Math.abs(Math.round(${quotient}) - ${quotient}) > ${MULTIPLE_OF_TOLERANCE} * Math.max(1, Math.abs(${quotient})))`);
+    },
+  });
   ajv.addKeyword({
     keyword: FORBIDDEN_KEYWORD,
     schemaType: 'string',
@@ -89,11 +115,11 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
   return ajv;
 }
 
-/** OpenAPI's formats (Data Types section); `float`, `double`, `binary` and `password` only name a representation. */
+/** OpenAPI's formats (Data Types section): integer and float ranges; `double`, `binary` and `password` only name a representation. */
 function addOpenApiFormats(ajv: AjvInstance): void {
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -INT64_BOUND && n <= INT64_BOUND });
+  ajv.addFormat('float', { type: 'number', validate: (n: number) => Math.abs(n) <= FLOAT_MAX });
   ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('binary', true);
   ajv.addFormat('password', true);

@@ -1,4 +1,5 @@
 export { CompiledContract, NOT_PREPARED, type PreparedOnly } from './compiled-contract';
+export { compilingTimeMs } from './schema-compiler';
 export type {
   HttpRequestInput,
   HttpResponseInput,

@@ -17,7 +17,7 @@ export interface ParameterPlan {
   readonly name: string;
   readonly location: ParameterLocation;
   readonly required: boolean;
-  /** form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject. */
+  /** form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject, or TAB_DELIMITED (Swagger 2.0's tsv). */
   readonly style: string;
   readonly explode: boolean;
   readonly allowEmptyValue: boolean;
@@ -73,6 +73,11 @@ const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
 /** OpenAPI: header parameters with these names are ignored (the body and auth machinery own them). */
 const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
 const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
+/**
+ * Swagger 2.0's `collectionFormat: tsv` (tab-separated), which OpenAPI 3 has no style for: the
+ * conversion keeps it as `x-collectionFormat` and this name stands for it.
+ */
+export const TAB_DELIMITED = 'tabDelimited';
 
 /** Where an operation sits in the document: what a plan is built from. */
 export interface OperationSite {
@@ -176,8 +181,9 @@ function valueDescription(
   place: string,
   direction: Direction,
 ): ValueDescription {
-  const style = typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
-  const explode = typeof node.explode === 'boolean' ? node.explode : style === 'form';
+  const tabDelimited = node['x-collectionFormat'] === 'tsv';
+  const style = tabDelimited ? TAB_DELIMITED : typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
+  const explode = !tabDelimited && (typeof node.explode === 'boolean' ? node.explode : style === 'form');
   if (node.schema === undefined && isJsonObject(node.content)) {
     const [mediaType, media] = Object.entries(node.content)[0] ?? [];
     if (mediaType !== undefined && isJsonObject(media) && media.schema !== undefined) {

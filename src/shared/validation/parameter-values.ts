@@ -7,7 +7,7 @@ import type { CallContext } from './call-context';
 import { addError } from './error-report';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
-import type { ParameterPlan } from './operation-plan';
+import { TAB_DELIMITED, type ParameterPlan } from './operation-plan';
 import type { QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
 import type { ErrorCategory } from './types';
@@ -51,7 +51,7 @@ export function pathParameterValue(parameter: ParameterPlan, raw: string | undef
 }
 
 /**
- * Form (exploded or not), spaceDelimited, pipeDelimited and deepObject query styles. `declared`
+ * Form (exploded or not), spaceDelimited, pipeDelimited, tab-delimited and deepObject query styles. `declared`
  * are the operation's query parameters: an exploded free-form object takes the other names.
  */
 export function queryParameterValue(
@@ -69,8 +69,7 @@ export function queryParameterValue(
   if (values === undefined) return ABSENT;
   if (shape.kind === 'array' && !parameter.json) {
     if (values[0] === '' && values.length === 1 && parameter.allowEmptyValue) return EMPTY_ALLOWED;
-    const separator = parameter.style === 'spaceDelimited' ? ' ' : parameter.style === 'pipeDelimited' ? '|' : ',';
-    const items = parameter.explode && parameter.style === 'form' ? values : values[0]!.split(separator);
+    const items = parameter.explode && parameter.style === 'form' ? values : values[0]!.split(arraySeparator(parameter.style));
     return coerceItems(parameter, items, shape.items, category, call);
   }
   return fromText(parameter, values[0]!, ',', category, call);
@@ -79,7 +78,17 @@ export function queryParameterValue(
 /** Headers (request parameters and response headers) use the simple style. */
 export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
   if (raw === undefined) return ABSENT;
-  return fromText(parameter, raw.trim(), ',', category, call);
+  return fromText(parameter, raw.trim(), arraySeparator(parameter.style), category, call);
+}
+
+/** What separates the items of a non-exploded array in a style's text. */
+function arraySeparator(style: string): string {
+  switch (style) {
+    case 'spaceDelimited': return ' ';
+    case 'pipeDelimited': return '|';
+    case TAB_DELIMITED: return '\t';
+    default: return ',';
+  }
 }
 
 /** `a=1; b=2` → values by name (Map: no prototype keys). */

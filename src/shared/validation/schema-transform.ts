@@ -77,6 +77,9 @@ const SCHEMA_MAP_KEYS = new Set(['dependentSchemas']);
 const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
 /** The schema object of `unit` → the JSON Schema compiled under the unit's id. */
+/** The pattern that stands for a declared property named __proto__ (see transformNode). */
+const PROTO_PROPERTY_PATTERN = '^__proto__$';
+
 export function transformSchema(node: JsonValue | undefined, ctx: TransformContext, unit: SchemaUnit): unknown {
   return transformNode(node, ctx, { unit, depth: 0, inPlace: true });
 }
@@ -104,6 +107,7 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
 
   let out: SchemaOut = {};
   let forbidden: Set<string> | undefined;
+  let protoProperty: unknown;
   for (const key of Object.keys(node)) {
     const value = node[key]!;
     if (DROPPED_KEYS.has(key) || key.startsWith('x-')) continue;
@@ -126,6 +130,10 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
         } else {
           setOwn(properties, name, child(value[name], key));
         }
+      }
+      if (Object.hasOwn(properties, '__proto__')) {
+        protoProperty = properties.__proto__;
+        delete properties.__proto__;
       }
       out.properties = properties;
     } else if (key === 'items') {
@@ -171,6 +179,13 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
     }
   }
 
+  if (protoProperty !== undefined) {
+    // AJV's `properties` passes over a property named __proto__ (it never reads one); a pattern for
+    // exactly that name checks it, and counts it as declared for additionalProperties.
+    const patterns: SchemaOut = isJsonObject(out.patternProperties as JsonValue) ? out.patternProperties as SchemaOut : {};
+    setOwn(patterns, PROTO_PROPERTY_PATTERN, protoProperty);
+    out.patternProperties = patterns;
+  }
   if (forbidden !== undefined && Array.isArray(out.required)) {
     out.required = (out.required as string[]).filter((name) => !forbidden.has(name));
   }

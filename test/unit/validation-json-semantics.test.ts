@@ -1,0 +1,85 @@
+/**
+ * Values as JSON Schema means them, not as JavaScript happens to hold them: numbers (`multipleOf`
+ * with decimal steps, the ranges of OpenAPI's int64 and float formats), and a property named
+ * __proto__ (AJV's `properties` passes over that name).
+ */
+import { before, describe, it } from 'node:test';
+import { loadSchema } from '../../src/shared/openapi/load-document';
+import { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, request } from '../helpers/validation-contracts';
+
+const PROPERTIES = {
+  price: { type: 'number', multipleOf: 0.01 },
+  tenth: { type: 'number', multipleOf: 0.1 },
+  even: { type: 'integer', multipleOf: 2 },
+  quarter: { type: 'number', multipleOf: 2.5 },
+  id: { type: 'integer', format: 'int64' },
+  ratio: { type: 'number', format: 'float' },
+};
+
+/** A document with one POST /orders taking `schema`. */
+function postDocument(schema: object, openapi = '3.0.3'): string {
+  return JSON.stringify({
+    openapi,
+    info: { title: 'values', version: '1.0.0' },
+    paths: { '/orders': { post: { requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { 204: { description: 'stored' } } } } },
+  });
+}
+
+/** Posts a body given as JSON text, so that values reach the validator as a client wrote them. */
+function postTo(contract: CompiledContract, body: string) {
+  return contract.validateInteraction({ request: request('POST', '/orders', { headers: { 'content-type': 'application/json' }, body }) });
+}
+
+describe('numbers', () => {
+  let contract: CompiledContract;
+  before(async () => {
+    contract = new CompiledContract((await loadSchema(postDocument({ type: 'object', properties: PROPERTIES }))).document);
+  });
+  const post = (body: string) => postTo(contract, body);
+
+  it('multipleOf: decimal steps whose quotient is an integer though the doubles do not divide exactly', () => {
+    for (const body of ['{"price":19.99}', '{"price":0.07}', '{"tenth":0.3}', '{"tenth":0.7}', '{"tenth":-2.3}', '{"even":10}', '{"quarter":7.5}', '{"price":1e20}', '{"tenth":0}']) {
+      assertValid(post(body));
+    }
+  });
+
+  it('multipleOf: what is not a multiple stays invalid', () => {
+    assertInvalid(post('{"tenth":0.35}'), 'request_invalid', 'request body /tenth: must be a multiple of 0.1');
+    assertInvalid(post('{"tenth":0.3000001}'), 'request_invalid', 'request body /tenth: must be a multiple of 0.1');
+    assertInvalid(post('{"price":19.995}'), 'request_invalid', 'request body /price: must be a multiple of 0.01');
+    assertInvalid(post('{"even":7}'), 'request_invalid', 'request body /even: must be a multiple of 2');
+    assertInvalid(post('{"quarter":1}'), 'request_invalid', 'request body /quarter: must be a multiple of 2.5');
+  });
+
+  it('int64: integers beyond 2^63 are refused', () => {
+    assertValid(post('{"id":9007199254740993}'));
+    assertValid(post('{"id":-9223372036854775808}'));
+    assertInvalid(post('{"id":99999999999999999999}'), 'request_invalid', 'request body /id: must match format "int64"');
+    assertInvalid(post('{"id":-1e19}'), 'request_invalid', 'request body /id: must match format "int64"');
+  });
+
+  it('float: values beyond single precision are refused', () => {
+    assertValid(post('{"ratio":3.4e38}'));
+    assertValid(post('{"ratio":-1.5}'));
+    assertInvalid(post('{"ratio":1e39}'), 'request_invalid', 'request body /ratio: must match format "float"');
+  });
+});
+
+describe('a property named __proto__', () => {
+  it('is checked against its schema, counts as declared, and can be required', async () => {
+    // The document as text: an object literal would set the prototype instead of a property.
+    const schema = '{"type":"object","properties":{"__proto__":{"type":"integer"},"id":{"type":"integer"}},"required":["__proto__"],"additionalProperties":false}';
+    const contract = new CompiledContract((await loadSchema(postDocument({}).replace('"schema":{}', `"schema":${schema}`))).document);
+    assertValid(postTo(contract, '{"__proto__":3,"id":1}'));
+    assertInvalid(postTo(contract, '{"__proto__":"x"}'), 'request_invalid', 'request body /__proto__: must be integer');
+    assertInvalid(postTo(contract, '{"id":1}'), 'request_invalid', 'request body: property "__proto__" is required');
+  });
+
+  it('keeps the schema\'s own patternProperties (OpenAPI 3.1)', async () => {
+    const schema = '{"type":"object","patternProperties":{"^n_":{"type":"number"}},"properties":{"__proto__":{"type":"string"}},"additionalProperties":false}';
+    const contract = new CompiledContract((await loadSchema(postDocument({}, '3.1.0').replace('"schema":{}', `"schema":${schema}`))).document);
+    assertValid(postTo(contract, '{"__proto__":"a","n_1":2}'));
+    assertInvalid(postTo(contract, '{"__proto__":1,"n_1":"b"}'), 'request_invalid', 'request body /n_1: must be number', 'request body /__proto__: must be string');
+  });
+});
