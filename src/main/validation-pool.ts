@@ -96,13 +96,20 @@ export interface ValidationPoolOptions {
    */
   slowCompileMs: number;
   /**
-   * A batch whose calls ran longer than this in its worker (its contracts' preparation left out) marks their calls slow
+   * A batch whose calls ran longer than this in its worker (their contracts' preparation left out, see slowPrepareMs) marks their calls slow
    * work, like calls over maxBatchBytes: they travel alone and never take the last lane free of slow
    * work. A pattern RE2 accepts can cost 5 µs a character: 1 MB calls held both lanes 4.5 s, call
    * after call. A marked contract whose batch runs quicker is unmarked. Worker time is wall time, which
    * a loaded machine stretches: far above an ordinary batch's (under 10 ms at p99 in the benches).
    */
   slowCallMs: number;
+  /**
+   * A batch whose contracts took longer than this to prepare (built from their documents, schemas
+   * compiled on an operation's first call) marks their calls slow work as well: the next lane their
+   * calls spread to would prepare them as slowly. Quicker preparation is left out of the calls' time,
+   * so that a contract compiled in 260 ms does not count as slow work for good.
+   */
+  slowPrepareMs: number;
   /**
    * A call larger than this counts as slow work while its contract has not yet run a call at least
    * half its size quicker than slowCallMs: what it costs is unknown, and a first call of 300 KB under
@@ -142,6 +149,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // noisy-neighbour goal (≤ 100 ms). A 37-byte body under anyOf nested through $ref ran 0.3 s a call,
   // under the 500 ms this was, and four callers of it held both lanes: others waited up to 1.4 s.
   slowCallMs: 100,
+  slowPrepareMs: 500,
   slowCallBytes: 64 * 1024, // 64 KiB: 0.3 s at the 5 µs a character a slow pattern costs
   maxRunMs: LIMITS.validationMaxMs,
   maxHeapBytes: LIMITS.validationWorkerMaxHeapBytes,
@@ -243,7 +251,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowPrepareMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -720,8 +728,10 @@ export class ValidationPool {
       (result) => {
         if (sent.abandoned) return NEVER;
         done();
-        // What the calls cost, without the contracts' preparation: a slow compile is judged by slowCompileMs.
-        if (result.ok) this.#noteCallTime(calls, contractIndex, result.workerMs - result.prepareMs);
+        if (result.ok) {
+          const { workerMs, prepareMs } = result;
+          this.#noteCallTime(calls, contractIndex, prepareMs > this.#options.slowPrepareMs ? Number.POSITIVE_INFINITY : workerMs - prepareMs);
+        }
         return result;
       },
       (error: unknown) => {

@@ -250,10 +250,13 @@ export const LIMITS = Object.freeze({
   /**
    * Validation workers: old-generation heap of one worker thread, the contract cache's budget and
    * room for a batch. A batch that needs more stops its thread; its calls go again one at a time and
-   * the one that needs it is refused. A 45-byte body under `anyOf` branches nested through `$ref`
-   * (each level doubling the work, and the errors AJV keeps) took one worker to 5.7 GB in 10 s.
+   * the one that needs it is refused (without a limit of its own, a worker reaching V8's heap limit
+   * ends the whole process). A 45-byte body under `anyOf` branches nested through `$ref` (each level
+   * doubling the work, and the errors AJV keeps) took one worker to 5.7 GB in 10 s. At 1.5 GiB, V8
+   * collected so often during the noisy-neighbour suite's slow compiles that the victim's p99 rose
+   * from 16–20 ms to 22–85 ms; at 2 GiB it stayed at 20–21 ms.
    */
-  validationWorkerMaxHeapBytes: 1536 * 1024 * 1024, // 1.5 GiB
+  validationWorkerMaxHeapBytes: 2 * 1024 * 1024 * 1024, // 2 GiB
   /**
    * Bytes of worker heap counted per byte of a contract's document JSON in the cache budget: the
    * parsed document, router, AJV instance and compiled validators (a 3 MiB document cost about 21 MB).
