@@ -228,6 +228,17 @@ export const LIMITS = Object.freeze({
   /** Consumers: used fields of one registration, all endpoints together (repeats counted), checked before anything is merged. */
   consumerMaxUsedFieldsTotal: 100_000,
   /**
+   * Consumers: characters of the used fields of one registration, all endpoints together. Each
+   * field may be maxMetadataLength long: three registrations of 100,000 fields of 250 characters
+   * (25 MB each) held every call 200–385 ms, and made ListConsumers of the schema too large to send.
+   */
+  consumerMaxUsedFieldChars: 2 * 1024 * 1024, // 2 Mi characters
+  /**
+   * ListConsumers: characters of used fields one answer carries at most (the gRPC message limit is
+   * 48 MiB); a larger listing is refused, naming this limit, instead of failing as it is sent.
+   */
+  consumerListMaxUsedFieldChars: 16 * 1024 * 1024, // 16 Mi characters
+  /**
    * Main thread: bytes of version documents (their JSON text, 2 bytes a character) the schema
    * registry keeps for worker threads, least recently used out, beside its 64 entries. Holds several
    * documents of maxSchemaBytes; a cap on entries alone let ten 27 MB versions grow the process by 1.3 GB.

@@ -77,8 +77,9 @@ function runBatch(batch: ValidationBatch): BatchResult {
       const lookupStarted = performance.now();
       cached = lookedUp[contractIndex] = contractFor(hash, documents, compile) ?? null;
       buildingMs += performance.now() - lookupStarted;
+    } else if (cached !== null) {
+      hits++; // every call counts as a lookup, as contractFor counts the first
     }
-    else if (cached !== null) hits++; // every call counts as a lookup, as contractFor counts the first
     if (cached === null) {
       outcomes[outcome + OutcomeField.STATUS] = OutcomeStatus.MISSING;
       continue;

@@ -82,3 +82,39 @@ test('more used fields in all than consumerMaxUsedFieldsTotal are refused before
   assert.match(answer.message, new RegExp(`300000 used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} \\(consumerMaxUsedFieldsTotal\\)`));
   assert.ok(performance.now() - started < 5_000);
 });
+
+test('used-field characters: a registration over consumerMaxUsedFieldChars is refused; a listing over consumerListMaxUsedFieldChars is refused naming it', async () => {
+  /** `count` fields of maxMetadataLength characters each, distinct per `tag`. */
+  const longFields = (tag: string, count: number) => Array.from({ length: count }, (_, f) => `${tag}_${f}_`.padEnd(LIMITS.maxMetadataLength, 'x'));
+  const register = (consumerId: string, environment: string, usedEndpoints: object[]) => server.client.call('RegisterConsumer', {
+    consumer_id: consumerId, consumer_version: '1', schema_id: 'users', schema_version: '1.0.0', environment, used_endpoints: usedEndpoints,
+  });
+
+  const endpointsOver = Math.ceil(LIMITS.consumerMaxUsedFieldChars / (LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength)) + 1;
+  const refused = await register('long-fields', 'dev', Array.from({ length: endpointsOver }, (_, e) => ({
+    method: 'GET', path: '/users/{id}', used_fields: longFields(`e${e}`, LIMITS.consumerMaxUsedFields),
+  })));
+  assert.equal(refused.success, false);
+  const chars = endpointsOver * LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
+  assert.equal(refused.message, `used_endpoints list ${chars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
+
+  // Registrations each under the limit, together over what one listing carries.
+  const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
+  const registrations = Math.floor(LIMITS.consumerListMaxUsedFieldChars / perRegistration) + 1;
+  for (let i = 0; i < registrations; i++) {
+    const answer = await register(`wide-${i}`, 'dev', [{ method: 'GET', path: '/users/{id}', used_fields: longFields(`c${i}`, LIMITS.consumerMaxUsedFields) }]);
+    assert.equal(answer.success, true, answer.message);
+  }
+  assert.equal((await register('narrow', 'staging', [{ method: 'GET', path: '/users/{id}', used_fields: ['id'] }])).success, true);
+  await assert.rejects(server.client.call('ListConsumers', { schema_id: 'users', environment: 'dev' }), (error: { code: number; details: string }) => {
+    assert.equal(error.code, 8); // RESOURCE_EXHAUSTED
+    // The earlier tests' registrations in dev count too.
+    const listed = /^the \d+ consumers of users in dev list (\d+) characters of used fields, over the limit of (\d+) one answer carries \(consumerListMaxUsedFieldChars\)$/.exec(error.details);
+    assert.ok(listed, error.details);
+    assert.ok(Number(listed[1]) >= registrations * perRegistration);
+    assert.equal(Number(listed[2]), LIMITS.consumerListMaxUsedFieldChars);
+    return true;
+  });
+  const staging = await server.client.call('ListConsumers', { schema_id: 'users', environment: 'staging' });
+  assert.deepEqual(staging.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['narrow']);
+});

@@ -126,6 +126,13 @@ export function recentVersions(versions: readonly string[]): string {
   return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
 }
 
+/** Characters of the used fields of these endpoints, all together. */
+export function usedFieldChars(endpoints: readonly EndpointUsageRecord[]): number {
+  let chars = 0;
+  for (const endpoint of endpoints) for (const usedField of endpoint.usedFields) chars += usedField.length;
+  return chars;
+}
+
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
 function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {
   if (endpoints.length > LIMITS.consumerMaxEndpoints) {
@@ -135,6 +142,10 @@ function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageReco
   for (const endpoint of endpoints) totalFields += endpoint.usedFields.length;
   if (totalFields > LIMITS.consumerMaxUsedFieldsTotal) {
     throw limitExceeded(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
+  }
+  const totalChars = usedFieldChars(endpoints);
+  if (totalChars > LIMITS.consumerMaxUsedFieldChars) {
+    throw limitExceeded(`used_endpoints list ${totalChars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
   }
   return endpoints.map((endpoint, index) => {
     const field = `used_endpoints[${index}]`;

@@ -27,7 +27,6 @@ export interface CompileLimits {
   maxSchemaObjectProperties: number;
 }
 
-
 /** Milliseconds this thread has spent in SchemaCompiler.compile: a validation worker tells a batch's compiles from its calls by it. */
 let compilingMs = 0;
 
