@@ -76,10 +76,10 @@ const EXTRA_PROPERTY_KEYS = new Set(['additionalProperties', 'unevaluatedPropert
 const SCHEMA_MAP_KEYS = new Set(['dependentSchemas']);
 const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
-/** The schema object of `unit` → the JSON Schema compiled under the unit's id. */
 /** The pattern that stands for a declared property named __proto__ (see transformNode). */
 const PROTO_PROPERTY_PATTERN = '^__proto__$';
 
+/** The schema object of `unit` → the JSON Schema compiled under the unit's id. */
 export function transformSchema(node: JsonValue | undefined, ctx: TransformContext, unit: SchemaUnit): unknown {
   return transformNode(node, ctx, { unit, depth: 0, inPlace: true });
 }
