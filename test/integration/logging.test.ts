@@ -130,14 +130,30 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Starts of `svc serve` per session: a free port can be taken by another test before the child binds it. */
+const PORT_ATTEMPTS = 3;
+
 /** `svc serve` at one LOG_LEVEL: a registration, a refused registration, a failing call; then its stdout lines. */
 async function serveSession(level: LogLevel): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    const lines = await trySession(level);
+    if (lines !== undefined) return lines;
+    if (attempt === PORT_ATTEMPTS) throw new Error(`svc serve at LOG_LEVEL=${level} exited before serving, ${PORT_ATTEMPTS} times`);
+  }
+}
+
+/** One session on a port found free; undefined when the child exits before it serves (its port was taken meanwhile). */
+async function trySession(level: LogLevel): Promise<string[] | undefined> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/svc.js'), 'serve', '--storage', 'memory', '--host', '127.0.0.1',
     '--port', String(port), '--metrics-port', '0'], { env: { ...process.env, LOG_LEVEL: level, SVC_METRICS_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout!.on('data', (chunk) => { stdout += chunk; });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let gone = false;
+  const exited = new Promise((resolve) => child.once('exit', (code) => {
+    gone = true;
+    resolve(code);
+  }));
   const address = `127.0.0.1:${port}`;
   const client = createTestClient(address);
   try {
@@ -145,6 +161,7 @@ async function serveSession(level: LogLevel): Promise<string[]> {
     for (;;) {
       const serving = await checkHealth(address).catch(() => 'DOWN');
       if (serving === 'SERVING') break;
+      if (gone) return undefined;
       if (Date.now() > deadline) throw new Error(`svc serve at LOG_LEVEL=${level} did not come up`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
