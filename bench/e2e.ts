@@ -5,8 +5,7 @@
  * gRPC. Then latency percentiles under an open-loop load (calls leave on a fixed schedule at
  * LATENCY_RATE, so a server that falls behind queues them and the queueing shows), for both.
  * Goals: ≥ 0.95× the floor's calls/s; p99 ≤ 1.5× the floor's p99 at the same rate; p99.9 ≤ 3×.
- * The open-loop sender keeps about one core busy (see measureLatencyAtRate); outside-check takes the
- * same measures with a client that does not.
+ * outside-check takes the same measures with a client of another kind (see measureLatencyAtRate).
  */
 import { corpusText, ensureCorpora } from './corpora';
 import {
@@ -18,14 +17,16 @@ import { callUnary, interactionRequest, registerBenchSchema, startBenchServer, t
 
 export const UNARY_CONCURRENCY = 64;
 /** Alternating rounds, median of each: the machine is shared, and its load drifts over a run. */
-const ROUNDS = 5;
+export const ROUNDS = 5;
 const MEASURE_MS = 2_500;
 const WARMUP_MS = 500;
 /** The open-loop rate of the latency rounds (calls/s), the same for both servers. */
 export const LATENCY_RATE = 2_000;
 /** Long enough for a p99.9 from 10 calls: 10,000 calls per round at LATENCY_RATE. */
-const LATENCY_MS = 5_000;
+export const LATENCY_MS = 5_000;
 const LATENCY_ROUNDS = 5;
+/** What every measure is compared with. */
+export const FLOOR = 'no-op grpc-js';
 export const E2E_GOALS = Object.freeze({ throughputRatio: 0.95, p99Ratio: 1.5, p999Ratio: 3 });
 
 export const e2eSuite: BenchSuite = {
@@ -48,10 +49,9 @@ export const e2eSuite: BenchSuite = {
       }
       const rates = { svc: median(rounds.svc), noop: median(rounds.noop) };
       const latency = await latencyRounds([svc, noop], (server) => call(server), progress);
-      const floor = 'no-op grpc-js';
       const rows: BenchRow[] = [
-        ratioRow(`unary calls/s, ${UNARY_CONCURRENCY} in flight`, rates.svc, 'calls/s', { name: floor, value: rates.noop }, E2E_GOALS.throughputRatio),
-        ...latencyRows(`at ${LATENCY_RATE} calls/s`, latency, floor),
+        ratioRow(`unary calls/s, ${UNARY_CONCURRENCY} in flight`, rates.svc, 'calls/s', { name: FLOOR, value: rates.noop }, E2E_GOALS.throughputRatio),
+        ...latencyRows(`at ${LATENCY_RATE} calls/s`, latency, FLOOR),
       ];
       return {
         suite: 'e2e',

@@ -145,6 +145,11 @@ export async function measureLatencyAtRate(
     }
   }
   await Promise.all(pending);
+  return latencyProfileOf(latencies, lags);
+}
+
+/** The profile of calls' latencies and their senders' lateness (ms, any order). */
+export function latencyProfileOf(latencies: ArrayLike<number>, lags: ArrayLike<number>): LatencyProfile {
   const sorted = Array.from(latencies).sort((a, b) => a - b);
   const sortedLags = Array.from(lags).sort((a, b) => a - b);
   return {
@@ -152,7 +157,7 @@ export async function measureLatencyAtRate(
     p99Ms: percentile(sorted, 0.99),
     p999Ms: percentile(sorted, 0.999),
     maxMs: sorted[sorted.length - 1]!,
-    calls: total,
+    calls: sorted.length,
     sendLagP99Ms: percentile(sortedLags, 0.99),
   };
 }

@@ -29,7 +29,7 @@ interface Round {
   clientDelayP99Ms: number;
   clientDelayMaxMs: number;
   clientGcMaxMs: number;
-  /** Cores the bench client's process used: its sender waits for calls due within a millisecond on setImmediate, so it holds about one. */
+  /** Cores the bench client's process used (its sender's share: see measureLatencyAtRate). */
   clientCpuCores: number;
   server: ServerDiagnostics;
 }
@@ -116,10 +116,7 @@ function rowsOf(label: string, rounds: readonly Round[]): BenchRow[] {
 }
 
 function notesOf(rounds: Record<BenchServer['mode'], Round[]>): string[] {
-  const describe = (round: Round) => JSON.stringify({
-    client: round.client, clientDelayP99Ms: round.clientDelayP99Ms, clientDelayMaxMs: round.clientDelayMaxMs, clientGcMaxMs: round.clientGcMaxMs, clientCpuCores: round.clientCpuCores,
-    server: round.server,
-  });
+  const describe = (round: Round) => JSON.stringify(round);
   return [
     `${machineNote()}; client, svc server (main thread + workers) and no-op server share these cores`,
     `medians of ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s; every round in full below (ms unless named)`,

@@ -34,6 +34,7 @@ import type { DocumentTask, DocumentTaskAnswer, DocumentTaskResult } from '../sh
 import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import type { Logger } from './logger';
+import { heapLimits, isOutOfHeap } from './worker-heap';
 
 type TaskKind = DocumentTask['kind'];
 
@@ -299,7 +300,7 @@ export class DocumentTaskPool {
     if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
       return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} took longer than ${this.#options.budgetMs[task.kind] / 1000} s and was stopped (${task.kind}MaxMs); ${what.undone}`);
     }
-    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    if (isOutOfHeap(error)) {
       return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} needed more than ${formatBytes(this.#options.maxHeapBytes)} of memory and was stopped (documentTaskMaxHeapBytes); ${what.undone}`);
     }
     return unavailable(`the ${what.worker} worker stopped (${errorMessage(error)}); ${what.undone}, retry`);
@@ -316,7 +317,7 @@ export class DocumentTaskPool {
       concurrentTasksPerWorker: 1,
       idleTimeout: idleTimeoutMs,
       recordTiming: false,
-      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(maxHeapBytes / (1024 * 1024)) },
+      resourceLimits: heapLimits(maxHeapBytes),
     });
     // Without a listener an 'error' event (a thread failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'document-tasks', err: error }, 'document task worker failed'));

@@ -30,12 +30,14 @@
  *   RE2's native code ends only when that call returns, so the lane does not wait for it). The
  *   batch's calls go again one by one, marked slow work, and one that overruns alone fails with
  *   LIMIT_EXCEEDED; batches waiting behind it on that lane go again unchanged.
+ * - Heap budget. A worker's heap is limited to `maxHeapBytes`: a batch that needs more stops its
+ *   thread (Piscina starts another), and its calls are dealt with as after an overrun.
  * - Callers that have gone. A queued call whose caller cancelled it (or whose deadline passed) is
  *   dropped when a batch would take it, and a batch that has run longer than `slowCallMs` with only
  *   such calls has its lane given a new thread, as for an overrun: under overload, work for callers
  *   that gave up would otherwise hold the workers that the others wait for.
  *
- * A worker that dies is replaced by Piscina; the calls it held fail with UNAVAILABLE.
+ * A worker that dies otherwise is replaced by Piscina; the calls it held fail with UNAVAILABLE.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +53,7 @@ import { ERROR_CATEGORIES } from '../shared/validation/types';
 import type { VersionDocument, VersionRef } from '../shared/schema-records';
 import type { Logger } from './logger';
 import { LruCache } from '../shared/lru-cache';
+import { heapLimits, isOutOfHeap } from './worker-heap';
 import type { Metrics } from './metrics';
 
 export interface ValidationTask {
@@ -346,7 +349,7 @@ export class ValidationPool {
       concurrentTasksPerWorker,
       idleTimeout: Number.POSITIVE_INFINITY,
       recordTiming: false,
-      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(maxHeapBytes / (1024 * 1024)) },
+      resourceLimits: heapLimits(maxHeapBytes),
     });
     // Without a listener an 'error' event (a worker failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
@@ -416,10 +419,12 @@ export class ValidationPool {
         this.#requeue(batch.calls, 'front');
         return;
       }
-      // An overrun counts as slow whatever slowCallMs is.
-      this.#noteCallTime(batch.calls, batch.contracts, overran ? Number.POSITIVE_INFINITY : ranMs);
-      if (overran) this.#retryOverrun(batch.calls, 'time');
-      else for (const call of batch.calls) call.reject(cancelledError());
+      if (overran) {
+        this.#retryOverrun(batch.calls, batch.contracts, 'time');
+        return;
+      }
+      this.#noteCallTime(batch.calls, batch.contracts, ranMs);
+      for (const call of batch.calls) call.reject(cancelledError());
     });
     this.#publishCacheGauges();
     this.#scheduleFlush();
@@ -511,12 +516,13 @@ export class ValidationPool {
   }
 
   /**
-   * Marks the contracts of a batch that ran longer than slowCallMs (one of them was slow; each travels
-   * alone until its own time tells), and unmarks a marked contract whose batch ran quicker; a quick
-   * batch also records how large a call of each contract has run quickly.
+   * Marks the contracts of a batch whose calls ran longer than slowCallMs (their contracts'
+   * preparation left out; one of them was slow, and each travels alone until its own time tells), and
+   * unmarks a marked contract whose batch ran quicker; a quick batch also records how large a call of
+   * each contract has run quickly.
    */
-  #noteCallTime(calls: readonly PendingCall[], contracts: ReadonlyMap<string, number>, workerMs: number): void {
-    const slow = workerMs > this.#options.slowCallMs;
+  #noteCallTime(calls: readonly PendingCall[], contracts: ReadonlyMap<string, number>, callMs: number): void {
+    const slow = callMs > this.#options.slowCallMs;
     for (const hash of contracts.keys()) {
       if (slow) {
         if (this.#slowContracts.size >= MAX_SLOW_CONTRACTS) this.#slowContracts.delete(this.#slowContracts.values().next().value!);
@@ -738,9 +744,8 @@ export class ValidationPool {
         if (sent.abandoned) return NEVER;
         done();
         lane.known.clear();
-        if (!this.#closing && (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          this.#noteCallTime(calls, contractIndex, Number.POSITIVE_INFINITY);
-          this.#retryOverrun(calls, 'memory');
+        if (!this.#closing && isOutOfHeap(error)) {
+          this.#retryOverrun(calls, contractIndex, 'memory');
           return undefined;
         }
         const reason = this.#closing
@@ -753,10 +758,12 @@ export class ValidationPool {
   }
 
   /**
-   * The calls of a batch that ran over maxRunMs, or needed more than maxHeapBytes: they go again one
-   * by one, as slow work, and one that had overrun before (or alone) fails.
+   * The calls of a batch that ran over maxRunMs, or needed more than maxHeapBytes: its contracts count
+   * as slow whatever slowCallMs is, the calls go again one by one, as slow work, and one that had
+   * overrun before (or alone) fails.
    */
-  #retryOverrun(calls: PendingCall[], limit: 'time' | 'memory'): void {
+  #retryOverrun(calls: PendingCall[], contracts: ReadonlyMap<string, number>, limit: 'time' | 'memory'): void {
+    this.#noteCallTime(calls, contracts, Number.POSITIVE_INFINITY);
     const again: PendingCall[] = [];
     for (const call of calls) {
       if (call.overran || calls.length === 1) {

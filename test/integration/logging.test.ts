@@ -7,14 +7,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { ConfigError, LOG_LEVELS, resolveServerConfig, type LogLevel } from '../../src/main/config';
 import { minimalDocument, readSchemaFixture } from '../helpers/documents';
 import { checkHealth } from '../helpers/health';
 import { captureLogs, type CapturedLogs } from '../helpers/log-capture';
-import { REPO_ROOT } from '../helpers/paths';
 import { createTestClient, startTestServer, type TestServer } from '../helpers/server';
+import { SVC_BIN, unusedPort } from '../cli/run-svc';
 
 const LEVEL_ORDER: Record<string, number> = { debug: 20, info: 30, warn: 40, error: 50 };
 
@@ -119,17 +117,6 @@ describe('LOG_LEVEL', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts of `svc serve` per session: a free port can be taken by another test before the child binds it. */
 const PORT_ATTEMPTS = 3;
 
@@ -144,16 +131,12 @@ async function serveSession(level: LogLevel): Promise<string[]> {
 
 /** One session on a port found free; undefined when the child exits before it serves (its port was taken meanwhile). */
 async function trySession(level: LogLevel): Promise<string[] | undefined> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/svc.js'), 'serve', '--storage', 'memory', '--host', '127.0.0.1',
+  const port = await unusedPort();
+  const child = spawn(process.execPath, [SVC_BIN, 'serve', '--storage', 'memory', '--host', '127.0.0.1',
     '--port', String(port), '--metrics-port', '0'], { env: { ...process.env, LOG_LEVEL: level, SVC_METRICS_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout!.on('data', (chunk) => { stdout += chunk; });
-  let gone = false;
-  const exited = new Promise((resolve) => child.once('exit', (code) => {
-    gone = true;
-    resolve(code);
-  }));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   const address = `127.0.0.1:${port}`;
   const client = createTestClient(address);
   try {
@@ -161,7 +144,7 @@ async function trySession(level: LogLevel): Promise<string[] | undefined> {
     for (;;) {
       const serving = await checkHealth(address).catch(() => 'DOWN');
       if (serving === 'SERVING') break;
-      if (gone) return undefined;
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
       if (Date.now() > deadline) throw new Error(`svc serve at LOG_LEVEL=${level} did not come up`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

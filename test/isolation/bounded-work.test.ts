@@ -90,16 +90,17 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars is re
     consumer_id: consumerId, consumer_version: '1', schema_id: 'users', schema_version: '1.0.0', environment, used_endpoints: usedEndpoints,
   });
 
-  const endpointsOver = Math.ceil(LIMITS.consumerMaxUsedFieldChars / (LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength)) + 1;
+  /** Characters of one endpoint's fields at their limits: a registration of one endpoint. */
+  const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
+  const endpointsOver = Math.ceil(LIMITS.consumerMaxUsedFieldChars / perRegistration) + 1;
   const refused = await register('long-fields', 'dev', Array.from({ length: endpointsOver }, (_, e) => ({
     method: 'GET', path: '/users/{id}', used_fields: longFields(`e${e}`, LIMITS.consumerMaxUsedFields),
   })));
   assert.equal(refused.success, false);
-  const chars = endpointsOver * LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
+  const chars = endpointsOver * perRegistration;
   assert.equal(refused.message, `used_endpoints list ${chars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
 
   // Registrations each under the limit, together over what one listing carries.
-  const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
   const registrations = Math.floor(LIMITS.consumerListMaxUsedFieldChars / perRegistration) + 1;
   for (let i = 0; i < registrations; i++) {
     const answer = await register(`wide-${i}`, 'dev', [{ method: 'GET', path: '/users/{id}', used_fields: longFields(`c${i}`, LIMITS.consumerMaxUsedFields) }]);

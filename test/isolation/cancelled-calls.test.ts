@@ -18,7 +18,7 @@ const SLOW_BODY_CHARS = 900_000;
 const DEADLINE_MS = 300;
 /**
  * The neighbour's call waits behind the abandoned one (one worker) until it has run slowCallMs
- * (500 ms) and the lanes are next checked (four times a second): under 1 s, not the call's 4.5 s.
+ * (100 ms) and the lanes are next checked (four times a second): under 1 s, not the call's 4.5 s.
  */
 const NEIGHBOUR_BOUND_MS = 3_000;
 

@@ -36,6 +36,7 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
   };
   const requests: Array<[number, number]> = [];
   const responses: Array<[number, number]> = [];
+  let overLimit: RecordingDropReason | undefined;
   const reader = new WireReader(bytes);
   while (!reader.done) {
     const tag = reader.readTag();
@@ -48,13 +49,13 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
       case RECORDED.RESPONSE: responses.push(readEmbedded(reader, tag)); break;
       case RECORDED.VALID: message.valid = readBool(reader, tag); break;
       case RECORDED.READ_FIELDS: {
-        if (message.read_fields.length >= MAX_READ_FIELDS || overLimitReason(message) !== undefined) {
+        if (message.read_fields.length >= MAX_READ_FIELDS || overLimit !== undefined) {
           readEmbedded(reader, tag);
           break;
         }
         expectWireType(tag, WireType.LENGTH_DELIMITED);
         const path = reader.readStringUpTo(LIMITS.recordingMaxReadFieldBytes);
-        if (path === undefined) markOverLimit(message, 'read_field_size');
+        if (path === undefined) overLimit = 'read_field_size';
         else message.read_fields.push(path);
         break;
       }
@@ -71,13 +72,10 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
     if (!(error instanceof MessageLimitError)) throw error;
     message.request = null;
     message.response = null;
-    markOverLimit(message, 'header_entries');
+    overLimit = 'header_entries';
   }
+  if (overLimit !== undefined) Object.defineProperty(message, OVER_LIMIT, { value: overLimit });
   return message;
-}
-
-function markOverLimit(message: RecordedInteraction__Output, reason: RecordingDropReason): void {
-  Object.defineProperty(message, OVER_LIMIT, { value: reason, configurable: true });
 }
 
 function readBool(reader: WireReader, tag: number): boolean {

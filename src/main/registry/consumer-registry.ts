@@ -126,11 +126,19 @@ export function recentVersions(versions: readonly string[]): string {
   return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
 }
 
-/** Characters of the used fields of these endpoints, all together. */
-export function usedFieldChars(endpoints: readonly EndpointUsageRecord[]): number {
+/**
+ * ListConsumers' answer, before it is built: registrations whose used fields come to more than
+ * consumerListMaxUsedFieldChars are refused, naming the limit (one answer too large to send would
+ * cost its building and then fail). CanIDeploy reads the same list without this limit.
+ */
+export function checkListedUsedFields(records: readonly ConsumerRecord[], schemaId: string, environment: string): void {
   let chars = 0;
-  for (const endpoint of endpoints) for (const usedField of endpoint.usedFields) chars += usedField.length;
-  return chars;
+  for (const record of records) for (const { usedFields } of record.usedEndpoints) for (const usedField of usedFields) chars += usedField.length;
+  if (chars <= LIMITS.consumerListMaxUsedFieldChars) return;
+  throw limitExceeded(
+    `the ${records.length} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `
+      + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
+  );
 }
 
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
@@ -139,11 +147,14 @@ function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageReco
     throw limitExceeded(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
   }
   let totalFields = 0;
-  for (const endpoint of endpoints) totalFields += endpoint.usedFields.length;
+  let totalChars = 0;
+  for (const { usedFields } of endpoints) {
+    totalFields += usedFields.length;
+    for (const usedField of usedFields) totalChars += usedField.length;
+  }
   if (totalFields > LIMITS.consumerMaxUsedFieldsTotal) {
     throw limitExceeded(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
   }
-  const totalChars = usedFieldChars(endpoints);
   if (totalChars > LIMITS.consumerMaxUsedFieldChars) {
     throw limitExceeded(`used_endpoints list ${totalChars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
   }

@@ -3,11 +3,11 @@
  * failures in the response (`success` false and a message, as the spec's consumer operations do);
  * ListConsumers, whose response has no message, answers them as gRPC statuses.
  */
-import { ErrorCode, SvcError, limitExceeded } from '../../shared/errors';
+import { ErrorCode, SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { DEFAULT_CONSUMER_ENVIRONMENT, type ConsumerInfo__Output, type ContractValidatorHandlers, type RegisterConsumerRequest__Output } from '@svc/client/protocol';
 import { actorOf, callerOf } from '../auth/principal';
-import { usedFieldChars } from '../registry/consumer-registry';
+import { checkListedUsedFields } from '../registry/consumer-registry';
 import type { ConsumerRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
@@ -41,15 +41,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
 
     ListConsumers: unary(ctx, 'ListConsumers', async (request) => {
       const records = await ctx.consumers.list(request.schema_id, request.environment);
-      // Counted before the answer is built: one too large to send would cost its building and then fail.
-      let chars = 0;
-      for (const record of records) chars += usedFieldChars(record.usedEndpoints);
-      if (chars > LIMITS.consumerListMaxUsedFieldChars) {
-        throw limitExceeded(
-          `the ${records.length} consumers of ${request.schema_id}${request.environment ? ` in ${request.environment}` : ''} list ${chars} characters of used fields, `
-            + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${request.environment ? '' : '; list them one environment at a time'}`,
-        );
-      }
+      checkListedUsedFields(records, request.schema_id, request.environment);
       return { consumers: records.map(toConsumerInfo) };
     }),
 

@@ -2,7 +2,7 @@
  * The AJV instance of one compiled contract: draft-07 for OpenAPI 3.0 (whose schema objects
  * `schema-transform.ts` rewrites into plain JSON Schema), 2020-12 for OpenAPI 3.1. Patterns run
  * through RE2; formats are ajv-formats plus OpenAPI's own; three keywords of ours keep hostile
- * bodies from costing more than their size (see below).
+ * bodies from costing more than their size (see below), and `multipleOf` is ours too.
  */
 import Ajv, { _, str, type KeywordCxt, type Options, type SchemaValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -50,7 +50,8 @@ const FLOAT_MAX = 3.4028234663852886e38;
  * `multipleOf` holds when value / multipleOf is an integer (JSON Schema Validation §6.2.1). AJV tests
  * the double quotient for an exact integer, and 0.3 / 0.1 is 2.9999999999999996: a price of 19.99 was
  * "not a multiple of 0.01". The quotient's rounding error is a few units of 2^-52 relative to its
- * size; a relative tolerance of 1e-12 takes it in and still refuses 0.3000001.
+ * size; a relative tolerance of 1e-12 takes it in and still refuses 0.3000001. AJV's own
+ * `multipleOfPrecision` is absolute, so it would refuse 1234567.89 in steps of 0.01 (off by 1.5e-8).
  */
 const MULTIPLE_OF_TOLERANCE = 1e-12;
 const AJV_OPTIONS: Options = {
@@ -81,9 +82,14 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
     schemaType: 'number',
     error: { message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`, params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}` },
     code(cxt) {
-      const { gen, data, schemaCode } = cxt;
+      const { gen, data, schema, schemaCode } = cxt;
+      // A step that is not positive holds for no value (the keyword requires one above 0).
+      if ((schema as number) <= 0) {
+        cxt.fail();
+        return;
+      }
       const quotient = gen.let('quotient');
-      cxt.fail(_`${schemaCode} <= 0 || (${quotient} = ${data} / ${schemaCode}, Math.abs(Math.round(${quotient}) - ${quotient}) > ${MULTIPLE_OF_TOLERANCE} * Math.max(1, Math.abs(${quotient})))`);
+      cxt.fail(_`(${quotient} = ${data} / ${schemaCode}, Math.abs(Math.round(${quotient}) - ${quotient}) > ${MULTIPLE_OF_TOLERANCE} * Math.max(1, Math.abs(${quotient})))`);
     },
   });
   ajv.addKeyword({

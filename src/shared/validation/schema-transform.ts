@@ -124,16 +124,15 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
       }
       const properties: SchemaOut = {};
       for (const name of names) {
+        let schema: unknown;
         if (isForbidden(value[name]!, ctx)) {
           (forbidden ??= new Set()).add(name);
-          setOwn(properties, name, { [FORBIDDEN_KEYWORD]: ctx.direction === 'request' ? 'read-only' : 'write-only' });
+          schema = { [FORBIDDEN_KEYWORD]: ctx.direction === 'request' ? 'read-only' : 'write-only' };
         } else {
-          setOwn(properties, name, child(value[name], key));
+          schema = child(value[name], key);
         }
-      }
-      if (Object.hasOwn(properties, '__proto__')) {
-        protoProperty = properties.__proto__;
-        delete properties.__proto__;
+        if (name === '__proto__') protoProperty = schema;
+        else setOwn(properties, name, schema);
       }
       out.properties = properties;
     } else if (key === 'items') {
@@ -182,7 +181,7 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
   if (protoProperty !== undefined) {
     // AJV's `properties` passes over a property named __proto__ (it never reads one); a pattern for
     // exactly that name checks it, and counts it as declared for additionalProperties.
-    const patterns: SchemaOut = isJsonObject(out.patternProperties as JsonValue) ? out.patternProperties as SchemaOut : {};
+    const patterns = (out.patternProperties as SchemaOut | undefined) ?? {};
     setOwn(patterns, PROTO_PROPERTY_PATTERN, protoProperty);
     out.patternProperties = patterns;
   }
