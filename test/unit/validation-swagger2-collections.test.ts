@@ -16,12 +16,20 @@ const FORMATS = ['csv', 'ssv', 'pipes', 'multi', 'tsv'] as const;
 const DOCUMENT = JSON.stringify({
   swagger: '2.0',
   info: { title: 'collections', version: '1.0.0' },
-  paths: Object.fromEntries(FORMATS.map((format) => [`/${format}`, {
-    get: {
-      parameters: [{ name: 'q', in: 'query', required: true, type: 'array', items: { type: 'integer' }, minItems: 2, collectionFormat: format }],
-      responses: { 204: { description: 'found' } },
+  paths: {
+    ...Object.fromEntries(FORMATS.map((format) => [`/${format}`, {
+      get: {
+        parameters: [{ name: 'q', in: 'query', required: true, type: 'array', items: { type: 'integer' }, minItems: 2, collectionFormat: format }],
+        responses: { 204: { description: 'found' } },
+      },
+    }])),
+    '/tsv-header': {
+      get: {
+        parameters: [{ name: 'X-Ids', in: 'header', required: true, type: 'array', items: { type: 'integer' }, minItems: 2, collectionFormat: 'tsv' }],
+        responses: { 204: { description: 'found' } },
+      },
     },
-  }])),
+  },
 });
 
 describe('Swagger 2.0 collection formats', () => {
@@ -41,6 +49,15 @@ describe('Swagger 2.0 collection formats', () => {
     assertValid(get('/tsv?q=1%092'));
     assertInvalid(get('/tsv?q=1%09x'), 'request_invalid', 'parameter "q" in query: value "x" is not a valid integer');
     assertInvalid(get('/tsv?q=1,2'), 'request_invalid', 'parameter "q" in query: value "1,2" is not a valid integer');
+  });
+
+  it('splits a tsv header by tabs, and writes its fixture so', () => {
+    const withIds = (ids: string) => contract.validateInteraction({ request: request('GET', '/tsv-header', { headers: { 'x-ids': ids } }) });
+    assertValid(withIds('1\t2'));
+    assertInvalid(withIds('1,2'), 'request_invalid', 'parameter "X-Ids" in header: value "1,2" is not a valid integer');
+    const generated = generateRequest(document, { method: 'GET', path: '/tsv-header' });
+    assert.match(generated.headers['X-Ids']!, /^-?\d+(\t-?\d+)+$/);
+    assertValid(contract.validateInteraction({ request: request('GET', generated.path, { headers: generated.headers }) }));
   });
 
   it('writes fixtures in each format, and they validate', () => {

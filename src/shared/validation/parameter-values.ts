@@ -75,10 +75,10 @@ export function queryParameterValue(
   return fromText(parameter, values[0]!, ',', category, call);
 }
 
-/** Headers (request parameters and response headers) use the simple style. */
+/** Headers (request parameters and response headers) use the simple style: commas, or tabs for Swagger 2.0's tsv. */
 export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
   if (raw === undefined) return ABSENT;
-  return fromText(parameter, raw.trim(), arraySeparator(parameter.style), category, call);
+  return fromText(parameter, raw.trim(), parameter.style === TAB_DELIMITED ? '\t' : ',', category, call);
 }
 
 /** What separates the items of a non-exploded array in a style's text. */
