@@ -401,7 +401,7 @@ export class ValidationPool {
     void stopped.destroy().finally(() => {
       lane.replacedThreadEnding = false;
     });
-    const held = lane.inFlight.splice(0);
+    const [running, ...waiting] = lane.inFlight.splice(0);
     lane.runningSince = performance.now();
     lane.heavy = 0;
     lane.compiling = false;
@@ -412,22 +412,27 @@ export class ValidationPool {
       this.#compilingOn.delete(hash);
       this.#compileMs.set(hash, ranMs);
     }
-    held.forEach((batch, i) => {
-      batch.abandoned = true;
-      if (i > 0) {
-        // They never ran: ahead, as they were.
-        this.#requeue(batch.calls, 'front');
-        return;
-      }
+    this.#requeueNeverStarted(waiting);
+    if (running) {
+      running.abandoned = true;
       if (overran) {
-        this.#retryOverrun(batch.calls, batch.contracts, 'time');
-        return;
+        this.#retryOverrun(running.calls, running.contracts, 'time');
+      } else {
+        this.#noteCallTime(running.calls, running.contracts, ranMs);
+        for (const call of running.calls) call.reject(cancelledError());
       }
-      this.#noteCallTime(batch.calls, batch.contracts, ranMs);
-      for (const call of batch.calls) call.reject(cancelledError());
-    });
+    }
     this.#publishCacheGauges();
     this.#scheduleFlush();
+  }
+
+  /**
+   * Batches that waited in a thread that is gone, behind the one it was running: they never started.
+   * Their answers, should any come, are ignored, and their calls go back ahead of the queues, in order.
+   */
+  #requeueNeverStarted(batches: readonly SentBatch[]): void {
+    for (const batch of batches) batch.abandoned = true;
+    this.#requeue(batches.flatMap((batch) => batch.calls), 'front');
   }
 
   #scheduleFlush(): void {
@@ -744,13 +749,18 @@ export class ValidationPool {
         if (sent.abandoned) return NEVER;
         done();
         lane.known.clear();
-        if (!this.#closing && isOutOfHeap(error)) {
+        if (this.#closing) {
+          for (const call of calls) call.reject(unavailable('the validation pool is closed'));
+          return undefined;
+        }
+        // The thread is gone, and Piscina fails every batch it held, oldest first: this one was
+        // running, and those pipelined behind it never started (as after #replaceThread).
+        this.#requeueNeverStarted(lane.inFlight.splice(0));
+        if (isOutOfHeap(error)) {
           this.#retryOverrun(calls, contractIndex, 'memory');
           return undefined;
         }
-        const reason = this.#closing
-          ? unavailable('the validation pool is closed')
-          : unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
+        const reason = unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
         for (const call of calls) call.reject(reason);
         return undefined;
       },

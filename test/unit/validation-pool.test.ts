@@ -345,6 +345,28 @@ test('a batch that needs more than maxHeapBytes stops its thread: its calls go a
   });
 });
 
+test('a batch pipelined behind one that runs out of heap never started: its call is validated, not refused', async () => {
+  const NESTED_REF: VersionRef = { schemaId: 'nested', version: '1.0.0', hash: 'nested' };
+  const levels = 24;
+  const documents: Record<string, string> = { [NESTED_REF.hash]: JSON.stringify((await loadSchema(nestedAnyOfSchema(levels))).document) };
+  const usersJson = await usersDocumentJson();
+  // One call a batch, so the second call leaves as a batch of its own, queued in the worker behind the first.
+  const options = { threads: 1, maxBatchItems: 1, lingerItems: 1, maxHeapBytes: 128 * 1024 * 1024 };
+  await withPool({ ...options, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash] ?? usersJson }) }, async (pool) => {
+    const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
+    const usersCall = encode(getUserInteraction('users', '1', VALID_USER));
+    assert.equal((await validate(encode(postNested(NESTED_REF.schemaId, 2)), NESTED_REF)).valid, false);
+    assert.equal((await validate(usersCall, REF)).valid, true);
+    const [refused, behind] = await Promise.allSettled([validate(encode(postNested(NESTED_REF.schemaId, levels)), NESTED_REF), validate(usersCall, REF)]);
+    assert.equal(refused.status, 'rejected');
+    assert.equal((refused.reason as SvcError).code, ErrorCode.LIMIT_EXCEEDED);
+    assert.equal(behind.status, 'fulfilled', `the call behind it was answered ${behind.status === 'rejected' ? String(behind.reason) : ''}`);
+    assert.equal(behind.value.valid, true);
+    // Its contract was not marked slow: the next calls of it still share batches.
+    assert.equal((await validate(usersCall, REF)).valid, true);
+  });
+});
+
 test('a call that overruns inside RE2 fails at the budget: its lane does not wait for the native call to return', async () => {
   const documentJson = await slowPatternDocumentJson();
   await withPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {

@@ -9,6 +9,7 @@ import { childPointer, followRefs, locate, type LocatedObject } from './document
 import { isFormMediaType } from './form-body';
 import { buildMediaTypeTable, essence, isJsonMediaType, type MediaTypeTable } from './media-type';
 import { where, type ParameterLocation } from './messages';
+import { parameterStyle } from '../openapi/parameter-style';
 import { createSlot, type SchemaSlot } from './schema-slot';
 import type { Direction } from './schema-transform';
 import { shapeOf, type ValueShape } from './value-shape';
@@ -72,12 +73,6 @@ export interface OperationPlan {
 const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
 /** OpenAPI: header parameters with these names are ignored (the body and auth machinery own them). */
 const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
-const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
-/**
- * Swagger 2.0's `collectionFormat: tsv` (tab-separated), which OpenAPI 3 has no style for: the
- * conversion keeps it as `x-collectionFormat` and this name stands for it.
- */
-export const TAB_DELIMITED = 'tabDelimited';
 
 /** Where an operation sits in the document: what a plan is built from. */
 export interface OperationSite {
@@ -181,9 +176,7 @@ function valueDescription(
   place: string,
   direction: Direction,
 ): ValueDescription {
-  const tabDelimited = node['x-collectionFormat'] === 'tsv';
-  const style = tabDelimited ? TAB_DELIMITED : typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
-  const explode = !tabDelimited && (typeof node.explode === 'boolean' ? node.explode : style === 'form');
+  const { style, explode } = parameterStyle(node, location);
   if (node.schema === undefined && isJsonObject(node.content)) {
     const [mediaType, media] = Object.entries(node.content)[0] ?? [];
     if (mediaType !== undefined && isJsonObject(media) && media.schema !== undefined) {

@@ -1,0 +1,36 @@
+/**
+ * How a parameter or header is written as text: OpenAPI 3's `style` and `explode` with their
+ * defaults by location, and Swagger 2.0's `collectionFormat: tsv`, which OpenAPI 3 has no style for
+ * (the conversion keeps it as `x-collectionFormat`). Validation reads values by it and fixture
+ * generation writes them by it, so both agree on every style.
+ */
+import type { JsonObject } from '../json';
+import type { ParameterLocation } from '../validation/messages';
+
+/** The style that stands for Swagger 2.0's tsv (tab-separated). */
+export const TAB_DELIMITED = 'tabDelimited';
+
+const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
+
+export interface ParameterStyle {
+  /** form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject, or TAB_DELIMITED. */
+  readonly style: string;
+  readonly explode: boolean;
+}
+
+/** A parameter's or header's style and explode, as declared or by default for its location. */
+export function parameterStyle(node: JsonObject, location: ParameterLocation): ParameterStyle {
+  if (node['x-collectionFormat'] === 'tsv') return { style: TAB_DELIMITED, explode: false };
+  const style = typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
+  return { style, explode: typeof node.explode === 'boolean' ? node.explode : style === 'form' };
+}
+
+/** What separates the items of a non-exploded array in a style's text. */
+export function arraySeparator(style: string): string {
+  switch (style) {
+    case 'spaceDelimited': return ' ';
+    case 'pipeDelimited': return '|';
+    case TAB_DELIMITED: return '\t';
+    default: return ',';
+  }
+}
