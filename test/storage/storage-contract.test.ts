@@ -142,6 +142,8 @@ for (const backend of backends()) {
       assert.equal(await storage.getSchemaVersion('users', '9.9.9'), undefined);
       assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), { contentHash: record.contentHash, documentJson: record.documentJson });
       assert.equal(await storage.getSchemaDocument('users', '9.9.9'), undefined);
+      assert.equal(await storage.getSchemaContent('users', '1.0.0'), record.content);
+      assert.equal(await storage.getSchemaContent('users', '9.9.9'), undefined);
       assert.equal(await storage.getSchemaVersion('nobody', '1.0.0'), undefined);
     });
 

@@ -334,9 +334,9 @@ export class SchemaRegistry {
   async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaVersionSummary; content: string }> {
     await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
-    const record = await this.#storage.getSchemaVersion(summary.schemaId, summary.version);
-    if (!record) throw schemaVersionNotFound();
-    return { metadata: summary, content: record.content };
+    const content = await this.#storage.getSchemaContent(summary.schemaId, summary.version);
+    if (content === undefined) throw schemaVersionNotFound();
+    return { metadata: summary, content };
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { ErrorCode, SvcError, errorMessage, invalidArgument, invalidSchema } from '../../shared/errors';
 import { LIMITS, formatBytes } from '../../shared/limits';
 import { BytesInFlight } from '../answer-bytes';
+import { createStreamTurns } from '../stream-turns';
 import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import { unary } from '../unary-handler';
@@ -17,10 +18,15 @@ import { schemaContentIsNotUtf8 } from '../request-codecs';
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
   const schemaAnswers = new BytesInFlight(LIMITS.schemaAnswerMaxBytesInFlight);
+  // Reading a 30 MiB version and encoding its answer holds the main thread 50–80 ms, and calls that
+  // arrive in one read of a connection run back to back: four at once held other callers 300 ms.
+  // One GetSchema a turn of the event loop, so other connections are served between them.
+  const schemaReadTurns = createStreamTurns(1, Number.MAX_SAFE_INTEGER);
   return {
     RegisterSchema: unary(ctx, 'RegisterSchema', (request, call) => registerSchema(ctx, request, call)),
 
     GetSchema: unary(ctx, 'GetSchema', async (request, call) => {
+      await schemaReadTurns.turnFor(0);
       try {
         const { metadata, content } = await ctx.schemas.getContent(request.schema_id, request.schema_version);
         // Held from here (before the answer is encoded) until the call ends, sent or not (answer-bytes.ts).

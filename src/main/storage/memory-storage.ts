@@ -35,6 +35,10 @@ export class MemoryStorage implements Storage {
     return record && structuredClone(record);
   }
 
+  async getSchemaContent(schemaId: string, version: string): Promise<string | undefined> {
+    return this.#schemas.get(schemaKey(schemaId, version))?.content;
+  }
+
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
     const record = this.#schemas.get(schemaKey(schemaId, version));
     return record && { contentHash: record.contentHash, documentJson: record.documentJson };

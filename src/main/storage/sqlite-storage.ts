@@ -224,6 +224,7 @@ export class SqliteStorage implements Storage {
       versionsOf: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions WHERE schema_id = ?`),
       summary: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions WHERE schema_id = ? AND version = ?`),
       getSchema: this.#db.prepare(`SELECT * FROM schema_versions WHERE schema_id = ? AND version = ?`),
+      getContent: this.#db.prepare(`SELECT content FROM schema_versions WHERE schema_id = ? AND version = ?`),
       getDocument: this.#db.prepare(`SELECT content_hash, document_json FROM schema_versions WHERE schema_id = ? AND version = ?`),
       saveSchema: this.#db.prepare(`INSERT INTO schema_versions (schema_id, version, content, content_hash,
           document_json, openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at)
@@ -307,6 +308,11 @@ export class SqliteStorage implements Storage {
   async getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined> {
     const row = this.#statements.getSchema.get(schemaId, version) as SchemaRow | undefined;
     return row && { ...rowToSummary(row), content: row.content!, documentJson: row.document_json! };
+  }
+
+  async getSchemaContent(schemaId: string, version: string): Promise<string | undefined> {
+    const row = this.#statements.getContent.get(schemaId, version) as Pick<SchemaRow, 'content'> | undefined;
+    return row?.content ?? undefined;
   }
 
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {

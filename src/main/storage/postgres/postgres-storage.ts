@@ -181,6 +181,11 @@ export class PostgresStorage implements Storage {
     return { ...summary, content: row.content, documentJson: row.document_json };
   }
 
+  async getSchemaContent(schemaId: string, version: string): Promise<string | undefined> {
+    const { rows } = await this.#query<{ content: string }>('SELECT content FROM svc_schema_versions WHERE schema_id = $1 AND version = $2', [schemaId, version]);
+    return rows[0]?.content;
+  }
+
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
     const { rows } = await this.#query<{ content_hash: string; document_json: string }>(
       'SELECT content_hash, document_json FROM svc_schema_versions WHERE schema_id = $1 AND version = $2',
