@@ -15,6 +15,9 @@
  *   contracts costs when their calls are cheap.
  * Every side: unary calls with UNARY_CONCURRENCY in flight, and one stream; medians of alternating
  * rounds, after a warm-up that compiles every contract.
+ * One more pair of rows takes the server away: the worker's batch function run in this thread over
+ * the mix and over its grouped calls, so what the interleaving costs the validation itself is told
+ * apart from what the pool and the hops add.
  * Goal: ≥ 0.95× one schema (affinity keeps each contract compiled where its calls go).
  */
 import fs from 'node:fs';
@@ -22,6 +25,9 @@ import { errorMessage } from '../src/shared/errors';
 import { generateFixture } from '../src/shared/fixture-generator';
 import { loadSchema } from '../src/shared/openapi/load-document';
 import { listOperations } from '../src/shared/openapi/operations';
+import { ValidationOperation, encodeBatch, type BatchCall } from '../src/shared/pool-protocol/batches';
+import { runValidationBatch } from '../src/workers/validation-worker';
+import { contractValidatorDefinition } from '@svc/client/protocol';
 import { apisGuruDocumentFiles, ensureApisGuru } from './corpora';
 import { UNARY_CONCURRENCY } from './e2e';
 import {
@@ -54,6 +60,12 @@ const WARMUP_SETTLED = 0.1;
 /** Preparing the mix (intake, fixtures, registration) stops here even short of TARGET_SCHEMAS. */
 const PREPARE_BUDGET_MS = 60_000;
 const ROUNDS = 3;
+/** Calls per batch in the one-thread measure: about the median batch of the mix under load (diagnostics: 24–32). */
+const ENGINE_BATCH_ITEMS = 24;
+/** Rounds of the one-thread measure, the first ENGINE_WARMUP_ROUNDS not counted; each is ENGINE_MIX_PASSES passes over the mix and one over the grouped calls. */
+const ENGINE_ROUNDS = 8;
+const ENGINE_WARMUP_ROUNDS = 3;
+const ENGINE_MIX_PASSES = 8;
 const MEASURE_MS = 1_500;
 const WARMUP_MS = 1_000;
 const GOAL_RATIO = 0.95;
@@ -126,6 +138,8 @@ export const schemaMixSuite: BenchSuite = {
           if (server.diagnosing) diagnosed.push(`round ${round} ${side}: ${describeDiagnostics(await server.diagnostics())}`);
         }
       }
+      progress('the same calls in this thread, through the worker\'s batch function alone');
+      const engine = await engineInterleaving(shuffled, groupBySchema(shuffled, GROUP_REPEATS), documents);
       const singleName = `one schema (${single.length} interactions)`;
       const groupedName = `grouped (${GROUP_REPEATS}× each schema's calls in a row)`;
       const rows: BenchRow[] = [
@@ -133,6 +147,7 @@ export const schemaMixSuite: BenchSuite = {
         ratioRow(`stream, ${schemas.size} real schemas shuffled vs one`, median(stream.mix), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
         ratioRow(`unary, ${schemas.size} real schemas shuffled vs the same calls grouped by schema (equal work)`, median(unary.mix), 'calls/s', { name: groupedName, value: median(unary.grouped) }, GOAL_RATIO),
         ratioRow(`stream, ${schemas.size} real schemas shuffled vs the same calls grouped by schema (equal work)`, median(stream.mix), 'interactions/s', { name: groupedName, value: median(stream.grouped) }, GOAL_RATIO),
+        ratioRow(`one thread, no server: ${schemas.size} real schemas shuffled vs grouped by schema (equal work)`, engine.mix, 'calls/s', { name: groupedName, value: engine.grouped }),
         ratioRow(`unary, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(unary.copies), 'calls/s', { name: singleName, value: median(unary.single) }, GOAL_RATIO),
         ratioRow(`stream, ${COPIES} copies of one schema shuffled vs one (equal work)`, median(stream.copies), 'interactions/s', { name: singleName, value: median(stream.single) }, GOAL_RATIO),
       ];
@@ -146,6 +161,9 @@ export const schemaMixSuite: BenchSuite = {
           `${mix.length} interactions of ${schemas.size} APIs.guru documents (up to ${OPERATIONS_PER_SCHEMA} operations each, documents ≤ ${MAX_DOCUMENT_BYTES / 1024} KiB), `
             + `about ${bytes(sides.mix)} bytes each as JSON; the one-schema side (${single[0]!.schemaId}, ${documentTitle(documents.get(single[0]!.schemaId)!)}) about ${bytes(sides.single)}`,
           `warm-up passes (until one ran within ${WARMUP_SETTLED * 100} % of the previous): ${warmupPasses.join(', ')}; medians of ${ROUNDS} alternating rounds, per round: unary ${perRound(unary)}; stream ${perRound(stream)}`,
+          `one thread, no server: the worker's batch function (runValidationBatch) in the bench process, batches of ${ENGINE_BATCH_ITEMS}, every contract compiled first; `
+            + `medians of ${ENGINE_ROUNDS - ENGINE_WARMUP_ROUNDS} rounds after ${ENGINE_WARMUP_ROUNDS} (each ${ENGINE_MIX_PASSES} passes over the mix, one over the grouped calls): `
+            + `${(1e6 / engine.mix).toFixed(1)} µs a call shuffled, ${(1e6 / engine.grouped).toFixed(1)} µs grouped`,
           ...diagnosed,
         ],
       };
@@ -231,6 +249,47 @@ async function usableInteractions(server: BenchServer, schemaId: string, text: s
     }
   }
   return usable;
+}
+
+/**
+ * Calls per second of one thread running the worker's batch function on `mix` and on `grouped`
+ * (the same calls by schema), with no server, pool or hop: every contract is compiled first with
+ * its own calls, then rounds alternate between the two orders.
+ */
+async function engineInterleaving(mix: readonly MixCall[], grouped: readonly MixCall[], documents: ReadonlyMap<string, string>): Promise<{ mix: number; grouped: number }> {
+  const encode = (call: MixCall): BatchCall => ({
+    message: contractValidatorDefinition().ValidateInteraction.requestSerialize(call.request as never) as Uint8Array,
+    operation: ValidationOperation.INTERACTION,
+    // The schema id stands for the content hash: one document per id here.
+    contract: { hash: call.schemaId, version: '1.0.0' },
+  });
+  const mixCalls = mix.map(encode);
+  const groupedCalls = grouped.map(encode);
+  const run = (calls: readonly BatchCall[], engineDocuments: Record<string, string>, compile: boolean) => {
+    const result = runValidationBatch(encodeBatch(calls, engineDocuments, compile).batch);
+    if (!result.ok) throw new Error(`the worker's batch function failed: ${result.message}`);
+  };
+  for (const [schemaId, text] of documents) {
+    const calls = mixCalls.filter((call) => call.contract.hash === schemaId);
+    run(calls, { [schemaId]: JSON.stringify((await loadSchema(text)).document) }, true);
+  }
+  const pass = (calls: readonly BatchCall[]) => {
+    for (let start = 0; start < calls.length; start += ENGINE_BATCH_ITEMS) run(calls.slice(start, start + ENGINE_BATCH_ITEMS), {}, false);
+  };
+  const rate = (calls: readonly BatchCall[], passes: number) => {
+    const started = performance.now();
+    for (let i = 0; i < passes; i++) pass(calls);
+    return (calls.length * passes * 1000) / (performance.now() - started);
+  };
+  const rates = { mix: [] as number[], grouped: [] as number[] };
+  for (let round = 0; round < ENGINE_ROUNDS; round++) {
+    const mixRate = rate(mixCalls, ENGINE_MIX_PASSES);
+    const groupedRate = rate(groupedCalls, 1);
+    if (round < ENGINE_WARMUP_ROUNDS) continue;
+    rates.mix.push(mixRate);
+    rates.grouped.push(groupedRate);
+  }
+  return { mix: median(rates.mix), grouped: median(rates.grouped) };
 }
 
 /** Each schema's calls `repeats` times in a row, schemas in the order they first appear. */

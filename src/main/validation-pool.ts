@@ -46,7 +46,7 @@ import Piscina from 'piscina';
 import { ErrorCode, SvcError, errorMessage, limitExceeded } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import {
-  BATCH_ITEM_FIELDS, BatchItemField, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
+  OUTCOME_FIELDS, OutcomeField, OutcomeStatus, encodeBatch,
   type BatchResult, type CacheReport, type ValidationBatch, type ValidationOperation,
 } from '../shared/pool-protocol/batches';
 import { ERROR_CATEGORIES } from '../shared/validation/types';
@@ -695,32 +695,7 @@ export class ValidationPool {
    * dealt with then, and the lane's state belongs to the new thread.
    */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
-    let totalBytes = 0;
-    for (const call of calls) totalBytes += call.message.byteLength;
-    const tableOffset = Math.ceil(totalBytes / 4) * 4;
-    // Not from Buffer's shared pool (the whole ArrayBuffer is transferred to the worker), and not
-    // zero-filled: the worker reads only the bytes written below.
-    const messages = Buffer.allocUnsafeSlow(tableOffset + calls.length * BATCH_ITEM_FIELDS * 4);
-    const buffer = messages.buffer as ArrayBuffer;
-    const table = batchItemTable({ buffer, tableOffset, itemCount: calls.length });
-    const contracts: string[] = [];
-    const contractIndex = new Map<string, number>();
-    let offset = 0;
-    for (let i = 0; i < calls.length; i++) {
-      const { message, operation, contract } = calls[i]!;
-      messages.set(message, offset);
-      offset += message.byteLength;
-      let index = contractIndex.get(contract.hash);
-      if (index === undefined) {
-        index = contractIndex.size;
-        contractIndex.set(contract.hash, index);
-        contracts.push(contract.hash, contract.version);
-      }
-      const item = i * BATCH_ITEM_FIELDS;
-      table[item + BatchItemField.OPERATION] = operation;
-      table[item + BatchItemField.END] = offset;
-      table[item + BatchItemField.CONTRACT] = index;
-    }
+    const { batch, contractIndex } = encodeBatch(calls, documents, compile);
     const sent: SentBatch = { startedAt: performance.now(), calls, contracts: contractIndex, abandoned: false };
     if (lane.inFlight.length === 0) lane.runningSince = sent.startedAt;
     lane.inFlight.push(sent);
@@ -734,8 +709,7 @@ export class ValidationPool {
       lane.runningSince = performance.now();
       this.#scheduleFlush();
     };
-    const batch: ValidationBatch = { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile };
-    return lane.piscina.run(batch, { transferList: [buffer] }).then(
+    return lane.piscina.run(batch, { transferList: [batch.buffer] }).then(
       (result) => {
         if (sent.abandoned) return NEVER;
         done();

@@ -54,6 +54,51 @@ export interface ValidationBatch {
   compile: boolean;
 }
 
+/** One call as a batch carries it. */
+export interface BatchCall {
+  message: Uint8Array;
+  operation: ValidationOperation;
+  contract: { hash: string; version: string };
+}
+
+/**
+ * Lays `calls` out as one batch: their messages back to back, then the item table, in one buffer
+ * to transfer; each contract listed once. Also returns each contract hash's index in the list.
+ */
+export function encodeBatch(
+  calls: readonly BatchCall[],
+  documents: Record<string, string>,
+  compile: boolean,
+): { batch: ValidationBatch; contractIndex: Map<string, number> } {
+  let totalBytes = 0;
+  for (const call of calls) totalBytes += call.message.byteLength;
+  const tableOffset = Math.ceil(totalBytes / 4) * 4;
+  // Not from Buffer's shared pool (the whole ArrayBuffer is transferred to the worker), and not
+  // zero-filled: the worker reads only the bytes written below.
+  const messages = Buffer.allocUnsafeSlow(tableOffset + calls.length * BATCH_ITEM_FIELDS * 4);
+  const buffer = messages.buffer as ArrayBuffer;
+  const table = batchItemTable({ buffer, tableOffset, itemCount: calls.length });
+  const contracts: string[] = [];
+  const contractIndex = new Map<string, number>();
+  let offset = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const { message, operation, contract } = calls[i]!;
+    messages.set(message, offset);
+    offset += message.byteLength;
+    let index = contractIndex.get(contract.hash);
+    if (index === undefined) {
+      index = contractIndex.size;
+      contractIndex.set(contract.hash, index);
+      contracts.push(contract.hash, contract.version);
+    }
+    const item = i * BATCH_ITEM_FIELDS;
+    table[item + BatchItemField.OPERATION] = operation;
+    table[item + BatchItemField.END] = offset;
+    table[item + BatchItemField.CONTRACT] = index;
+  }
+  return { batch: { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile }, contractIndex };
+}
+
 /** The item table of a batch, as uint32 fields (BatchItemField). */
 export function batchItemTable(batch: Pick<ValidationBatch, 'buffer' | 'tableOffset' | 'itemCount'>): Uint32Array {
   return new Uint32Array(batch.buffer, batch.tableOffset, batch.itemCount * BATCH_ITEM_FIELDS);
