@@ -25,7 +25,9 @@ import { errorMessage } from '../src/shared/errors';
 import { generateFixture } from '../src/shared/fixture-generator';
 import { loadSchema } from '../src/shared/openapi/load-document';
 import { listOperations } from '../src/shared/openapi/operations';
-import { ValidationOperation, encodeBatch, type BatchCall } from '../src/shared/pool-protocol/batches';
+import {
+  OUTCOME_FIELDS, OutcomeField, OutcomeStatus, ValidationOperation, encodeBatch, type BatchCall,
+} from '../src/shared/pool-protocol/batches';
 import { runValidationBatch } from '../src/workers/validation-worker';
 import { contractValidatorDefinition } from '@svc/client/protocol';
 import { apisGuruDocumentFiles, ensureApisGuru } from './corpora';
@@ -268,6 +270,12 @@ async function engineInterleaving(mix: readonly MixCall[], grouped: readonly Mix
   const run = (calls: readonly BatchCall[], engineDocuments: Record<string, string>, compile: boolean) => {
     const result = runValidationBatch(encodeBatch(calls, engineDocuments, compile).batch);
     if (!result.ok) throw new Error(`the worker's batch function failed: ${result.message}`);
+    // Every call validated: one answered missing, cold or failed would count without the work.
+    const outcomes = new Int32Array(result.outcomes);
+    for (let item = 0; item < calls.length; item++) {
+      const status = outcomes[item * OUTCOME_FIELDS + OutcomeField.STATUS];
+      if (status !== OutcomeStatus.DONE) throw new Error(`the worker's batch function did not validate a call of ${calls[item]!.contract.hash} (outcome ${status})`);
+    }
   };
   for (const [schemaId, text] of documents) {
     const calls = mixCalls.filter((call) => call.contract.hash === schemaId);

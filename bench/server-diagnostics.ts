@@ -63,6 +63,8 @@ export interface ServerDiagnostics {
     toWorkerMs: Distribution;
     /** The batch in the worker. */
     inWorkerMs: Distribution;
+    /** Calls in the batches inWorkerMs timed. */
+    inWorkerItems: number;
     /** The worker ends the batch → the main thread has its answer. */
     fromWorkerMs: Distribution;
     workerGc: GcSummary;
@@ -135,6 +137,7 @@ interface Window {
   compileBatches: number;
   toWorkerMs: Samples;
   inWorkerMs: Samples;
+  inWorkerItems: number;
   fromWorkerMs: Samples;
 }
 
@@ -145,7 +148,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
   const fresh = (): Window => ({
     startedAt: performance.now(), gcProfiler: startedGcProfiler(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(),
     mainGc: new GcTally(), workerGc: new GcTally(), handlerMs: new Samples(), callMs: new Samples(), queuedMs: new Samples(), batchItems: new Samples(), compileBatches: 0,
-    toWorkerMs: new Samples(), inWorkerMs: new Samples(), fromWorkerMs: new Samples(),
+    toWorkerMs: new Samples(), inWorkerMs: new Samples(), inWorkerItems: 0, fromWorkerMs: new Samples(),
   });
   let window = fresh();
   new PerformanceObserver((list) => {
@@ -175,7 +178,7 @@ export function installServerDiagnostics(withPool: boolean): { snapshot(): Serve
         ...(withPool ? {
           pool: {
             callMs: ended.callMs.summary(), queuedMs: ended.queuedMs.summary(), batchItems: ended.batchItems.summary(), compileBatches: ended.compileBatches,
-            toWorkerMs: ended.toWorkerMs.summary(), inWorkerMs: ended.inWorkerMs.summary(), fromWorkerMs: ended.fromWorkerMs.summary(),
+            toWorkerMs: ended.toWorkerMs.summary(), inWorkerMs: ended.inWorkerMs.summary(), inWorkerItems: ended.inWorkerItems, fromWorkerMs: ended.fromWorkerMs.summary(),
             workerGc: ended.workerGc.summary(),
           },
         } : {}),
@@ -277,6 +280,7 @@ function instrumentPool(current: () => Window): void {
       if (timing) {
         window.toWorkerMs.add(timing.startedAt - sentAt);
         window.inWorkerMs.add(timing.endedAt - timing.startedAt);
+        window.inWorkerItems += task.itemCount;
         window.fromWorkerMs.add(receivedAt - timing.endedAt);
         window.workerGc.add(timing.gcCount, timing.gcMs, timing.gcMaxMs);
       }

@@ -127,7 +127,8 @@ export function describeDiagnostics(d: ServerDiagnostics): string {
     parts.push(
       `pool p50/p99 ${fixed(pool.callMs.p50)}/${fixed(pool.callMs.p99)} ms`,
       `${pool.batchItems.count} batches (${pool.compileBatches} compile), size p50 ${pool.batchItems.p50}`,
-      `in worker p99 ${fixed(pool.inWorkerMs.p99)} ms, busy ${fixed(pool.inWorkerMs.sum)} ms (${fixed((pool.inWorkerMs.sum * 1000) / pool.batchItems.sum)} µs a call, over ${pool.batchItems.sum} calls)`,
+      `in worker p99 ${fixed(pool.inWorkerMs.p99)} ms, busy ${fixed(pool.inWorkerMs.sum)} ms`
+        + (pool.inWorkerItems > 0 ? ` (${fixed((pool.inWorkerMs.sum * 1000) / pool.inWorkerItems)} µs a call, over ${pool.inWorkerItems} calls)` : ''),
       `hops p99 ${fixed(pool.toWorkerMs.p99)}/${fixed(pool.fromWorkerMs.p99)} ms`,
       `worker GC ${pool.workerGc.count}× ${fixed(pool.workerGc.totalMs)} ms`,
     );

@@ -37,7 +37,8 @@
  *   such calls has its lane given a new thread, as for an overrun: under overload, work for callers
  *   that gave up would otherwise hold the workers that the others wait for.
  *
- * A worker that dies otherwise is replaced by Piscina; the calls it held fail with UNAVAILABLE.
+ * A worker that dies otherwise is replaced by Piscina; the calls of the batch it was running fail with
+ * UNAVAILABLE, and the batches waiting behind it, which never started, go again as they were.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -198,7 +199,7 @@ interface SentBatch {
   calls: PendingCall[];
   /** Content hash → index in the batch's contract list. */
   contracts: ReadonlyMap<string, number>;
-  /** Its lane's thread was replaced (#replaceThread): its calls were dealt with then, and its answer is ignored. */
+  /** Its lane's thread was replaced (#replaceThread), or died while this batch waited behind another: its calls were dealt with then, and its answer is ignored. */
   abandoned: boolean;
 }
 
@@ -691,8 +692,8 @@ export class ValidationPool {
 
   /**
    * Sends one batch to a lane; resolves with its result, or undefined when its calls were failed. A
-   * batch abandoned meanwhile (its thread replaced by #replaceThread) never settles: its calls were
-   * dealt with then, and the lane's state belongs to the new thread.
+   * batch abandoned meanwhile (its thread replaced, or dead while it waited behind another) never
+   * settles: its calls were dealt with then, and the lane's state belongs to the new thread.
    */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
     const { batch, contractIndex } = encodeBatch(calls, documents, compile);
@@ -711,7 +712,7 @@ export class ValidationPool {
     };
     return lane.piscina.run(batch, { transferList: [batch.buffer] }).then(
       (result) => {
-        if (sent.abandoned) return NEVER;
+        if (sent.abandoned) return never();
         done();
         if (result.ok) {
           const { workerMs, prepareMs } = result;
@@ -720,7 +721,7 @@ export class ValidationPool {
         return result;
       },
       (error: unknown) => {
-        if (sent.abandoned) return NEVER;
+        if (sent.abandoned) return never();
         done();
         lane.known.clear();
         if (this.#closing) {
@@ -900,8 +901,14 @@ function isCancelled(call: PendingCall): boolean {
   return call.isCancelled?.() === true;
 }
 
-/** The answer of a batch whose thread was replaced: its calls went again elsewhere, nothing waits for this one. */
-const NEVER: Promise<never> = new Promise(() => {});
+/**
+ * The answer of a batch whose thread is gone: its calls went again elsewhere, nothing waits for this
+ * one. A new promise each time: one shared promise would keep every chain that adopted it, with its
+ * batch's calls and their messages, for the life of the process.
+ */
+function never(): Promise<never> {
+  return new Promise(() => {});
+}
 
 function cancelledError(): SvcError {
   return new SvcError(ErrorCode.CANCELLED, 'the caller cancelled the call or its deadline passed; it was not validated');

@@ -18,9 +18,11 @@ import { schemaContentIsNotUtf8 } from '../request-codecs';
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   refreshSchemaGauges(ctx);
   const schemaAnswers = new BytesInFlight(LIMITS.schemaAnswerMaxBytesInFlight);
-  // Reading a 30 MiB version and encoding its answer holds the main thread 50–80 ms, and calls that
+  // Reading a 30 MiB version and encoding its answer holds the main thread 60–80 ms, and calls that
   // arrive in one read of a connection run back to back: four at once held other callers 300 ms.
-  // One GetSchema a turn of the event loop, so other connections are served between them.
+  // Each read takes a turn of the event loop, and so does each encoding (it follows the read at once
+  // on the embedded stores, but PostgreSQL's reads end on their own), so other connections are served
+  // between them.
   const schemaReadTurns = createStreamTurns(1, Number.MAX_SAFE_INTEGER);
   return {
     RegisterSchema: unary(ctx, 'RegisterSchema', (request, call) => registerSchema(ctx, request, call)),
@@ -29,13 +31,14 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
       await schemaReadTurns.turnFor(0);
       try {
         const { metadata, content } = await ctx.schemas.getContent(request.schema_id, request.schema_version);
-        // Held from here (before the answer is encoded) until the call ends, sent or not (answer-bytes.ts).
+        // Held from here (read, before the answer is encoded) until the call ends, sent or not (answer-bytes.ts).
         if (!schemaAnswers.holdForCall(call, content.length)) {
           throw new SvcError(
             ErrorCode.OVERLOADED,
             `the server is sending ${formatBytes(schemaAnswers.held)} of GetSchema answers, at its limit of ${formatBytes(schemaAnswers.limit)} (schemaAnswerMaxBytesInFlight); retry shortly`,
           );
         }
+        await schemaReadTurns.turnFor(0);
         return { found: true, metadata: toSchemaMetadata(metadata), schema_content: content };
       } catch (error) {
         if (error instanceof SvcError && (error.code === ErrorCode.SCHEMA_NOT_FOUND || error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND)) {

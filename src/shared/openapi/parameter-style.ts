@@ -25,7 +25,15 @@ export function parameterStyle(node: JsonObject, location: ParameterLocation): P
   return { style, explode: typeof node.explode === 'boolean' ? node.explode : style === 'form' };
 }
 
-/** What separates the items of a non-exploded array in a style's text. */
+/**
+ * What separates a header's array items: headers have only the simple style (commas; intake refuses
+ * a document that declares another), and Swagger 2.0's tsv is the one exception (tabs).
+ */
+export function headerArraySeparator(style: string): string {
+  return style === TAB_DELIMITED ? '\t' : ',';
+}
+
+/** What separates the items of a non-exploded array in a style's text (query, path, cookie). */
 export function arraySeparator(style: string): string {
   switch (style) {
     case 'spaceDelimited': return ' ';
