@@ -70,7 +70,11 @@ export function queryParameterValue(
   if (values === undefined) return ABSENT;
   if (shape.kind === 'array' && !parameter.json) {
     if (values[0] === '' && values.length === 1 && parameter.allowEmptyValue) return EMPTY_ALLOWED;
-    const items = parameter.explode && parameter.style === 'form' ? values : values[0]!.split(arraySeparator(parameter.style));
+    // An exploded pipeDelimited or spaceDelimited array has no serialization of its own in OpenAPI
+    // (n/a in its style examples), and clients write it either way: repeated names are its items, as
+    // in an exploded form array (how fixtures write it), and one value is split on the separator.
+    const repeated = parameter.explode && (parameter.style === 'form' || values.length > 1);
+    const items = repeated ? values : values[0]!.split(arraySeparator(parameter.style));
     return coerceItems(parameter, items, shape.items, category, call);
   }
   return fromText(parameter, values[0]!, ',', category, call);
