@@ -101,7 +101,10 @@ describe('LOG_LEVEL', () => {
   });
 
   it('takes effect in svc serve at each of debug, info, warn and error', async () => {
-    const outputs = await Promise.all(LOG_LEVELS.map((level) => serveSession(level)));
+    // One server at a time: four starting at once beside another test file's work on two cores once
+    // took one past its start deadline.
+    const outputs: string[][] = [];
+    for (const level of LOG_LEVELS) outputs.push(await serveSession(level));
     LOG_LEVELS.forEach((level, i) => {
       const lines = outputs[i]!.map((raw) => JSON.parse(raw) as Record<string, unknown>);
       for (const line of lines) assertLineShape(line);
@@ -119,6 +122,8 @@ describe('LOG_LEVEL', () => {
 
 /** Starts of `svc serve` per session: a free port can be taken by another test before the child binds it. */
 const PORT_ATTEMPTS = 3;
+/** How long one start may take to answer SERVING (module loading and worker threads, on a loaded machine). */
+const START_DEADLINE_MS = 45_000;
 
 /** `svc serve` at one LOG_LEVEL: a registration, a refused registration, a failing call; then its stdout lines. */
 async function serveSession(level: LogLevel): Promise<string[]> {
@@ -133,19 +138,22 @@ async function serveSession(level: LogLevel): Promise<string[]> {
 async function trySession(level: LogLevel): Promise<string[] | undefined> {
   const port = await unusedPort();
   const child = spawn(process.execPath, [SVC_BIN, 'serve', '--storage', 'memory', '--host', '127.0.0.1',
-    '--port', String(port), '--metrics-port', '0'], { env: { ...process.env, LOG_LEVEL: level, SVC_METRICS_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    '--port', String(port), '--metrics-port', '0'], { env: { ...process.env, LOG_LEVEL: level, SVC_METRICS_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stderr = '';
   child.stdout!.on('data', (chunk) => { stdout += chunk; });
+  child.stderr!.on('data', (chunk) => { stderr += chunk; });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const address = `127.0.0.1:${port}`;
   const client = createTestClient(address);
   try {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + START_DEADLINE_MS;
     for (;;) {
-      const serving = await checkHealth(address).catch(() => 'DOWN');
-      if (serving === 'SERVING') break;
+      // Its own exit first: another server may answer on the port this child could not take.
       if (child.exitCode !== null || child.signalCode !== null) return undefined;
-      if (Date.now() > deadline) throw new Error(`svc serve at LOG_LEVEL=${level} did not come up`);
+      const serving = await checkHealth(address).catch(() => 'DOWN');
+      if (serving === 'SERVING' && child.exitCode === null) break;
+      if (Date.now() > deadline) throw new Error(`svc serve at LOG_LEVEL=${level} on port ${port} did not answer SERVING within ${START_DEADLINE_MS / 1000} s; its stderr: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await client.call('RegisterSchema', { schema_id: 'logged', schema_content: minimalDocument() });
