@@ -239,6 +239,13 @@ export const LIMITS = Object.freeze({
    */
   consumerListMaxUsedFieldChars: 16 * 1024 * 1024, // 16 Mi characters
   /**
+   * Consumers: characters of the used fields of all of one schema's registrations together, every
+   * environment; a registration that would pass it is refused. The number of registrations is not
+   * limited otherwise, and CanIDeploy and ListConsumers read a schema's registrations whole: hundreds of
+   * registrations at consumerMaxUsedFieldChars would have each call read hundreds of millions of characters on the main thread.
+   */
+  consumerSchemaMaxUsedFieldChars: 32 * 1024 * 1024, // 32 Mi characters
+  /**
    * Main thread: bytes of version documents (their JSON text, 2 bytes a character) the schema
    * registry keeps for worker threads, least recently used out, beside its 64 entries. Holds several
    * documents of maxSchemaBytes; a cap on entries alone let ten 27 MB versions grow the process by 1.3 GB.

@@ -83,7 +83,7 @@ test('more used fields in all than consumerMaxUsedFieldsTotal are refused before
   assert.ok(performance.now() - started < 5_000);
 });
 
-test('used-field characters: a registration over consumerMaxUsedFieldChars is refused; a listing over consumerListMaxUsedFieldChars is refused naming it', async () => {
+test('used-field characters: a registration over consumerMaxUsedFieldChars, a listing over consumerListMaxUsedFieldChars and a schema\'s registrations over consumerSchemaMaxUsedFieldChars are refused, naming the limit', async () => {
   /** `count` fields of maxMetadataLength characters each, distinct per `tag`. */
   const longFields = (tag: string, count: number) => Array.from({ length: count }, (_, f) => `${tag}_${f}_`.padEnd(LIMITS.maxMetadataLength, 'x'));
   const register = (consumerId: string, environment: string, usedEndpoints: object[]) => server.client.call('RegisterConsumer', {
@@ -118,4 +118,23 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars is re
   });
   const staging = await server.client.call('ListConsumers', { schema_id: 'users', environment: 'staging' });
   assert.deepEqual(staging.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['narrow']);
+
+  // More registrations in another environment, until the schema's registrations together reach
+  // consumerSchemaMaxUsedFieldChars: the one that would pass it is refused, naming the limit.
+  let refusedAt: { index: number; message: string } | undefined;
+  for (let i = 0; i <= Math.ceil(LIMITS.consumerSchemaMaxUsedFieldChars / perRegistration) && !refusedAt; i++) {
+    const answer = await register(`prod-${i}`, 'prod', [{ method: 'GET', path: '/users/{id}', used_fields: longFields(`p${i}`, LIMITS.consumerMaxUsedFields) }]);
+    if (!answer.success) refusedAt = { index: i, message: answer.message };
+  }
+  assert.ok(refusedAt, 'a registration past the schema\'s limit was refused');
+  const total = /^the registrations of users list (\d+) characters of used fields, and this one (\d+): over the limit of (\d+) for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\); deregister consumers that are no longer deployed, or list fewer used fields$/.exec(refusedAt.message);
+  assert.ok(total, refusedAt.message);
+  assert.equal(Number(total[2]), perRegistration);
+  assert.equal(Number(total[3]), LIMITS.consumerSchemaMaxUsedFieldChars);
+  assert.ok(Number(total[1]) + perRegistration > LIMITS.consumerSchemaMaxUsedFieldChars && Number(total[1]) <= LIMITS.consumerSchemaMaxUsedFieldChars);
+  // A registration that does not grow is let through; a deregistration makes room.
+  assert.equal((await register('prod-0', 'prod', [{ method: 'GET', path: '/users/{id}', used_fields: longFields('p0', LIMITS.consumerMaxUsedFields) }])).success, true);
+  assert.equal((await server.client.call('DeregisterConsumer', { consumer_id: 'prod-0', schema_id: 'users', environment: 'prod' })).success, true);
+  const again = await register(`prod-${refusedAt.index}`, 'prod', [{ method: 'GET', path: '/users/{id}', used_fields: longFields(`p${refusedAt.index}`, LIMITS.consumerMaxUsedFields) }]);
+  assert.equal(again.success, true, again.message);
 });

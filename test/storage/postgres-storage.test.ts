@@ -164,6 +164,31 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     }
   });
 
+  it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them', async () => {
+    const databaseUrl = await freshDatabase();
+    const countsAt = MIGRATIONS.findIndex((migration) => migration.includes('used_field_chars'));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE svc_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      for (let version = 0; version < countsAt; version++) {
+        await client.query(MIGRATIONS[version]!);
+        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
+      }
+      const endpoints = (fields: string[]) => JSON.stringify([{ method: 'GET', path: '/users/{id}', usedFields: fields }, { method: 'POST', path: '/users', usedFields: ['id'] }]);
+      await client.query(`INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, $1), ('app', 'users', 'dev', '1', '1.0.0', 1, 1, $2)`,
+        [endpoints(['id', 'email']), endpoints(['naïve'])]);
+    } finally {
+      await client.end();
+    }
+    const store = await PostgresStorage.open({ databaseUrl });
+    try {
+      assert.equal(await store.consumerUsedFieldChars('users'), 2 + 5 + 2 + 5 + 2);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps a read-only version unchanged whoever writes, and tells every store of each change', async () => {
     const databaseUrl = await freshDatabase();
     const [writer, follower] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);

@@ -9,8 +9,7 @@ import { checkEnvironment, checkIdentifier, checkMetadataText } from '../../shar
 import { LIMITS } from '../../shared/limits';
 import { isHttpMethod } from '../../shared/openapi/document';
 import { normalizePathTemplate } from '../../shared/compare';
-import { consumerKeyString } from '../storage/consumer-key';
-import type { ConsumerKey, ConsumerRecord, EndpointUsageRecord, Storage } from '../storage/storage';
+import { usedFieldChars, type ConsumerKey, type ConsumerRecord, type EndpointUsageRecord, type Storage } from '../storage/storage';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import type { SchemaRegistry } from './schema-registry';
 
@@ -38,6 +37,8 @@ export interface RegisterConsumerResult {
 export interface ConsumerRegistryOptions {
   /** Clock in Unix seconds; injectable for tests. */
   now: () => number;
+  /** consumerSchemaMaxUsedFieldChars; smaller in tests. */
+  maxSchemaUsedFieldChars: number;
 }
 
 /** Unknown endpoints named in one message; the rest are counted. */
@@ -47,9 +48,12 @@ export class ConsumerRegistry {
   readonly #storage: Storage;
   readonly #schemas: SchemaRegistry;
   readonly #now: () => number;
+  readonly #maxSchemaUsedFieldChars: number;
   /**
-   * Writes of one registration in this process, one at a time. Across replicas a registration is one
-   * row replaced whole, so two at once leave one of them, as two in a row would.
+   * Writes of one schema's registrations in this process, one at a time, so that the schema's total
+   * of used fields is checked against the writes before it. Across replicas a registration is one row
+   * replaced whole, so two at once leave one of them, as two in a row would (and the total can pass
+   * its limit by what registrations on other replicas added meanwhile).
    */
   readonly #writes = new KeyedMutex();
 
@@ -57,6 +61,7 @@ export class ConsumerRegistry {
     this.#storage = storage;
     this.#schemas = schemas;
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.#maxSchemaUsedFieldChars = options.maxSchemaUsedFieldChars ?? LIMITS.consumerSchemaMaxUsedFieldChars;
   }
 
   /**
@@ -81,8 +86,9 @@ export class ConsumerRegistry {
     const usedEndpoints = matchEndpoints(requested, schema.operations, `${schema.schemaId} version ${schema.version}`);
 
     const key: ConsumerKey = { consumerId: input.consumerId, schemaId: schema.schemaId, environment };
-    return this.#writes.run(consumerKeyString(key), async () => {
+    return this.#writes.run(schema.schemaId, async () => {
       const existing = await this.#storage.getConsumer(key);
+      await this.#checkSchemaUsedFields(key, usedEndpoints, existing);
       const now = this.#now();
       const record: ConsumerRecord = {
         ...key,
@@ -95,6 +101,24 @@ export class ConsumerRegistry {
       await this.#storage.saveConsumer(record);
       return { outcome: existing ? 'updated' : 'created', record };
     });
+  }
+
+  /**
+   * Refuses a registration that would take the used fields of all of the schema's registrations
+   * past maxSchemaUsedFieldChars (what it replaces is not counted twice). A registration that does
+   * not grow its own fields is let through, so a schema already over the limit can be updated.
+   */
+  async #checkSchemaUsedFields(key: ConsumerKey, usedEndpoints: readonly EndpointUsageRecord[], existing: ConsumerRecord | undefined): Promise<void> {
+    const chars = usedFieldChars(usedEndpoints);
+    const replaced = existing ? usedFieldChars(existing.usedEndpoints) : 0;
+    if (chars <= replaced) return;
+    const others = (await this.#storage.consumerUsedFieldChars(key.schemaId)) - replaced;
+    if (others + chars <= this.#maxSchemaUsedFieldChars) return;
+    throw limitExceeded(
+      `the registrations of ${key.schemaId} list ${others} characters of used fields, and this one ${chars}: `
+        + `over the limit of ${this.#maxSchemaUsedFieldChars} for one schema, every environment together (consumerSchemaMaxUsedFieldChars); `
+        + 'deregister consumers that are no longer deployed, or list fewer used fields',
+    );
   }
 
   /** The registrations of a schema (which must be registered), optionally of one environment. */
@@ -112,7 +136,7 @@ export class ConsumerRegistry {
     checkIdentifier('schema_id', schemaId);
     const key: ConsumerKey = { consumerId, schemaId, environment: environment === '' ? DEFAULT_CONSUMER_ENVIRONMENT : environment };
     checkEnvironment('environment', key.environment);
-    const removed = await this.#writes.run(consumerKeyString(key), () => this.#storage.deleteConsumer(key));
+    const removed = await this.#writes.run(schemaId, () => this.#storage.deleteConsumer(key));
     if (!removed) throw new SvcError(ErrorCode.CONSUMER_NOT_FOUND, messages.consumerNotFound());
     return key;
   }
@@ -133,7 +157,7 @@ export function recentVersions(versions: readonly string[]): string {
  */
 export function checkListedUsedFields(records: readonly ConsumerRecord[], schemaId: string, environment: string): void {
   let chars = 0;
-  for (const record of records) for (const { usedFields } of record.usedEndpoints) for (const usedField of usedFields) chars += usedField.length;
+  for (const record of records) chars += usedFieldChars(record.usedEndpoints);
   if (chars <= LIMITS.consumerListMaxUsedFieldChars) return;
   throw limitExceeded(
     `the ${records.length} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `

@@ -1,6 +1,6 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -61,6 +61,12 @@ export class MemoryStorage implements Storage {
         && (filter.environment === undefined || c.environment === filter.environment))
       .sort(compareConsumers)
       .map((c) => structuredClone(c));
+  }
+
+  async consumerUsedFieldChars(schemaId: string): Promise<number> {
+    let chars = 0;
+    for (const consumer of this.#consumers.values()) if (consumer.schemaId === schemaId) chars += usedFieldChars(consumer.usedEndpoints);
+    return chars;
   }
 
   async getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined> {

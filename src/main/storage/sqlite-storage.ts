@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { Logger } from '../logger';
 import {
-  holdsExpected, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -33,7 +33,7 @@ import {
 export const SQLITE_FILE_NAME = 'svc.sqlite';
 
 /** Each entry migrates the database from user_version i to i + 1. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE schema_versions (
      schema_id       TEXT NOT NULL,
      version         TEXT NOT NULL,
@@ -130,6 +130,12 @@ const MIGRATIONS: readonly string[] = [
      BEGIN UPDATE usage_sample_bytes SET total = total - OLD.bytes + NEW.bytes; END;
    CREATE TRIGGER usage_sample_bytes_delete AFTER DELETE ON usage_samples
      BEGIN UPDATE usage_sample_bytes SET total = total - OLD.bytes; END;`,
+  // Each registration's used-field characters, totalled per schema from an index alone (the
+  // registrations themselves, up to megabytes each, are not read): consumerSchemaMaxUsedFieldChars.
+  `ALTER TABLE consumers ADD COLUMN used_field_chars INTEGER NOT NULL DEFAULT 0;
+   UPDATE consumers SET used_field_chars = (SELECT COALESCE(SUM(length(field.value)), 0)
+     FROM json_each(consumers.used_endpoints) AS endpoint, json_each(endpoint.value, '$.usedFields') AS field);
+   CREATE INDEX consumers_used_field_chars ON consumers (schema_id, used_field_chars);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -239,12 +245,13 @@ export class SqliteStorage implements Storage {
         ORDER BY schema_id, environment, consumer_id`),
       getConsumer: this.#db.prepare(`SELECT * FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
       saveConsumer: this.#db.prepare(`INSERT INTO consumers (consumer_id, schema_id, environment, consumer_version,
-          schema_version, registered_at, last_validated_at, used_endpoints)
+          schema_version, registered_at, last_validated_at, used_endpoints, used_field_chars)
         VALUES (@consumer_id, @schema_id, @environment, @consumer_version, @schema_version, @registered_at,
-          @last_validated_at, @used_endpoints)
+          @last_validated_at, @used_endpoints, @used_field_chars)
         ON CONFLICT (consumer_id, schema_id, environment) DO UPDATE SET consumer_version = excluded.consumer_version,
           schema_version = excluded.schema_version, last_validated_at = excluded.last_validated_at,
-          used_endpoints = excluded.used_endpoints`),
+          used_endpoints = excluded.used_endpoints, used_field_chars = excluded.used_field_chars`),
+      consumerUsedFieldChars: this.#db.prepare(`SELECT COALESCE(SUM(used_field_chars), 0) AS chars FROM consumers WHERE schema_id = ?`),
       deleteConsumer: this.#db.prepare(`DELETE FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
       listEnvironments: this.#db.prepare(`SELECT * FROM environments ORDER BY name`),
       createEnvironment: this.#db.prepare(`INSERT INTO environments (name, description, origin, created_at, created_by)
@@ -398,7 +405,12 @@ export class SqliteStorage implements Storage {
       registered_at: record.registeredAt,
       last_validated_at: record.lastValidatedAt,
       used_endpoints: JSON.stringify(record.usedEndpoints),
+      used_field_chars: usedFieldChars(record.usedEndpoints),
     }));
+  }
+
+  async consumerUsedFieldChars(schemaId: string): Promise<number> {
+    return (this.#statements.consumerUsedFieldChars.get(schemaId) as { chars: number }).chars;
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {

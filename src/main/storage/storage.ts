@@ -39,6 +39,13 @@ export interface EndpointUsageRecord {
   usedFields: string[];
 }
 
+/** Characters of a registration's used fields, all endpoints together (what the stores keep per row). */
+export function usedFieldChars(endpoints: readonly EndpointUsageRecord[]): number {
+  let chars = 0;
+  for (const { usedFields } of endpoints) for (const usedField of usedFields) chars += usedField.length;
+  return chars;
+}
+
 /** A consumer registration; its key is `<consumerId>/<schemaId>/<environment>`. */
 export interface ConsumerRecord {
   consumerId: string;
@@ -186,6 +193,8 @@ export interface Storage {
   saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult>;
 
   listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]>;
+  /** Characters of the used fields of every registration of `schemaId` (all environments), without reading the registrations. */
+  consumerUsedFieldChars(schemaId: string): Promise<number>;
   getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined>;
   /** Inserts or replaces the registration. Durable when the promise resolves. */
   saveConsumer(record: ConsumerRecord): Promise<void>;

@@ -154,6 +154,12 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER svc_usage_sample_bytes AFTER INSERT OR UPDATE OF bytes OR DELETE ON svc_usage_samples
      FOR EACH ROW EXECUTE FUNCTION svc_count_sample_bytes();`,
+  // Each registration's used-field characters, totalled per schema from an index alone (the
+  // registrations themselves, up to megabytes each, are not read): consumerSchemaMaxUsedFieldChars.
+  `ALTER TABLE svc_consumers ADD COLUMN used_field_chars bigint NOT NULL DEFAULT 0;
+   UPDATE svc_consumers SET used_field_chars = (SELECT COALESCE(SUM(length(field)), 0)
+     FROM jsonb_array_elements(used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field);
+   CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, used_field_chars);`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */
