@@ -19,6 +19,24 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
   let cluster: PostgresCluster;
   let databases = 0;
   const freshDatabase = () => cluster.createDatabase(`store_${++databases}`);
+  /** A database migrated as an earlier svc left it, up to the first migration that mentions `marker`, with `fill` run on it. */
+  const databaseBefore = async (marker: string, fill: (client: pg.Client) => Promise<unknown>): Promise<string> => {
+    const databaseUrl = await freshDatabase();
+    const upTo = MIGRATIONS.findIndex((migration) => migration.includes(marker));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE svc_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      for (let version = 0; version < upTo; version++) {
+        await client.query(MIGRATIONS[version]!);
+        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
+      }
+      await fill(client);
+    } finally {
+      await client.end();
+    }
+    return databaseUrl;
+  };
   before(async () => {
     cluster = await startPostgresCluster();
   });
@@ -139,20 +157,8 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
   });
 
   it('upgrades a database of an earlier svc: versions stored before revisions get one', async () => {
-    const databaseUrl = await freshDatabase();
-    const revisionsAt = MIGRATIONS.findIndex((migration) => migration.includes('svc_schema_revisions'));
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query('CREATE TABLE svc_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-      for (let version = 0; version < revisionsAt; version++) {
-        await client.query(MIGRATIONS[version]!);
-        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
-      }
-      await client.query(`INSERT INTO svc_schema_versions VALUES ('users', '1.0.0', '{}', '${'a'.repeat(64)}', '{}', '3.0.0', 1, '', '', '', false, 1, 1)`);
-    } finally {
-      await client.end();
-    }
+    const databaseUrl = await databaseBefore('svc_schema_revisions', (client) =>
+      client.query(`INSERT INTO svc_schema_versions VALUES ('users', '1.0.0', '{}', '${'a'.repeat(64)}', '{}', '3.0.0', 1, '', '', '', false, 1, 1)`));
     const store = await PostgresStorage.open({ databaseUrl });
     try {
       const [before] = await store.loadSchemaVersions('users');
@@ -165,22 +171,10 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
   });
 
   it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them', async () => {
-    const databaseUrl = await freshDatabase();
-    const countsAt = MIGRATIONS.findIndex((migration) => migration.includes('used_field_chars'));
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query('CREATE TABLE svc_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-      for (let version = 0; version < countsAt; version++) {
-        await client.query(MIGRATIONS[version]!);
-        await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
-      }
-      const endpoints = (fields: string[]) => JSON.stringify([{ method: 'GET', path: '/users/{id}', usedFields: fields }, { method: 'POST', path: '/users', usedFields: ['id'] }]);
-      await client.query(`INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, $1), ('app', 'users', 'dev', '1', '1.0.0', 1, 1, $2)`,
-        [endpoints(['id', 'email']), endpoints(['naïve'])]);
-    } finally {
-      await client.end();
-    }
+    const endpoints = (fields: string[]) => JSON.stringify([{ method: 'GET', path: '/users/{id}', usedFields: fields }, { method: 'POST', path: '/users', usedFields: ['id'] }]);
+    const databaseUrl = await databaseBefore('used_field_chars', (client) =>
+      client.query(`INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, $1), ('app', 'users', 'dev', '1', '1.0.0', 1, 1, $2)`,
+        [endpoints(['id', 'email']), endpoints(['naïve'])]));
     const store = await PostgresStorage.open({ databaseUrl });
     try {
       assert.equal(await store.consumerUsedFieldChars('users'), 2 + 5 + 2 + 5 + 2);
