@@ -118,7 +118,7 @@ export class SvcServer {
       await pool.start();
       const consumers = new ConsumerRegistry(storage, schemas);
       const environments = new EnvironmentRegistry(storage, { allowUnknown: config.allowUnknownEnvironments });
-      const deployments = new DeploymentRegistry(storage, schemas, environments);
+      const deployments = new DeploymentRegistry(storage, schemas, environments, consumers);
       const comparisons = createComparisons(documentTasks);
       const compareVersions = createVersionComparisons({ schemas, comparisons, metrics });
       usage = await UsageRegistry.open(storage, {

@@ -137,4 +137,10 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
   assert.equal((await server.client.call('DeregisterConsumer', { consumer_id: 'prod-0', schema_id: 'users', environment: 'prod' })).success, true);
   const again = await register(`prod-${refusedAt.index}`, 'prod', [{ method: 'GET', path: '/users/{id}', used_fields: longFields(`p${refusedAt.index}`, LIMITS.consumerMaxUsedFields) }]);
   assert.equal(again.success, true, again.message);
+  // RecordDeployment copies a registration into its environment: the copy is held to the same limit.
+  const deployed = await server.client.call('RecordDeployment', { schema_id: 'users', version: '1', environment: 'staging', consumer_id: 'wide-1' });
+  assert.equal(deployed.success, false);
+  assert.match(deployed.message, /over the limit of \d+ for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\)/);
+  const staged = await server.client.call('ListConsumers', { schema_id: 'users', environment: 'staging' });
+  assert.deepEqual(staged.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['narrow'], 'nothing was copied');
 });

@@ -86,11 +86,11 @@ export class ConsumerRegistry {
     const usedEndpoints = matchEndpoints(requested, schema.operations, `${schema.schemaId} version ${schema.version}`);
 
     const key: ConsumerKey = { consumerId: input.consumerId, schemaId: schema.schemaId, environment };
-    return this.#writes.run(schema.schemaId, async () => {
-      const existing = await this.#storage.getConsumer(key);
-      await this.#checkSchemaUsedFields(key, usedEndpoints, existing);
+    let outcome: RegisterConsumerResult['outcome'] = 'created';
+    const record = await this.save(key, (existing) => {
+      if (existing) outcome = 'updated';
       const now = this.#now();
-      const record: ConsumerRecord = {
+      return {
         ...key,
         consumerVersion: input.consumerVersion,
         schemaVersion: schema.version,
@@ -98,8 +98,22 @@ export class ConsumerRegistry {
         lastValidatedAt: now,
         usedEndpoints,
       };
+    });
+    return { outcome, record };
+  }
+
+  /**
+   * Stores the registration `build` makes of the one under `key` (undefined when there is none),
+   * within the schema's limit on used fields: every write of a registration goes through here
+   * (RegisterConsumer, and RecordDeployment copying one into its environment).
+   */
+  async save(key: ConsumerKey, build: (existing: ConsumerRecord | undefined) => ConsumerRecord): Promise<ConsumerRecord> {
+    return this.#writes.run(key.schemaId, async () => {
+      const existing = await this.#storage.getConsumer(key);
+      const record = build(existing);
+      await this.#checkSchemaUsedFields(key, record.usedEndpoints, existing);
       await this.#storage.saveConsumer(record);
-      return { outcome: existing ? 'updated' : 'created', record };
+      return record;
     });
   }
 

@@ -12,7 +12,7 @@ import { ErrorCode, SvcError, schemaNotFound } from '../../shared/errors';
 import { checkIdentifier, checkMetadataText } from '../../shared/identifiers';
 import type { ConsumerRecord, DeploymentRecord, Storage } from '../storage/storage';
 import type { EnvironmentRegistry } from './environment-registry';
-import { recentVersions } from './consumer-registry';
+import { recentVersions, type ConsumerRegistry } from './consumer-registry';
 import type { SchemaRegistry } from './schema-registry';
 
 /** History entries a listing returns when the caller names no limit, and the most it may ask for. */
@@ -35,12 +35,14 @@ export class DeploymentRegistry {
   readonly #storage: Storage;
   readonly #schemas: SchemaRegistry;
   readonly #environments: EnvironmentRegistry;
+  readonly #consumers: ConsumerRegistry;
   readonly #now: () => number;
 
-  constructor(storage: Storage, schemas: SchemaRegistry, environments: EnvironmentRegistry, options: { now?: () => number } = {}) {
+  constructor(storage: Storage, schemas: SchemaRegistry, environments: EnvironmentRegistry, consumers: ConsumerRegistry, options: { now?: () => number } = {}) {
     this.#storage = storage;
     this.#schemas = schemas;
     this.#environments = environments;
+    this.#consumers = consumers;
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
 
@@ -142,10 +144,8 @@ export class DeploymentRegistry {
       );
     }
     if (tested.environment === target.environment) return tested;
-    const existing = await this.#storage.getConsumer({ consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment });
-    const deployed: ConsumerRecord = { ...tested, environment: target.environment, registeredAt: existing?.registeredAt ?? this.#now() };
-    await this.#storage.saveConsumer(deployed);
-    return deployed;
+    const key = { consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment };
+    return this.#consumers.save(key, (existing) => ({ ...tested, environment: target.environment, registeredAt: existing?.registeredAt ?? this.#now() }));
   }
 }
 

@@ -12,6 +12,8 @@ import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './u
 export class MemoryStorage implements Storage {
   readonly #schemas = new Map<string, SchemaVersionRecord>();
   readonly #consumers = new Map<string, ConsumerRecord>();
+  /** Used-field characters of each schema's registrations, kept as they are written. */
+  readonly #usedFieldCharsBySchema = new Map<string, number>();
   readonly #environments = new Map<string, EnvironmentRecord>();
   /** The deployment history, oldest first. */
   readonly #deployments: DeploymentRecord[] = [];
@@ -64,9 +66,14 @@ export class MemoryStorage implements Storage {
   }
 
   async consumerUsedFieldChars(schemaId: string): Promise<number> {
-    let chars = 0;
-    for (const consumer of this.#consumers.values()) if (consumer.schemaId === schemaId) chars += usedFieldChars(consumer.usedEndpoints);
-    return chars;
+    return this.#usedFieldCharsBySchema.get(schemaId) ?? 0;
+  }
+
+  #countUsedFields(record: ConsumerRecord | undefined, sign: 1 | -1): void {
+    if (!record) return;
+    const total = (this.#usedFieldCharsBySchema.get(record.schemaId) ?? 0) + sign * usedFieldChars(record.usedEndpoints);
+    if (total === 0) this.#usedFieldCharsBySchema.delete(record.schemaId);
+    else this.#usedFieldCharsBySchema.set(record.schemaId, total);
   }
 
   async getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined> {
@@ -75,11 +82,16 @@ export class MemoryStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
-    this.#consumers.set(consumerKeyString(record), structuredClone(record));
+    const key = consumerKeyString(record);
+    this.#countUsedFields(this.#consumers.get(key), -1);
+    this.#consumers.set(key, structuredClone(record));
+    this.#countUsedFields(record, 1);
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {
-    return this.#consumers.delete(consumerKeyString(key));
+    const stringKey = consumerKeyString(key);
+    this.#countUsedFields(this.#consumers.get(stringKey), -1);
+    return this.#consumers.delete(stringKey);
   }
 
   async listEnvironments(): Promise<EnvironmentRecord[]> {

@@ -132,6 +132,7 @@ export const MIGRATIONS: readonly string[] = [
      BEGIN UPDATE usage_sample_bytes SET total = total - OLD.bytes; END;`,
   // Each registration's used-field characters, totalled per schema from an index alone (the
   // registrations themselves, up to megabytes each, are not read): consumerSchemaMaxUsedFieldChars.
+  // Rows already there are counted in code points (SQL's length), new ones as JavaScript counts.
   `ALTER TABLE consumers ADD COLUMN used_field_chars INTEGER NOT NULL DEFAULT 0;
    UPDATE consumers SET used_field_chars = (SELECT COALESCE(SUM(length(field.value)), 0)
      FROM json_each(consumers.used_endpoints) AS endpoint, json_each(endpoint.value, '$.usedFields') AS field);

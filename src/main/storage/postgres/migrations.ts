@@ -154,11 +154,20 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER svc_usage_sample_bytes AFTER INSERT OR UPDATE OF bytes OR DELETE ON svc_usage_samples
      FOR EACH ROW EXECUTE FUNCTION svc_count_sample_bytes();`,
-  // Each registration's used-field characters, totalled per schema from an index alone (the
-  // registrations themselves, up to megabytes each, are not read): consumerSchemaMaxUsedFieldChars.
+  // Each registration's used-field characters (code points), totalled per schema from an index alone
+  // (the registrations themselves, up to megabytes each, are not read): consumerSchemaMaxUsedFieldChars.
+  // Counted by a trigger, whichever replica writes: one of an earlier svc, still running during a
+  // rolling upgrade, knows nothing of the column.
   `ALTER TABLE svc_consumers ADD COLUMN used_field_chars bigint NOT NULL DEFAULT 0;
-   UPDATE svc_consumers SET used_field_chars = (SELECT COALESCE(SUM(length(field)), 0)
-     FROM jsonb_array_elements(used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field);
+   CREATE FUNCTION svc_count_used_field_chars() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     NEW.used_field_chars := (SELECT COALESCE(SUM(length(field)), 0)
+       FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field);
+     RETURN NEW;
+   END $$;
+   CREATE TRIGGER svc_consumers_used_field_chars BEFORE INSERT OR UPDATE OF used_endpoints ON svc_consumers
+     FOR EACH ROW EXECUTE FUNCTION svc_count_used_field_chars();
+   UPDATE svc_consumers SET used_endpoints = used_endpoints;
    CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, used_field_chars);`,
 ];
 

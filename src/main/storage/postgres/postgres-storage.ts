@@ -8,11 +8,10 @@
  */
 import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
-import {
-  usedFieldChars,
-  type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord, type EnvironmentRecord, type ExpectedVersion, type SaveResult,
-  type SchemaVersionRecord, type SchemaVersionSummary, type Storage, type StorageChange, type StorageChangeFeed, type InteractionSampleRecord,
-  type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
+import type {
+  ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
+  SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
+  SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
@@ -241,13 +240,14 @@ export class PostgresStorage implements Storage {
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
     await this.#query(
+      // used_field_chars is counted by a trigger (migrations.ts).
       `INSERT INTO svc_consumers (consumer_id, schema_id, environment, consumer_version, schema_version, registered_at,
-          last_validated_at, used_endpoints, used_field_chars) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          last_validated_at, used_endpoints) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
         ON CONFLICT (consumer_id, schema_id, environment) DO UPDATE SET consumer_version = excluded.consumer_version,
           schema_version = excluded.schema_version, last_validated_at = excluded.last_validated_at,
-          used_endpoints = excluded.used_endpoints, used_field_chars = excluded.used_field_chars`,
+          used_endpoints = excluded.used_endpoints`,
       [record.consumerId, record.schemaId, record.environment, record.consumerVersion, record.schemaVersion,
-        record.registeredAt, record.lastValidatedAt, JSON.stringify(record.usedEndpoints), usedFieldChars(record.usedEndpoints)],
+        record.registeredAt, record.lastValidatedAt, JSON.stringify(record.usedEndpoints)],
     );
   }
 
