@@ -23,7 +23,7 @@ test('registrations stored before their used-field counts get them', async () =>
 
   const store = new SqliteStorage(dir);
   try {
-    assert.equal(await store.consumerUsedFieldChars('users'), 2 + 5 + 2 + 5 + 2);
+    assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 });
     assert.equal((await store.listConsumers({ schemaId: 'users' })).length, 2, 'the registrations themselves are untouched');
   } finally {
     await store.close();

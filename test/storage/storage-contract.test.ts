@@ -196,21 +196,23 @@ for (const backend of backends()) {
       assert.equal(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), undefined);
     });
 
-    it('totals the used-field characters of a schema\'s registrations, every environment, as they are replaced and deleted', async () => {
-      assert.equal(await storage.consumerUsedFieldChars('users'), 0);
+    it('counts a schema\'s registrations and their used-field characters, every environment or one, as they are replaced and deleted', async () => {
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 0, chars: 0 });
       await storage.saveConsumer(consumerRecord()); // id, email: 7
       await storage.saveConsumer(consumerRecord({ environment: 'dev', usedEndpoints: [
         { method: 'GET', path: '/users/{id}', usedFields: ['name', 'address.city'] },
         { method: 'POST', path: '/users', usedFields: ['id'] },
       ] })); // 4 + 12 + 2
       await storage.saveConsumer(consumerRecord({ schemaId: 'orders', usedEndpoints: [{ method: 'GET', path: '/orders', usedFields: ['total'] }] }));
-      assert.equal(await storage.consumerUsedFieldChars('users'), 25);
-      assert.equal(await storage.consumerUsedFieldChars('orders'), 5);
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 25 });
+      assert.deepEqual(await storage.consumerUsedFields('users', 'dev'), { registrations: 1, chars: 18 });
+      assert.deepEqual(await storage.consumerUsedFields('users', 'staging'), { registrations: 0, chars: 0 });
+      assert.deepEqual(await storage.consumerUsedFields('orders'), { registrations: 1, chars: 5 });
       await storage.saveConsumer(consumerRecord({ usedEndpoints: [{ method: 'GET', path: '/users/{id}', usedFields: ['é'] }] }));
-      assert.equal(await storage.consumerUsedFieldChars('users'), 19, 'a replaced registration counts once, by its new fields');
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 19 }, 'a replaced registration counts once, by its new fields');
       await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'dev' });
-      assert.equal(await storage.consumerUsedFieldChars('users'), 1);
-      assert.equal(await storage.consumerUsedFieldChars('nobody'), 0);
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 1, chars: 1 });
+      assert.deepEqual(await storage.consumerUsedFields('nobody'), { registrations: 0, chars: 0 });
     });
 
     it('returns copies that callers cannot use to change stored data', async () => {

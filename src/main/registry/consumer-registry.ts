@@ -126,7 +126,7 @@ export class ConsumerRegistry {
     const chars = usedFieldChars(usedEndpoints);
     const replaced = existing ? usedFieldChars(existing.usedEndpoints) : 0;
     if (chars <= replaced) return;
-    const others = (await this.#storage.consumerUsedFieldChars(key.schemaId)) - replaced;
+    const others = (await this.#storage.consumerUsedFields(key.schemaId)).chars - replaced;
     if (others + chars <= this.#maxSchemaUsedFieldChars) return;
     throw limitExceeded(
       `the registrations of ${key.schemaId} list ${others} characters of used fields, and this one ${chars}: `
@@ -137,10 +137,32 @@ export class ConsumerRegistry {
 
   /** The registrations of a schema (which must be registered), optionally of one environment. */
   async list(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
+    await this.#requireSchema(schemaId, environment);
+    return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
+  }
+
+  async #requireSchema(schemaId: string, environment: string): Promise<void> {
     checkIdentifier('schema_id', schemaId);
     if (environment !== '') checkEnvironment('environment', environment);
     await this.#schemas.readThrough(schemaId);
     if (!this.#schemas.hasSchema(schemaId)) throw new SvcError(ErrorCode.SCHEMA_NOT_FOUND, messages.schemaNotFound(schemaId));
+  }
+
+  /**
+   * The registrations ListConsumers answers with. Those whose used fields come to more than
+   * consumerListMaxUsedFieldChars are refused, naming the limit, from the stored counts before any
+   * registration is read (one answer too large to send would cost its building and then fail).
+   * CanIDeploy reads the same list (`list`) without this limit.
+   */
+  async listForAnswer(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
+    await this.#requireSchema(schemaId, environment);
+    const { registrations, chars } = await this.#storage.consumerUsedFields(schemaId, environment === '' ? undefined : environment);
+    if (chars > LIMITS.consumerListMaxUsedFieldChars) {
+      throw limitExceeded(
+        `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `
+          + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
+      );
+    }
     return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
   }
 
@@ -164,20 +186,6 @@ export function recentVersions(versions: readonly string[]): string {
   return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
 }
 
-/**
- * ListConsumers' answer, before it is built: registrations whose used fields come to more than
- * consumerListMaxUsedFieldChars are refused, naming the limit (one answer too large to send would
- * cost its building and then fail). CanIDeploy reads the same list without this limit.
- */
-export function checkListedUsedFields(records: readonly ConsumerRecord[], schemaId: string, environment: string): void {
-  let chars = 0;
-  for (const record of records) chars += usedFieldChars(record.usedEndpoints);
-  if (chars <= LIMITS.consumerListMaxUsedFieldChars) return;
-  throw limitExceeded(
-    `the ${records.length} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `
-      + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
-  );
-}
 
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
 function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {

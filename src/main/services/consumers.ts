@@ -7,7 +7,6 @@ import { ErrorCode, SvcError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { DEFAULT_CONSUMER_ENVIRONMENT, type ConsumerInfo__Output, type ContractValidatorHandlers, type RegisterConsumerRequest__Output } from '@svc/client/protocol';
 import { actorOf, callerOf } from '../auth/principal';
-import { checkListedUsedFields } from '../registry/consumer-registry';
 import type { ConsumerRecord } from '../storage/storage';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
@@ -40,8 +39,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
     }),
 
     ListConsumers: unary(ctx, 'ListConsumers', async (request) => {
-      const records = await ctx.consumers.list(request.schema_id, request.environment);
-      checkListedUsedFields(records, request.schema_id, request.environment);
+      const records = await ctx.consumers.listForAnswer(request.schema_id, request.environment);
       return { consumers: records.map(toConsumerInfo) };
     }),
 

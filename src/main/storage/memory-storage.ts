@@ -1,6 +1,6 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -12,8 +12,8 @@ import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './u
 export class MemoryStorage implements Storage {
   readonly #schemas = new Map<string, SchemaVersionRecord>();
   readonly #consumers = new Map<string, ConsumerRecord>();
-  /** Used-field characters of each schema's registrations, kept as they are written. */
-  readonly #usedFieldCharsBySchema = new Map<string, number>();
+  /** Each stored registration's used-field characters, counted when it is written. */
+  readonly #usedFieldChars = new WeakMap<ConsumerRecord, number>();
   readonly #environments = new Map<string, EnvironmentRecord>();
   /** The deployment history, oldest first. */
   readonly #deployments: DeploymentRecord[] = [];
@@ -65,15 +65,15 @@ export class MemoryStorage implements Storage {
       .map((c) => structuredClone(c));
   }
 
-  async consumerUsedFieldChars(schemaId: string): Promise<number> {
-    return this.#usedFieldCharsBySchema.get(schemaId) ?? 0;
-  }
-
-  #countUsedFields(record: ConsumerRecord | undefined, sign: 1 | -1): void {
-    if (!record) return;
-    const total = (this.#usedFieldCharsBySchema.get(record.schemaId) ?? 0) + sign * usedFieldChars(record.usedEndpoints);
-    if (total === 0) this.#usedFieldCharsBySchema.delete(record.schemaId);
-    else this.#usedFieldCharsBySchema.set(record.schemaId, total);
+  async consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields> {
+    let registrations = 0;
+    let chars = 0;
+    for (const consumer of this.#consumers.values()) {
+      if (consumer.schemaId !== schemaId || (environment !== undefined && consumer.environment !== environment)) continue;
+      registrations++;
+      chars += this.#usedFieldChars.get(consumer)!;
+    }
+    return { registrations, chars };
   }
 
   async getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined> {
@@ -82,16 +82,13 @@ export class MemoryStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
-    const key = consumerKeyString(record);
-    this.#countUsedFields(this.#consumers.get(key), -1);
-    this.#consumers.set(key, structuredClone(record));
-    this.#countUsedFields(record, 1);
+    const stored = structuredClone(record);
+    this.#usedFieldChars.set(stored, usedFieldChars(stored.usedEndpoints));
+    this.#consumers.set(consumerKeyString(record), stored);
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {
-    const stringKey = consumerKeyString(key);
-    this.#countUsedFields(this.#consumers.get(stringKey), -1);
-    return this.#consumers.delete(stringKey);
+    return this.#consumers.delete(consumerKeyString(key));
   }
 
   async listEnvironments(): Promise<EnvironmentRecord[]> {

@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { Logger } from '../logger';
 import {
-  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -136,7 +136,7 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE consumers ADD COLUMN used_field_chars INTEGER NOT NULL DEFAULT 0;
    UPDATE consumers SET used_field_chars = (SELECT COALESCE(SUM(length(field.value)), 0)
      FROM json_each(consumers.used_endpoints) AS endpoint, json_each(endpoint.value, '$.usedFields') AS field);
-   CREATE INDEX consumers_used_field_chars ON consumers (schema_id, used_field_chars);`,
+   CREATE INDEX consumers_used_field_chars ON consumers (schema_id, environment, used_field_chars);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -252,7 +252,8 @@ export class SqliteStorage implements Storage {
         ON CONFLICT (consumer_id, schema_id, environment) DO UPDATE SET consumer_version = excluded.consumer_version,
           schema_version = excluded.schema_version, last_validated_at = excluded.last_validated_at,
           used_endpoints = excluded.used_endpoints, used_field_chars = excluded.used_field_chars`),
-      consumerUsedFieldChars: this.#db.prepare(`SELECT COALESCE(SUM(used_field_chars), 0) AS chars FROM consumers WHERE schema_id = ?`),
+      consumerUsedFields: this.#db.prepare(`SELECT COUNT(*) AS registrations, COALESCE(SUM(used_field_chars), 0) AS chars FROM consumers
+        WHERE schema_id = @schema_id AND (@environment IS NULL OR environment = @environment)`),
       deleteConsumer: this.#db.prepare(`DELETE FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
       listEnvironments: this.#db.prepare(`SELECT * FROM environments ORDER BY name`),
       createEnvironment: this.#db.prepare(`INSERT INTO environments (name, description, origin, created_at, created_by)
@@ -410,8 +411,8 @@ export class SqliteStorage implements Storage {
     }));
   }
 
-  async consumerUsedFieldChars(schemaId: string): Promise<number> {
-    return (this.#statements.consumerUsedFieldChars.get(schemaId) as { chars: number }).chars;
+  async consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields> {
+    return this.#statements.consumerUsedFields.get({ schema_id: schemaId, environment: environment ?? null }) as ConsumerUsedFields;
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {

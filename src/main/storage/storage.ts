@@ -39,6 +39,11 @@ export interface EndpointUsageRecord {
   usedFields: string[];
 }
 
+export interface ConsumerUsedFields {
+  registrations: number;
+  chars: number;
+}
+
 /** Characters of a registration's used fields, all endpoints together (what the stores keep per row). */
 export function usedFieldChars(endpoints: readonly EndpointUsageRecord[]): number {
   let chars = 0;
@@ -193,8 +198,11 @@ export interface Storage {
   saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult>;
 
   listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]>;
-  /** Characters of the used fields of every registration of `schemaId` (all environments), without reading the registrations. */
-  consumerUsedFieldChars(schemaId: string): Promise<number>;
+  /**
+   * The registrations of `schemaId` (of one environment, or all) and the characters of their used
+   * fields, counted without reading the registrations.
+   */
+  consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields>;
   getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined>;
   /** Inserts or replaces the registration. Durable when the promise resolves. */
   saveConsumer(record: ConsumerRecord): Promise<void>;

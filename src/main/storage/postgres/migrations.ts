@@ -168,7 +168,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER svc_consumers_used_field_chars BEFORE INSERT OR UPDATE OF used_endpoints ON svc_consumers
      FOR EACH ROW EXECUTE FUNCTION svc_count_used_field_chars();
    UPDATE svc_consumers SET used_endpoints = used_endpoints;
-   CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, used_field_chars);`,
+   CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, environment, used_field_chars);`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
-  ConsumerKey, ConsumerRecord, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
+  ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
   SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
@@ -251,9 +251,13 @@ export class PostgresStorage implements Storage {
     );
   }
 
-  async consumerUsedFieldChars(schemaId: string): Promise<number> {
-    const { rows } = await this.#query<{ chars: string }>('SELECT COALESCE(SUM(used_field_chars), 0) AS chars FROM svc_consumers WHERE schema_id = $1', [schemaId]);
-    return Number(rows[0]!.chars);
+  async consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields> {
+    const { rows } = await this.#query<{ registrations: string; chars: string }>(
+      `SELECT COUNT(*) AS registrations, COALESCE(SUM(used_field_chars), 0) AS chars FROM svc_consumers
+        WHERE schema_id = $1 AND ($2::text IS NULL OR environment = $2)`,
+      [schemaId, environment ?? null],
+    );
+    return { registrations: Number(rows[0]!.registrations), chars: Number(rows[0]!.chars) };
   }
 
   async deleteConsumer(key: ConsumerKey): Promise<boolean> {
