@@ -186,7 +186,6 @@ export function recentVersions(versions: readonly string[]): string {
   return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
 }
 
-
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
 function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {
   if (endpoints.length > LIMITS.consumerMaxEndpoints) {
