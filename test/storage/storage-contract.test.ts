@@ -182,6 +182,8 @@ for (const backend of backends()) {
       await storage.saveConsumer(consumerRecord({ consumerId: 'Web2' }));
       const usersProd = await storage.listConsumers({ schemaId: 'users', environment: 'prod' });
       assert.deepEqual(usersProd.map((c) => c.consumerId), ['Web2', 'mobile', 'web'], 'code-unit order in every backend');
+      const webOfUsers = await storage.listConsumers({ schemaId: 'users', consumerId: 'web' });
+      assert.deepEqual(webOfUsers.map((c) => c.environment), ['dev', 'prod'], 'one consumer of one schema, every environment');
       assert.equal(await storage.deleteConsumer({ consumerId: 'Web2', schemaId: 'users', environment: 'prod' }), true);
       assert.equal((await storage.listConsumers({ environment: 'dev' })).length, 1);
 

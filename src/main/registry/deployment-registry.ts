@@ -133,8 +133,8 @@ export class DeploymentRegistry {
    * else the most recently validated one elsewhere), copied into the target environment.
    */
   async #deployConsumer(target: DeploymentTarget, consumerVersion: string): Promise<ConsumerRecord> {
-    const registrations = (await this.#storage.listConsumers({ schemaId: target.schemaId }))
-      .filter((record) => record.consumerId === target.consumerId && record.consumerVersion === consumerVersion)
+    const registrations = (await this.#storage.listConsumers({ schemaId: target.schemaId, consumerId: target.consumerId }))
+      .filter((record) => record.consumerVersion === consumerVersion)
       .sort((a, b) => Number(b.environment === target.environment) - Number(a.environment === target.environment) || b.lastValidatedAt - a.lastValidatedAt);
     const tested = registrations[0];
     if (!tested) {

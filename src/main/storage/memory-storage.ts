@@ -1,6 +1,6 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -57,10 +57,11 @@ export class MemoryStorage implements Storage {
     return { saved: true };
   }
 
-  async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
+  async listConsumers(filter: ConsumerFilter): Promise<ConsumerRecord[]> {
     return [...this.#consumers.values()]
       .filter((c) => (filter.schemaId === undefined || c.schemaId === filter.schemaId)
-        && (filter.environment === undefined || c.environment === filter.environment))
+        && (filter.environment === undefined || c.environment === filter.environment)
+        && (filter.consumerId === undefined || c.consumerId === filter.consumerId))
       .sort(compareConsumers)
       .map((c) => structuredClone(c));
   }

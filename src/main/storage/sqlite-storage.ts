@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import type { Logger } from '../logger';
 import {
-  holdsExpected, usedFieldChars, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -243,6 +243,7 @@ export class SqliteStorage implements Storage {
           contact_email = excluded.contact_email, read_only = excluded.read_only, updated_at = excluded.updated_at`),
       listConsumers: this.#db.prepare(`SELECT * FROM consumers
         WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
+          AND (@consumer_id IS NULL OR consumer_id = @consumer_id)
         ORDER BY schema_id, environment, consumer_id`),
       getConsumer: this.#db.prepare(`SELECT * FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
       saveConsumer: this.#db.prepare(`INSERT INTO consumers (consumer_id, schema_id, environment, consumer_version,
@@ -384,10 +385,11 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
+  async listConsumers(filter: ConsumerFilter): Promise<ConsumerRecord[]> {
     const rows = this.#statements.listConsumers.all({
       schema_id: filter.schemaId ?? null,
       environment: filter.environment ?? null,
+      consumer_id: filter.consumerId ?? null,
     }) as ConsumerRow[];
     return rows.map(rowToConsumer);
   }

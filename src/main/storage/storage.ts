@@ -39,6 +39,13 @@ export interface EndpointUsageRecord {
   usedFields: string[];
 }
 
+/** Which registrations a listing returns: each field given narrows it. */
+export interface ConsumerFilter {
+  schemaId?: string;
+  environment?: string;
+  consumerId?: string;
+}
+
 export interface ConsumerUsedFields {
   registrations: number;
   chars: number;
@@ -197,7 +204,7 @@ export interface Storage {
    */
   saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult>;
 
-  listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]>;
+  listConsumers(filter: ConsumerFilter): Promise<ConsumerRecord[]>;
   /**
    * The registrations of `schemaId` (of one environment, or all) and the characters of their used
    * fields, counted without reading the registrations.

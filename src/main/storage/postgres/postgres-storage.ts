@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
-  ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
+  ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
   SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
@@ -221,11 +221,12 @@ export class PostgresStorage implements Storage {
     return { saved: false, current: await this.#readSummary(record.schemaId, record.version) };
   }
 
-  async listConsumers(filter: { schemaId?: string; environment?: string }): Promise<ConsumerRecord[]> {
+  async listConsumers(filter: ConsumerFilter): Promise<ConsumerRecord[]> {
     const { rows } = await this.#query<ConsumerRow>(
       `SELECT * FROM svc_consumers WHERE ($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2)
+          AND ($3::text IS NULL OR consumer_id = $3)
         ORDER BY schema_id, environment, consumer_id`,
-      [filter.schemaId ?? null, filter.environment ?? null],
+      [filter.schemaId ?? null, filter.environment ?? null, filter.consumerId ?? null],
     );
     return rows.map(rowToConsumer);
   }
