@@ -13,14 +13,19 @@ import {
 } from '../../src/shared/validation';
 import { fixturePath } from './paths';
 
-/** A document of test/fixtures/validation, through the real intake (parse, v2 conversion, checks). */
+/** A document given as registration text, through the real intake (parse, v2 conversion, checks), and its contract. */
+export async function textContract(text: string, options?: Partial<ContractOptions>): Promise<{ document: OpenApiDocument; contract: CompiledContract }> {
+  const { document } = await loadSchema(text);
+  return { document, contract: new CompiledContract(document, options) };
+}
+
+/** A document of test/fixtures/validation, through the real intake. */
 export async function loadValidationFixture(name: string): Promise<OpenApiDocument> {
-  const { document } = await loadSchema(readFileSync(fixturePath('validation', name), 'utf8'));
-  return document;
+  return (await textContract(readFileSync(fixturePath('validation', name), 'utf8'))).document;
 }
 
 export async function fixtureContract(name: string, options?: Partial<ContractOptions>): Promise<CompiledContract> {
-  return new CompiledContract(await loadValidationFixture(name), options);
+  return (await textContract(readFileSync(fixturePath('validation', name), 'utf8'), options)).contract;
 }
 
 interface MessageInit {

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { generateRequest } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
-import { loadSchema } from '../../src/shared/openapi/load-document';
-import { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, request } from '../helpers/validation-contracts';
+import type { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
 const INTEGERS = { type: 'array', items: { type: 'integer' }, minItems: 2 };
 const POINT = { type: 'object', required: ['x', 'y'], properties: { x: { type: 'integer' }, y: { type: 'integer' } } };
@@ -45,8 +44,7 @@ describe('fixture parameters round-trip through validation', () => {
   let document: OpenApiDocument;
   let contract: CompiledContract;
   before(async () => {
-    document = (await loadSchema(DOCUMENT)).document;
-    contract = new CompiledContract(document);
+    ({ document, contract } = await textContract(DOCUMENT));
   });
   const get = (path: string, headers: Record<string, string> = {}) => contract.validateInteraction({ request: request('GET', path, { headers }) });
 

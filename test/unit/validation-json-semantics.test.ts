@@ -4,9 +4,8 @@
  * __proto__ (AJV's `properties` passes over that name).
  */
 import { before, describe, it } from 'node:test';
-import { loadSchema } from '../../src/shared/openapi/load-document';
-import { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, request } from '../helpers/validation-contracts';
+import type { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
 const PROPERTIES = {
   price: { type: 'number', multipleOf: 0.01 },
@@ -34,7 +33,7 @@ function postTo(contract: CompiledContract, body: string) {
 describe('numbers', () => {
   let contract: CompiledContract;
   before(async () => {
-    contract = new CompiledContract((await loadSchema(postDocument({ type: 'object', properties: PROPERTIES }))).document);
+    ({ contract } = await textContract(postDocument({ type: 'object', properties: PROPERTIES })));
   });
   const post = (body: string) => postTo(contract, body);
 
@@ -70,7 +69,7 @@ describe('a property named __proto__', () => {
   it('is checked against its schema, counts as declared, and can be required', async () => {
     // The document as text: an object literal would set the prototype instead of a property.
     const schema = '{"type":"object","properties":{"__proto__":{"type":"integer"},"id":{"type":"integer"}},"required":["__proto__"],"additionalProperties":false}';
-    const contract = new CompiledContract((await loadSchema(postDocument({}).replace('"schema":{}', `"schema":${schema}`))).document);
+    const { contract } = await textContract(postDocument({}).replace('"schema":{}', `"schema":${schema}`));
     assertValid(postTo(contract, '{"__proto__":3,"id":1}'));
     assertInvalid(postTo(contract, '{"__proto__":"x"}'), 'request_invalid', 'request body /__proto__: must be integer');
     assertInvalid(postTo(contract, '{"id":1}'), 'request_invalid', 'request body: property "__proto__" is required');
@@ -78,7 +77,7 @@ describe('a property named __proto__', () => {
 
   it('keeps the schema\'s own patternProperties (OpenAPI 3.1)', async () => {
     const schema = '{"type":"object","patternProperties":{"^n_":{"type":"number"}},"properties":{"__proto__":{"type":"string"}},"additionalProperties":false}';
-    const contract = new CompiledContract((await loadSchema(postDocument({}, '3.1.0').replace('"schema":{}', `"schema":${schema}`))).document);
+    const { contract } = await textContract(postDocument({}, '3.1.0').replace('"schema":{}', `"schema":${schema}`));
     assertValid(postTo(contract, '{"__proto__":"a","n_1":2}'));
     assertInvalid(postTo(contract, '{"__proto__":1,"n_1":"b"}'), 'request_invalid', 'request body /n_1: must be number', 'request body /__proto__: must be string');
   });

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { generateRequest } from '../../src/shared/fixture-generator';
 import type { OpenApiDocument } from '../../src/shared/openapi/document';
-import { loadSchema } from '../../src/shared/openapi/load-document';
-import { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, request } from '../helpers/validation-contracts';
+import type { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
 const FORMATS = ['csv', 'ssv', 'pipes', 'multi', 'tsv'] as const;
 
@@ -36,8 +35,7 @@ describe('Swagger 2.0 collection formats', () => {
   let document: OpenApiDocument;
   let contract: CompiledContract;
   before(async () => {
-    document = (await loadSchema(DOCUMENT)).document;
-    contract = new CompiledContract(document);
+    ({ document, contract } = await textContract(DOCUMENT));
   });
   const get = (path: string) => contract.validateInteraction({ request: request('GET', path) });
 

@@ -138,7 +138,7 @@ export class ConsumerRegistry {
   /** The registrations of a schema (which must be registered), optionally of one environment. */
   async list(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
     await this.#requireSchema(schemaId, environment);
-    return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
+    return this.#storage.listConsumers({ schemaId, environment: environmentFilter(environment) });
   }
 
   async #requireSchema(schemaId: string, environment: string): Promise<void> {
@@ -156,14 +156,14 @@ export class ConsumerRegistry {
    */
   async listForAnswer(schemaId: string, environment = ''): Promise<ConsumerRecord[]> {
     await this.#requireSchema(schemaId, environment);
-    const { registrations, chars } = await this.#storage.consumerUsedFields(schemaId, environment === '' ? undefined : environment);
+    const { registrations, chars } = await this.#storage.consumerUsedFields(schemaId, environmentFilter(environment));
     if (chars > LIMITS.consumerListMaxUsedFieldChars) {
       throw limitExceeded(
         `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `
           + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
       );
     }
-    return this.#storage.listConsumers({ schemaId, environment: environment === '' ? undefined : environment });
+    return this.#storage.listConsumers({ schemaId, environment: environmentFilter(environment) });
   }
 
   /** Removes one registration (environment empty: `dev`); CONSUMER_NOT_FOUND when there is none. */
@@ -176,6 +176,11 @@ export class ConsumerRegistry {
     if (!removed) throw new SvcError(ErrorCode.CONSUMER_NOT_FOUND, messages.consumerNotFound());
     return key;
   }
+}
+
+/** A listing's environment: empty means every environment. */
+function environmentFilter(environment: string): string | undefined {
+  return environment === '' ? undefined : environment;
 }
 
 /** Versions named in a message: the most recent ones. */
