@@ -1,8 +1,9 @@
 /**
  * Fixtures of query and cookie parameters in the styles where writing and reading once disagreed:
  * exploded pipeDelimited and spaceDelimited arrays (OpenAPI gives them no serialization of their
- * own), and cookie arrays and objects (written percent-encoded whole, so their commas never split).
- * The generated request must validate, and validation reads what clients send for them.
+ * own), cookie arrays and objects (written percent-encoded whole, so their commas never split), and
+ * cookie pieces that need encoding (read without decoding). The generated request must validate, and
+ * validation reads what clients send for them.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -37,6 +38,16 @@ const DOCUMENT = JSON.stringify({
         responses: { 204: { description: 'found' } },
       },
     },
+    '/cookie-text': {
+      get: {
+        parameters: [
+          { name: 'who', in: 'cookie', required: true, schema: { type: 'string', enum: ['Ana María, 100%'] } },
+          { name: 'names', in: 'cookie', required: true, schema: { type: 'array', items: { type: 'string', enum: ['a,b', 'c d'] }, minItems: 2 } },
+          { name: 'at', in: 'cookie', required: true, content: { 'application/json': { schema: POINT } } },
+        ],
+        responses: { 204: { description: 'found' } },
+      },
+    },
   },
 });
 
@@ -62,12 +73,31 @@ describe('fixture parameters round-trip through validation', () => {
 
   it('reads cookie arrays and objects split on commas, exploded objects as k=v', () => {
     assertValid(get('/cookie', { cookie: 'tags=1,2; pos=x=1,y=2; pair=x,1,y,2' }));
-    assertInvalid(get('/cookie', { cookie: 'tags=1%2C2; pos=x=1,y=2; pair=x,1,y,2' }), 'request_invalid', 'parameter "tags" in cookie: value "1%2C2" is not a valid integer');
+    assertInvalid(get('/cookie', { cookie: 'tags=1%2C2; pos=x=1,y=2; pair=x,1,y,2' }), 'request_invalid', 'parameter "tags" in cookie: value "1,2" is not a valid integer');
+  });
+
+  it('percent-decodes each cookie piece after splitting, and takes a quoted value without its quotes', () => {
+    assertValid(get('/cookie-text', { cookie: 'who=Ana%20Mar%C3%ADa%2C%20100%25; names=a%2Cb,c%20d; at=%7B%22x%22%3A1%2C%22y%22%3A2%7D' }));
+    assertValid(get('/cookie-text', { cookie: 'who="Ana%20Mar%C3%ADa%2C%20100%25"; names="c%20d,c%20d"; at={"x":1,"y":2}' }));
+    assertInvalid(
+      get('/cookie-text', { cookie: 'who=Ana%20Mar%C3%ADa%2C%20100%25; names=a,b; at={"x":1,"y":2}' }),
+      'request_invalid',
+      'parameter "names" in cookie /0: value "a" must be one of "a,b", "c d"',
+      'parameter "names" in cookie /1: value "b" must be one of "a,b", "c d"',
+    );
+    // A malformed escape stays as written rather than failing the call.
+    assertInvalid(get('/cookie-text', { cookie: 'who=100%; names=a%2Cb,c%20d; at={"x":1,"y":2}' }), 'request_invalid', 'parameter "who" in cookie: value "100%" must be one of "Ana María, 100%"');
   });
 
   it('writes cookie arrays and objects with plain commas, and they validate', () => {
     const generated = generateRequest(document, { method: 'GET', path: '/cookie' });
     assert.match(generated.headers.Cookie!, /^tags=-?\d+(,-?\d+)+; pos=x=-?\d+,y=-?\d+; pair=x,-?\d+,y,-?\d+$/);
+    assertValid(get(generated.path, generated.headers));
+  });
+
+  it('writes cookie pieces percent-encoded, and they validate', () => {
+    const generated = generateRequest(document, { method: 'GET', path: '/cookie-text' });
+    assert.match(generated.headers.Cookie!, /^who=Ana%20Mar%C3%ADa%2C%20100%25; names=(a%2Cb|c%20d)(,(a%2Cb|c%20d))+; at=%7B/);
     assertValid(get(generated.path, generated.headers));
   });
 });

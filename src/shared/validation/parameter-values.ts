@@ -9,7 +9,7 @@ import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
 import { arraySeparator, headerArraySeparator } from '../openapi/parameter-style';
 import type { ParameterPlan } from './operation-plan';
-import type { QueryValues } from './query-string';
+import { decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
 import type { ErrorCategory } from './types';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
@@ -86,7 +86,10 @@ export function headerParameterValue(parameter: ParameterPlan, raw: string | und
   return fromText(parameter, raw.trim(), headerArraySeparator(parameter.style), category, call);
 }
 
-/** `a=1; b=2` → values by name (Map: no prototype keys). */
+/**
+ * `a=1; b="2"` → values by name (Map: no prototype keys), without RFC 6265's optional quotes. Values
+ * stay percent-encoded here: their pieces are decoded after splitting (`pieceText`).
+ */
 export function parseCookieHeader(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   if (header === undefined) return cookies;
@@ -94,7 +97,9 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
     const equals = piece.indexOf('=');
     if (equals <= 0) continue;
     const name = piece.slice(0, equals).trim();
-    if (!cookies.has(name)) cookies.set(name, piece.slice(equals + 1).trim());
+    if (cookies.has(name)) continue;
+    const value = piece.slice(equals + 1).trim();
+    cookies.set(name, value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
   }
   return cookies;
 }
@@ -107,14 +112,26 @@ export function cookieParameterValue(parameter: ParameterPlan, cookies: Map<stri
 /** One text carrying the whole value; arrays and objects are split on `separator`. */
 function fromText(parameter: ParameterPlan, text: string, separator: string, category: ErrorCategory, call: CallContext): unknown {
   if (text === '' && parameter.allowEmptyValue) return EMPTY_ALLOWED;
-  if (parameter.json) return fromJson(parameter, text, category, call);
+  if (parameter.json) return fromJson(parameter, pieceText(parameter, text), category, call);
   const { shape } = parameter;
   if (shape.kind === 'array') return coerceItems(parameter, text === '' ? [] : text.split(separator), shape.items, category, call);
   if (shape.kind === 'object') {
     const pieces = text === '' ? [] : text.split(separator);
     return parameter.explode ? fromPairs(parameter, pieces, '=', category, call) : fromAlternating(parameter, pieces, category, call);
   }
-  return coerce(parameter, text, shape, category, call);
+  return coerce(parameter, pieceText(parameter, text), shape, category, call);
+}
+
+/**
+ * A piece of a parameter's text (the whole text, an item, a key or a value) as the text of its value.
+ * Header items lose their surrounding spaces. Cookie pieces are percent-decoded after splitting, as
+ * form-style values are written (fixtures encode each piece, so that a comma of its own stays in it).
+ * Path and query texts arrive decoded.
+ */
+function pieceText(parameter: ParameterPlan, piece: string): string {
+  if (parameter.location === 'header') return piece.trim();
+  if (parameter.location === 'cookie') return decodePercent(piece);
+  return piece;
 }
 
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
@@ -153,7 +170,7 @@ function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: 
   const values: unknown[] = [];
   let rejected = false;
   for (const item of items) {
-    const value = coerce(parameter, parameter.location === 'header' ? item.trim() : item, shape, category, call);
+    const value = coerce(parameter, pieceText(parameter, item), shape, category, call);
     if (value === REJECTED) rejected = true;
     values.push(value);
   }
@@ -165,7 +182,7 @@ function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separato
   const entries: Array<[string, string]> = [];
   for (const piece of pieces) {
     const at = piece.indexOf(separator);
-    if (at > 0) entries.push([piece.slice(0, at), piece.slice(at + 1)]);
+    if (at > 0) entries.push([pieceText(parameter, piece.slice(0, at)), pieceText(parameter, piece.slice(at + 1))]);
   }
   return toObject(parameter, entries, category, call);
 }
@@ -173,7 +190,7 @@ function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separato
 /** `role,admin,name,Alex` (form and simple styles, not exploded). */
 function fromAlternating(parameter: ParameterPlan, pieces: readonly string[], category: ErrorCategory, call: CallContext): unknown {
   const entries: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < pieces.length; i += 2) entries.push([pieces[i]!, pieces[i + 1]!]);
+  for (let i = 0; i + 1 < pieces.length; i += 2) entries.push([pieceText(parameter, pieces[i]!), pieceText(parameter, pieces[i + 1]!)]);
   return toObject(parameter, entries, category, call);
 }
 

@@ -27,11 +27,15 @@ export function parseQueryString(query: string): QueryValues {
 
 /** Form decoding: '+' is a space; malformed percent-escapes are kept as written rather than failing the call. */
 export function decodeComponent(text: string): string {
-  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
-  if (!spaced.includes('%')) return spaced;
+  return decodePercent(text.includes('+') ? text.replace(/\+/g, ' ') : text);
+}
+
+/** Percent-decoding alone ('+' stays: cookies and path pieces are not form-encoded); malformed escapes are kept as written. */
+export function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
   try {
-    return decodeURIComponent(spaced);
+    return decodeURIComponent(text);
   } catch {
-    return spaced;
+    return text;
   }
 }
