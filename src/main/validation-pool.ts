@@ -38,7 +38,9 @@
  *   that gave up would otherwise hold the workers that the others wait for.
  *
  * A worker that dies otherwise is replaced by Piscina; the calls of the batch it was running fail with
- * UNAVAILABLE, and the batches waiting behind it, which never started, go again as they were.
+ * UNAVAILABLE, and the batches waiting behind it, which never started, go again as they were. Which
+ * batch a thread was running, it marks in memory it shares with the main thread: the answer of the
+ * batch before may still wait to be read when its death is.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -47,8 +49,8 @@ import Piscina from 'piscina';
 import { ErrorCode, SvcError, errorMessage, limitExceeded } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import {
-  OUTCOME_FIELDS, OutcomeField, OutcomeStatus, encodeBatch,
-  type BatchResult, type CacheReport, type ValidationBatch, type ValidationOperation,
+  OUTCOME_FIELDS, OutcomeField, OutcomeStatus, encodeBatch, newBatchStartMark,
+  type BatchResult, type BatchStartMark, type CacheReport, type ValidationBatch, type ValidationOperation,
 } from '../shared/pool-protocol/batches';
 import { ERROR_CATEGORIES } from '../shared/validation/types';
 import type { VersionDocument, VersionRef } from '../shared/schema-records';
@@ -195,6 +197,8 @@ interface CompileGroup {
 
 /** A batch sent to a lane and not yet answered. */
 interface SentBatch {
+  /** Its ValidationBatch.sequence. */
+  sequence: number;
   startedAt: number;
   calls: PendingCall[];
   /** Content hash → index in the batch's contract list. */
@@ -206,6 +210,8 @@ interface SentBatch {
 interface Lane {
   index: number;
   piscina: Piscina<ValidationBatch, BatchResult>;
+  /** The sequence of the batch its thread last started (shared with that thread, and with Piscina's replacement of it). */
+  startMark: BatchStartMark;
   /** The batches in flight, oldest first. */
   inFlight: SentBatch[];
   /** When the oldest batch in flight began to run: when it was sent, or when the one before it answered. */
@@ -248,6 +254,8 @@ export class ValidationPool {
   readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
+  /** The last ValidationBatch.sequence given. */
+  #batchSequence = 0;
   #flushScheduled = false;
   #stuckThreadCheck: NodeJS.Timeout | undefined;
   readonly #loading = new Map<string, Promise<VersionDocument>>();
@@ -327,12 +335,12 @@ export class ValidationPool {
     const { threads, logger } = this.#options;
     const lanes: Lane[] = [];
     for (let index = 0; index < threads; index++) {
-      const lane = { index, inFlight: [], runningSince: 0, replacedThreadEnding: false, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina'> as Lane;
-      lane.piscina = this.#laneThread(lane);
+      const lane = { index, inFlight: [], runningSince: 0, replacedThreadEnding: false, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina' | 'startMark'> as Lane;
+      this.#startThread(lane);
       lanes.push(lane);
     }
     this.#lanes = lanes;
-    const empty = { buffer: new ArrayBuffer(0), tableOffset: 0, itemCount: 0, contracts: [], documents: {}, compile: false };
+    const empty = { buffer: new ArrayBuffer(0), tableOffset: 0, itemCount: 0, contracts: [], documents: {}, compile: false, sequence: 0 };
     const probes = await Promise.all(lanes.map((lane) => lane.piscina.run(empty)));
     const failed = probes.find((probe) => !probe.ok);
     if (failed && !failed.ok) throw new Error(`validation worker failed its start check: ${failed.message}`);
@@ -340,9 +348,10 @@ export class ValidationPool {
     logger?.debug({ caller: 'pool', threads }, 'validation pool started');
   }
 
-  /** A Piscina of one thread for `lane` (it replaces a thread that dies). */
-  #laneThread(lane: Lane): Piscina<ValidationBatch, BatchResult> {
+  /** Gives `lane` a Piscina of one thread (which replaces a thread that dies), and memory shared with it. */
+  #startThread(lane: Lane): void {
     const { concurrentTasksPerWorker, filename, logger, maxHeapBytes } = this.#options;
+    const startMark = newBatchStartMark();
     const piscina = new Piscina<ValidationBatch, BatchResult>({
       filename,
       minThreads: 1,
@@ -351,6 +360,7 @@ export class ValidationPool {
       idleTimeout: Number.POSITIVE_INFINITY,
       recordTiming: false,
       resourceLimits: heapLimits(maxHeapBytes),
+      workerData: { startMark },
     });
     // Without a listener an 'error' event (a worker failing while idle) would end the process.
     piscina.on('error', (error: unknown) => logger?.error({ caller: 'pool', lane: lane.index, err: error }, 'validation worker failed'));
@@ -359,7 +369,8 @@ export class ValidationPool {
       lane.known.clear(); // its replacement starts with an empty cache
       this.#publishCacheGauges();
     });
-    return piscina;
+    lane.piscina = piscina;
+    lane.startMark = startMark;
   }
 
   async #close(): Promise<void> {
@@ -379,6 +390,8 @@ export class ValidationPool {
     const now = performance.now();
     for (const lane of this.#lanes) {
       if (lane.inFlight.length === 0 || lane.replacedThreadEnding) continue;
+      // The thread has started a later batch: the oldest answered, and runningSince moves on when that answer is read.
+      if (runningBatch(lane.inFlight, lane.startMark) !== lane.inFlight[0]) continue;
       const ranMs = now - lane.runningSince;
       const overran = ranMs > this.#options.maxRunMs;
       if (overran || (ranMs > this.#options.slowCallMs && lane.inFlight[0]!.calls.every(isCancelled))) this.#replaceThread(lane, ranMs, overran);
@@ -396,13 +409,14 @@ export class ValidationPool {
       { caller: 'pool', lane: lane.index, ranMs: Math.round(ranMs) },
       overran ? 'a validation batch ran over validationMaxMs; its thread is replaced' : 'every caller of a slow validation batch has gone; its thread is replaced',
     );
+    const held = lane.inFlight.splice(0);
+    const running = runningBatch(held, lane.startMark);
     const stopped = lane.piscina;
-    lane.piscina = this.#laneThread(lane);
+    this.#startThread(lane);
     lane.replacedThreadEnding = true;
     void stopped.destroy().finally(() => {
       lane.replacedThreadEnding = false;
     });
-    const [running, ...waiting] = lane.inFlight.splice(0);
     lane.runningSince = performance.now();
     lane.heavy = 0;
     lane.compiling = false;
@@ -413,7 +427,7 @@ export class ValidationPool {
       this.#compilingOn.delete(hash);
       this.#compileMs.set(hash, ranMs);
     }
-    this.#requeueNeverStarted(waiting);
+    this.#requeueNeverStarted(held.filter((batch) => batch !== running));
     if (running) {
       running.abandoned = true;
       if (overran) {
@@ -696,8 +710,9 @@ export class ValidationPool {
    * settles: its calls were dealt with then, and the lane's state belongs to the new thread.
    */
   #run(lane: Lane, calls: PendingCall[], documents: Record<string, string>, compile: boolean): Promise<BatchResult | undefined> {
-    const { batch, contractIndex } = encodeBatch(calls, documents, compile);
-    const sent: SentBatch = { startedAt: performance.now(), calls, contracts: contractIndex, abandoned: false };
+    this.#batchSequence = (this.#batchSequence % 0x7fffffff) + 1;
+    const { batch, contractIndex } = encodeBatch(calls, documents, compile, this.#batchSequence);
+    const sent: SentBatch = { sequence: batch.sequence, startedAt: performance.now(), calls, contracts: contractIndex, abandoned: false };
     if (lane.inFlight.length === 0) lane.runningSince = sent.startedAt;
     lane.inFlight.push(sent);
     // Slow work travels alone (#takeFrom), so a batch holding one is that call alone.
@@ -728,16 +743,19 @@ export class ValidationPool {
           for (const call of calls) call.reject(unavailable('the validation pool is closed'));
           return undefined;
         }
-        // The thread is gone, and Piscina fails every batch it held, oldest first: this one was
-        // running, and those pipelined behind it never started (as after #replaceThread).
-        this.#requeueNeverStarted(lane.inFlight.splice(0));
+        // The thread is gone, and Piscina fails every batch it held: the one it was running is
+        // dealt with here, and the others go again as they were.
+        const held = [sent, ...lane.inFlight.splice(0)];
+        const running = runningBatch(held, lane.startMark)!;
+        this.#requeueNeverStarted(held.filter((batch) => batch !== running));
+        running.abandoned = true;
         if (isOutOfHeap(error)) {
-          this.#retryOverrun(calls, contractIndex, 'memory');
-          return undefined;
+          this.#retryOverrun(running.calls, running.contracts, 'memory');
+        } else {
+          const reason = unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
+          for (const call of running.calls) call.reject(reason);
         }
-        const reason = unavailable(`the validation worker holding this call stopped (${errorMessage(error)}); it was not validated, retry it`);
-        for (const call of calls) call.reject(reason);
-        return undefined;
+        return running === sent ? undefined : never();
       },
     );
   }
@@ -906,6 +924,15 @@ function isCancelled(call: PendingCall): boolean {
  * one. A new promise each time: one shared promise would keep every chain that adopted it, with its
  * batch's calls and their messages, for the life of the process.
  */
+/**
+ * Of the batches a thread held, oldest first, the one it was running: the one it marked as started
+ * (an earlier batch may have answered without the answer being read yet), else the oldest.
+ */
+function runningBatch(held: readonly SentBatch[], startMark: BatchStartMark): SentBatch | undefined {
+  const mark = Atomics.load(startMark, 0);
+  return held.find((batch) => batch.sequence === mark) ?? held[0];
+}
+
 function never(): Promise<never> {
   return new Promise(() => {});
 }

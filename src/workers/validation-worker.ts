@@ -6,13 +6,14 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
+import { workerData } from 'piscina';
 import { ErrorCode, errorMessage } from '../shared/errors';
 import { LIMITS } from '../shared/limits';
 import { CompiledContract, compilingTimeMs } from '../shared/validation';
 import type { OpenApiDocument } from '../shared/openapi/document';
 import {
   BatchItemField, BATCH_CONTRACT_FIELDS, BATCH_ITEM_FIELDS, OUTCOME_FIELDS, OutcomeField, OutcomeStatus, batchItemTable,
-  type BatchResult, type CacheReport, type ItemFailure, type ValidationBatch, type ValidationOperation,
+  type BatchResult, type BatchStartMark, type CacheReport, type ItemFailure, type ValidationBatch, type ValidationOperation,
 } from '../shared/pool-protocol/batches';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../shared/validation/types';
 import {
@@ -29,6 +30,8 @@ let hits = 0;
 let misses = 0;
 /** Milliseconds this thread has spent building contracts from their documents (a batch's preparation, with compiles). */
 let buildingMs = 0;
+/** Where this thread marks the batch it runs, for the pool to read should the thread die (absent outside a pool). */
+const startMark = (workerData as { startMark?: BatchStartMark } | undefined)?.startMark;
 
 /**
  * The Piscina entry: runs the batch on the next turn of this thread's event loop, not at once.
@@ -44,6 +47,7 @@ export default async function runValidationBatchNextTurn(batch: ValidationBatch)
 
 /** One batch, at once: its outcomes, or a batch failure (never a throw). */
 export function runValidationBatch(batch: ValidationBatch): BatchResult {
+  if (startMark !== undefined) Atomics.store(startMark, 0, batch.sequence);
   try {
     return runBatch(batch);
   } catch (error) {

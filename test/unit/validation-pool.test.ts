@@ -367,6 +367,32 @@ test('a batch pipelined behind one that runs out of heap never started: its call
   });
 });
 
+test('the batch blamed for a worker\'s death is the one it was running, even when the answer of the one before has not been read yet', async () => {
+  const NESTED_REF: VersionRef = { schemaId: 'nested', version: '1.0.0', hash: 'nested' };
+  const levels = 24;
+  const documents: Record<string, string> = {
+    [NESTED_REF.hash]: JSON.stringify((await loadSchema(nestedAnyOfSchema(levels))).document),
+    [SLOW_PATTERN_REF.hash]: await slowPatternDocumentJson(),
+  };
+  const options = { threads: 1, maxBatchItems: 1, lingerItems: 1, maxHeapBytes: 128 * 1024 * 1024 };
+  await withPool({ ...options, loadContract: async (ref) => ({ ref, documentJson: documents[ref.hash]! }) }, async (pool) => {
+    const validate = (message: Buffer, contract: VersionRef) => pool.validate({ operation: ValidationOperation.INTERACTION, message, contract });
+    assert.equal((await validate(encode(postNested(NESTED_REF.schemaId, 2)), NESTED_REF)).valid, false);
+    await validate(postPattern('ab'), SLOW_PATTERN_REF);
+    // About 50 ms in the worker, then the batch behind it runs out of heap. This thread is held
+    // meanwhile, so the first answer and the worker's death wait to be read in the same turn.
+    const answered = validate(longPatternCall(3, 10_000), SLOW_PATTERN_REF);
+    const killing = validate(encode(postNested(NESTED_REF.schemaId, levels)), NESTED_REF);
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    const heldUntil = performance.now() + 4_000;
+    while (performance.now() < heldUntil) { /* hold this thread while the worker runs both */ }
+    const [first, second] = await Promise.allSettled([answered, killing]);
+    assert.equal(first.status, 'fulfilled', `the call before the one that ran out of heap was answered ${first.status === 'rejected' ? String(first.reason) : ''}`);
+    assert.equal(second.status, 'rejected');
+    assert.equal((second.reason as SvcError).code, ErrorCode.LIMIT_EXCEEDED);
+  });
+});
+
 test('a call that overruns inside RE2 fails at the budget: its lane does not wait for the native call to return', async () => {
   const documentJson = await slowPatternDocumentJson();
   await withPool({ threads: 2, maxRunMs: 300, loadContract: async (ref) => ({ ref, documentJson }) }, async (pool) => {

@@ -52,6 +52,22 @@ export interface ValidationBatch {
    * holds the calls of other schemas that share a batch with it.
    */
   compile: boolean;
+  /**
+   * The batch's number in its pool (wrapping, never 0 there; 0 outside a pool). The worker marks it as running in memory it
+   * shares with the main thread (`BatchStartMark`), so when the thread dies the pool knows which
+   * batch it was running, whatever answers it had not read yet.
+   */
+  sequence: number;
+}
+
+/**
+ * Memory a validation thread shares with the main thread (its Piscina `workerData`): one Int32, the
+ * sequence of the batch the thread last started.
+ */
+export type BatchStartMark = Int32Array;
+
+export function newBatchStartMark(): BatchStartMark {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 }
 
 /** One call as a batch carries it. */
@@ -69,6 +85,7 @@ export function encodeBatch(
   calls: readonly BatchCall[],
   documents: Record<string, string>,
   compile: boolean,
+  sequence = 0,
 ): { batch: ValidationBatch; contractIndex: Map<string, number> } {
   let totalBytes = 0;
   for (const call of calls) totalBytes += call.message.byteLength;
@@ -96,7 +113,7 @@ export function encodeBatch(
     table[item + BatchItemField.END] = offset;
     table[item + BatchItemField.CONTRACT] = index;
   }
-  return { batch: { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile }, contractIndex };
+  return { batch: { buffer, tableOffset, itemCount: calls.length, contracts, documents, compile, sequence }, contractIndex };
 }
 
 /** The item table of a batch, as uint32 fields (BatchItemField). */
