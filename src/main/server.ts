@@ -37,7 +37,7 @@ import { MS_PER_DAY } from './evidence/recording-limits';
 import { createEnvironmentHandlers } from './services/environments';
 import { createFixtureHandlers } from './services/fixtures';
 import { createSchemaHandlers } from './services/schemas';
-import { withRequestCodecs } from './request-codecs';
+import { withMessageCodecs } from './message-codecs';
 import { createValidationHandlers, registryContractLoader } from './services/validation';
 import { ValidationPool, type ValidationPoolOptions } from './validation-pool';
 import { openStorage } from './storage/open-storage';
@@ -143,7 +143,7 @@ export class SvcServer {
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
         ],
       });
-      grpcServer.addService(withRequestCodecs(contractValidatorDefinition()), buildHandlers(context));
+      grpcServer.addService(withMessageCodecs(contractValidatorDefinition()), buildHandlers(context));
       const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE_NAME]: 'NOT_SERVING' });
       health.addToServer(grpcServer);
       new ReflectionService(reflectionPackageDefinition()).addToServer(grpcServer);

@@ -4,7 +4,7 @@
  */
 import type { handleUnaryCall, sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
 import { toServiceError } from './grpc-status';
-import { malformedRequestError } from './request-codecs';
+import { malformedRequestError } from './message-codecs';
 import type { ServiceContext } from './service-context';
 
 export type UnaryImplementation<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;

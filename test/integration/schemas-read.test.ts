@@ -31,6 +31,22 @@ describe('GetSchema', () => {
     assert.equal(response.schema_content, minimalDocument('1.9.0'));
   });
 
+  it('returns the registered text byte for byte, outside ASCII and at any length', async () => {
+    // YAML as registered (not the JSON made of it), with characters of one to four UTF-8 bytes, at
+    // lengths whose size takes one, two and three bytes on the wire.
+    for (const repeat of [1, 40, 20_000]) {
+      const description = 'Café ☕ naïve 🐘 '.repeat(repeat);
+      const content = `# ünïcödé\nopenapi: 3.0.3\ninfo:\n  title: Ölçü\n  version: 1.0.0\n  description: "${description}"\npaths: {}\n`;
+      const registered = await t.client.call('RegisterSchema', { schema_id: `text-${repeat}`, schema_content: content, schema_version: '1.0.0' });
+      assert.equal(registered.success, true, registered.message);
+      const response = await t.client.call('GetSchema', { schema_id: `text-${repeat}` });
+      assert.equal(response.found, true);
+      assert.equal(response.metadata.schema_id, `text-${repeat}`);
+      assert.equal(response.metadata.schema_version, '1.0.0');
+      assert.equal(response.schema_content, content);
+    }
+  });
+
   it('answers found=false for an unknown id or version', async () => {
     assert.equal((await t.client.call('GetSchema', { schema_id: 'nope' })).found, false);
     assert.equal((await t.client.call('GetSchema', { schema_id: 'svc-a', schema_version: '7.7.7' })).found, false);

@@ -142,8 +142,11 @@ for (const backend of backends()) {
       assert.equal(await storage.getSchemaVersion('users', '9.9.9'), undefined);
       assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), { contentHash: record.contentHash, documentJson: record.documentJson });
       assert.equal(await storage.getSchemaDocument('users', '9.9.9'), undefined);
-      assert.equal(await storage.getSchemaContent('users', '1.0.0'), record.content);
-      assert.equal(await storage.getSchemaContent('users', '9.9.9'), undefined);
+      assert.equal(await storage.getSchemaContentBytes('users', '9.9.9'), undefined);
+      // The registered text as its UTF-8 bytes, characters outside ASCII and the BMP included.
+      const text = '# Café ☕ 🐘\n{"openapi":"3.0.0","info":{"title":"Ünïcode"}}';
+      await storage.saveSchemaVersion(schemaRecord({ version: '1.1.0', content: text }));
+      assert.deepEqual(await storage.getSchemaContentBytes('users', '1.1.0'), Buffer.from(text, 'utf8'));
       assert.equal(await storage.getSchemaVersion('nobody', '1.0.0'), undefined);
     });
 

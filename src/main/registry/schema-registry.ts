@@ -330,11 +330,11 @@ export class SchemaRegistry {
     return { ref: read, documentJson: stored.documentJson };
   }
 
-  /** Metadata and registered text of a version (latest when `version` is empty). */
-  async getContent(schemaId: string, version = ''): Promise<{ metadata: SchemaVersionSummary; content: string }> {
+  /** Metadata and registered text (UTF-8 bytes) of a version (latest when `version` is empty). */
+  async getContentBytes(schemaId: string, version = ''): Promise<{ metadata: SchemaVersionSummary; content: Buffer }> {
     await this.readThrough(schemaId, version);
     const summary = this.#requireSummary(schemaId, version);
-    const content = await this.#storage.getSchemaContent(summary.schemaId, summary.version);
+    const content = await this.#storage.getSchemaContentBytes(summary.schemaId, summary.version);
     if (content === undefined) throw schemaVersionNotFound();
     return { metadata: summary, content };
   }

@@ -24,7 +24,7 @@ import { SERVER_REDACTED_KEYS } from '../../shared/evidence/redaction';
 import { LIMITS } from '../../shared/limits';
 import { toServiceError } from '../grpc-status';
 import { KeyedMutex } from '../storage/keyed-mutex';
-import { malformedRequestError } from '../request-codecs';
+import { malformedRequestError } from '../message-codecs';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
 import { callerOf } from '../auth/principal';

@@ -1,6 +1,6 @@
 /**
  * ValidateInteraction, ValidateProducerResponse and ValidateInteractionStream. These operations
- * carry raw protobuf bytes between gRPC and the worker pool (withRequestCodecs in request-codecs.ts): the main
+ * carry raw protobuf bytes between gRPC and the worker pool (withMessageCodecs in message-codecs.ts): the main
  * thread never decodes a body or re-encodes a result, which keeps its share of a call small
  * enough that gRPC itself stays the ceiling (DESIGN.md "Measured here").
  *
@@ -29,7 +29,7 @@ export function createValidationHandlers(ctx: ServiceContext): Partial<ContractV
     ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message, call) => validate(ValidationOperation.PRODUCER_RESPONSE, message, () => call.cancelled)),
     ValidateInteractionStream: createValidationStreamHandler(ctx, streamed),
   };
-  // The generated handler types describe decoded messages; withRequestCodecs makes them bytes.
+  // The generated handler types describe decoded messages; withMessageCodecs makes them bytes.
   return handlers as unknown as Partial<ContractValidatorHandlers>;
 }
 

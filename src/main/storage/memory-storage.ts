@@ -37,8 +37,9 @@ export class MemoryStorage implements Storage {
     return record && structuredClone(record);
   }
 
-  async getSchemaContent(schemaId: string, version: string): Promise<string | undefined> {
-    return this.#schemas.get(schemaKey(schemaId, version))?.content;
+  async getSchemaContentBytes(schemaId: string, version: string): Promise<Buffer | undefined> {
+    const content = this.#schemas.get(schemaKey(schemaId, version))?.content;
+    return content === undefined ? undefined : Buffer.from(content, 'utf8');
   }
 
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {

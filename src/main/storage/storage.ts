@@ -191,8 +191,11 @@ export interface Storage {
   /** Every schema version without its texts, for the registry's index at start. */
   loadSchemaIndex(): Promise<SchemaVersionSummary[]>;
   getSchemaVersion(schemaId: string, version: string): Promise<SchemaVersionRecord | undefined>;
-  /** Only the registered text (GetSchema): a large document's engine copy is not read with it. */
-  getSchemaContent(schemaId: string, version: string): Promise<string | undefined>;
+  /**
+   * Only the registered text, as its UTF-8 bytes (GetSchema sends them as they are, without decoding
+   * and encoding them again); a large document's engine copy is not read with it.
+   */
+  getSchemaContentBytes(schemaId: string, version: string): Promise<Buffer | undefined>;
   /** Only the engine document and its content hash: what worker threads need, without the registered text. */
   getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined>;
   /** Every version of one schema id without texts: the registry's read-through on an index miss. */

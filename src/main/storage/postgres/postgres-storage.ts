@@ -182,9 +182,11 @@ export class PostgresStorage implements Storage {
     return { ...summary, content: row.content, documentJson: row.document_json };
   }
 
-  async getSchemaContent(schemaId: string, version: string): Promise<string | undefined> {
+  async getSchemaContentBytes(schemaId: string, version: string): Promise<Buffer | undefined> {
+    // As text: a bytea answer travels as hex, twice the bytes to receive and decode.
     const { rows } = await this.#query<{ content: string }>('SELECT content FROM svc_schema_versions WHERE schema_id = $1 AND version = $2', [schemaId, version]);
-    return rows[0]?.content;
+    const content = rows[0]?.content;
+    return content === undefined ? undefined : Buffer.from(content, 'utf8');
   }
 
   async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
