@@ -161,7 +161,8 @@ test("a task's budget counts from its start: a task that waited behind slow ones
 });
 
 test('fixtures never take the last free thread: an intake and a comparison start at once while slow fixtures wait their turn', async () => {
-  const fixtureMs = 800;
+  // Long enough for a thread to start and run the intake and the comparison on a loaded 2-core machine.
+  const fixtureMs = 1_500;
   // One caller may hold both threads here (threadsPerCaller): this is the fixture rule alone.
   const pool = new DocumentTaskPool({ threads: 2, threadsPerCaller: 2, budgetMs: budgets(fixtureMs) });
   try {

@@ -1,7 +1,7 @@
 /** OpenAPI 3.0 schema semantics: nullable, boolean exclusive bounds, readOnly/writeOnly, discriminator, formats. */
 import { before, describe, it } from 'node:test';
 import type { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, fixtureContract, request, response } from '../helpers/validation-contracts';
+import { assertInvalid, assertValid, fixtureContract, request, response, textContract } from '../helpers/validation-contracts';
 
 const ACCOUNT_IN = { email: 'ada@example.com', password: 'correct horse' };
 const ACCOUNT_OUT = { id: '3fa85f64-5717-4562-b3fc-2c963f66afa6', email: 'ada@example.com' };
@@ -114,5 +114,53 @@ describe('OpenAPI 3.0 semantics', () => {
         'request body /children/0/children/0/value: must be integer',
       );
     });
+  });
+
+  describe('readOnly and writeOnly properties required by another schema object', () => {
+    // Base declares them; they are required in an allOf branch beside it, in the schema whose
+    // allOf reaches them, or in a oneOf branch under the schema that declares them.
+    const document = (openapi: string) => JSON.stringify({
+      openapi,
+      info: { title: 'required elsewhere', version: '1.0.0' },
+      paths: Object.fromEntries(['User', 'Stamped', 'Either'].map((name) => [`/${name.toLowerCase()}`, {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+          responses: { 201: { description: 'created', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } } },
+        },
+      }])),
+      components: {
+        schemas: {
+          Base: {
+            type: 'object',
+            properties: { id: { type: 'integer', readOnly: true }, secret: { type: 'string', writeOnly: true }, name: { type: 'string' } },
+          },
+          User: { allOf: [{ $ref: '#/components/schemas/Base' }, { required: ['id', 'secret', 'name'] }] },
+          Timestamps: { type: 'object', properties: { createdAt: { type: 'string', readOnly: true } } },
+          Stamped: { type: 'object', required: ['name', 'createdAt'], properties: { name: { type: 'string' } }, allOf: [{ $ref: '#/components/schemas/Timestamps' }] },
+          Either: {
+            type: 'object',
+            properties: { id: { type: 'integer', readOnly: true }, kind: { type: 'string' } },
+            oneOf: [{ required: ['id', 'kind'] }],
+          },
+        },
+      },
+    });
+    const exchange = (contract: CompiledContract, path: string, sent: unknown, answered: unknown) => contract.validateInteraction({
+      request: request('POST', path, { body: sent }),
+      response: response(201, { body: answered }),
+    });
+
+    for (const openapi of ['3.0.3', '3.1.0']) {
+      it(`requires them only where they may appear (${openapi})`, async () => {
+        const { contract } = await textContract(document(openapi));
+        assertValid(exchange(contract, '/user', { name: 'Ada', secret: 's' }, { id: 1, name: 'Ada' }));
+        assertInvalid(exchange(contract, '/user', { id: 1, name: 'Ada', secret: 's' }, { id: 1, name: 'Ada' }), 'request_invalid', 'request body: property "id" is read-only');
+        assertInvalid(exchange(contract, '/user', { name: 'Ada' }, { id: 1, name: 'Ada' }), 'request_invalid', 'request body: property "secret" is required');
+        assertInvalid(exchange(contract, '/user', { name: 'Ada', secret: 's' }, { name: 'Ada' }), 'response_invalid', 'response body: property "id" is required');
+        assertValid(exchange(contract, '/stamped', { name: 'Ada' }, { name: 'Ada', createdAt: 'today' }));
+        assertInvalid(exchange(contract, '/stamped', { name: 'Ada' }, { name: 'Ada' }), 'response_invalid', 'response body: property "createdAt" is required');
+        assertValid(exchange(contract, '/either', { kind: 'a' }, { id: 1, kind: 'a' }));
+      });
+    }
   });
 });

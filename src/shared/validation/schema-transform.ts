@@ -6,7 +6,9 @@
  *   boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric form; siblings of `$ref` are
  *   ignored as 3.0 says (except `nullable`, which real documents put there and mean).
  * - `readOnly` properties are not required in requests and must not be sent there; `writeOnly`
- *   likewise in responses.
+ *   likewise in responses. A `required` list leaves out such properties wherever they are declared
+ *   in place with it: in its own schema, in its `allOf` branches (through `$ref`s), or in the schema
+ *   it is a branch of and that schema's other branches (`allOf: [$ref Base, {required: [id]}]`).
  * - `discriminator` over a `oneOf`/`anyOf` of `$ref`s dispatches on the tag (precise errors instead
  *   of "must match exactly one schema"); without a union (plain inheritance) a tag that names a
  *   subtype (by `mapping`, or a component whose `allOf` names the base) selects it too.
@@ -53,6 +55,8 @@ interface Position {
   readonly depth: number;
   /** Applies to the same value as the unit's root (reached through allOf, oneOf, not...). */
   readonly inPlace: boolean;
+  /** Properties the schemas this one is in place with declare readOnly (requests) or writeOnly (responses). */
+  readonly forbiddenAround?: ReadonlySet<string>;
 }
 
 type SchemaOut = Record<string, unknown>;
@@ -101,12 +105,16 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
   const baseRoot = at.unit.base && at.depth === 0;
   const withDispatch = !(baseRoot || (at.unit.base && at.inPlace));
   const withUnion = !(baseRoot || (!withDispatch && ctx.hierarchy.discriminatorOf(node, undefined)?.union !== undefined));
-  const inPlace: Position = { unit: at.unit, depth: at.depth + 1, inPlace: at.inPlace };
+  const inPlace: Position = {
+    unit: at.unit,
+    depth: at.depth + 1,
+    inPlace: at.inPlace,
+    forbiddenAround: UNION_OR_ALL_OF.some((key) => Array.isArray(node[key])) ? forbiddenInPlace(node, ctx, at) : at.forbiddenAround,
+  };
   const inData: Position = { unit: at.unit, depth: at.depth + 1, inPlace: false };
   const child = (value: JsonValue | undefined, key: string) => transformNode(value, ctx, IN_PLACE_KEYWORDS.has(key) ? inPlace : inData);
 
   let out: SchemaOut = {};
-  let forbidden: Set<string> | undefined;
   let protoProperty: unknown;
   for (const key of Object.keys(node)) {
     const value = node[key]!;
@@ -126,7 +134,6 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
       for (const name of names) {
         let schema: unknown;
         if (isForbidden(value[name]!, ctx)) {
-          (forbidden ??= new Set()).add(name);
           schema = { [FORBIDDEN_KEYWORD]: ctx.direction === 'request' ? 'read-only' : 'write-only' };
         } else {
           schema = child(value[name], key);
@@ -185,8 +192,9 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
     setOwn(patterns, PROTO_PROPERTY_PATTERN, protoProperty);
     out.patternProperties = patterns;
   }
-  if (forbidden !== undefined && Array.isArray(out.required)) {
-    out.required = (out.required as string[]).filter((name) => !forbidden.has(name));
+  if (Array.isArray(out.required) && out.required.length > 0) {
+    const forbidden = forbiddenInPlace(node, ctx, at);
+    if (forbidden.size > 0) out.required = (out.required as string[]).filter((name) => !forbidden.has(name));
   }
   convertExclusiveBounds(node, out);
   if (withDispatch) applyDiscriminator(node, out, ctx, at);
@@ -207,6 +215,47 @@ function schemaRefPointer(ref: string): string {
   const pointer = refToPointer(ref);
   if (pointer === undefined) throw new SchemaCompileError(`$ref "${ref}" is not a local reference into the document`);
   return pointer;
+}
+
+/** The keywords whose schemas apply to the same value as the schema holding them, where `required` meets properties declared elsewhere. */
+const UNION_OR_ALL_OF = ['allOf', 'anyOf', 'oneOf'] as const;
+/**
+ * Schema objects one look for forbidden properties visits through `allOf` and `$ref` (an
+ * inheritance chain is a few; a document that is nothing but allOf stops there, its rest unseen).
+ */
+const MAX_FORBIDDEN_LOOKUP_NODES = 256;
+/** Each schema object's forbidden properties, own and through its allOf branches, by direction. */
+const forbiddenDeclared: Record<Direction, WeakMap<JsonObject, ReadonlySet<string>>> = { request: new WeakMap(), response: new WeakMap() };
+
+/** Properties `node` declares forbidden in this direction, with those of the schemas it is in place with. */
+function forbiddenInPlace(node: JsonObject, ctx: TransformContext, at: Position): ReadonlySet<string> {
+  const own = declaredForbidden(node, ctx);
+  if (at.forbiddenAround === undefined || at.forbiddenAround.size === 0) return own;
+  if (own.size === 0) return at.forbiddenAround;
+  return new Set([...at.forbiddenAround, ...own]);
+}
+
+/** Properties declared forbidden by `node` and, through `$ref`s, by its allOf branches (whose properties are the value's too). */
+function declaredForbidden(node: JsonObject, ctx: TransformContext): ReadonlySet<string> {
+  const known = forbiddenDeclared[ctx.direction].get(node);
+  if (known !== undefined) return known;
+  const names = new Set<string>();
+  const seen = new Set<JsonObject>();
+  const visit = (schema: JsonValue | undefined) => {
+    if (!isJsonObject(schema) || seen.has(schema) || seen.size >= MAX_FORBIDDEN_LOOKUP_NODES) return;
+    seen.add(schema);
+    if (isJsonObject(schema.properties)) {
+      for (const name of Object.keys(schema.properties)) if (isForbidden(schema.properties[name]!, ctx)) names.add(name);
+    }
+    if (typeof schema.$ref === 'string') {
+      const pointer = refToPointer(schema.$ref);
+      if (pointer !== undefined) visit(resolveJsonPointer(ctx.document, pointer));
+    }
+    if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) visit(branch);
+  };
+  visit(node);
+  forbiddenDeclared[ctx.direction].set(node, names);
+  return names;
 }
 
 /** readOnly (in requests) or writeOnly (in responses), on the property or on the schema its `$ref` names. */
