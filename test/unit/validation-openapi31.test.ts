@@ -1,7 +1,7 @@
 /** OpenAPI 3.1 documents: JSON Schema 2020-12 (type lists, const, prefixItems, unevaluatedProperties, $ref siblings). */
 import { before, describe, it } from 'node:test';
 import type { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, fixtureContract, request, response } from '../helpers/validation-contracts';
+import { assertInvalid, assertValid, fixtureContract, request, response, textContract } from '../helpers/validation-contracts';
 
 const ORDER = { kind: 'order', total: 12.5, lines: [{ sku: 'A-1', quantity: 2 }], note: null, position: [1.5, 2] };
 
@@ -75,5 +75,36 @@ describe('OpenAPI 3.1', () => {
       'response_invalid',
       'response body: property "id" is required',
     );
+  });
+
+  it('reads a parameter whose type lists several types as whichever of them its text is', async () => {
+    const parameters = [
+      { name: 'either', in: 'query', schema: { type: ['integer', 'string'] } },
+      { name: 'flag', in: 'query', schema: { type: ['boolean', 'integer', 'null'] } },
+      { name: 'bounded', in: 'query', schema: { type: ['integer', 'boolean'], maximum: 10 } },
+    ];
+    const { contract: listed } = await textContract(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'type lists', version: '1.0.0' },
+      paths: { '/items': { get: { parameters, responses: { 204: { description: 'listed' } } } } },
+    }));
+    const get = (query: string) => listed.validateInteraction({ request: request('GET', `/items?${query}`) });
+    assertValid(get('either=abc&flag=5&bounded=true'));
+    assertValid(get('either=7&flag=true&bounded=10'));
+    assertInvalid(get('bounded=11'), 'request_invalid', 'parameter "bounded" in query: value "11" must be <= 10');
+    assertInvalid(get('flag=maybe'), 'request_invalid', 'parameter "flag" in query: value "maybe" must be boolean or integer or null');
+  });
+
+  it('names the item limit of unevaluatedItems: false', async () => {
+    const { contract: pairs } = await textContract(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'pairs', version: '1.0.0' },
+      paths: { '/pair': { get: { responses: { 200: { description: 'a pair', content: { 'application/json': { schema: {
+        type: 'array', prefixItems: [{ type: 'integer' }], unevaluatedItems: false,
+      } } } } } } } },
+    }));
+    const answered = (body: unknown) => pairs.validateInteraction({ request: request('GET', '/pair'), response: response(200, { body }) });
+    assertValid(answered([1]));
+    assertInvalid(answered([1, 2]), 'response_invalid', 'response body: must have at most 1 item');
   });
 });

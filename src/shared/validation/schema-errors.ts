@@ -75,10 +75,9 @@ function keywordText(error: ErrorObject, maxChars: number): string {
       return `must have at least ${String(p.limit)} item${plural(p.limit)}`;
     case 'maxItems':
     case 'additionalItems':
+    case 'unevaluatedItems':
     case 'items': // 2020-12 `items: false` after `prefixItems`
       return `must have at most ${String(p.limit)} item${plural(p.limit)}`;
-    case 'unevaluatedItems':
-      return `must have at most ${String(p.len)} item${plural(p.len)}`;
     case 'minProperties':
       return `must have at least ${String(p.limit)} propert${p.limit === 1 ? 'y' : 'ies'}`;
     case 'maxProperties':

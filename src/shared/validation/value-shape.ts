@@ -57,11 +57,14 @@ export function shapeOf(document: JsonValue, schema: JsonValue | undefined, dept
   return { kind };
 }
 
-/** ANY, with the alternatives of a `oneOf`/`anyOf` or of an `enum` whose members differ in type. */
+/** ANY, with the alternatives of a list of types (3.1), of a `oneOf`/`anyOf`, or of an `enum` whose members differ in type. */
 function unionShape(document: JsonValue, node: JsonObject, depth: number): ValueShape {
   const members = Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined;
   let alternatives: ValueShape[] = [];
-  if (members !== undefined) alternatives = members.map((member) => shapeOf(document, member, depth + 1));
+  if (Array.isArray(node.type)) {
+    // Each type as a schema of its own, with the node's other keywords (`items`, `properties`).
+    alternatives = node.type.filter((type) => typeof type === 'string').map((type) => shapeOf(document, { ...node, type }, depth + 1));
+  } else if (members !== undefined) alternatives = members.map((member) => shapeOf(document, member, depth + 1));
   else if (Array.isArray(node.enum)) {
     const kinds = new Set(node.enum.map((value): ScalarKind => (value === null ? 'null' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'boolean' : 'string')));
     alternatives = [...kinds].map((kind) => ({ kind }));
@@ -110,13 +113,17 @@ function followSchemaRefs(document: JsonValue, schema: JsonValue | undefined): J
   return isJsonObject(node) ? node : undefined;
 }
 
-/** The declared type (the first non-null one of a list), else the one type all `allOf`/`oneOf`/`anyOf` members agree on. */
+/**
+ * The declared type (the one non-null type of a list; a list of several is a union), else the one
+ * type all `allOf`/`oneOf`/`anyOf` members agree on.
+ */
 function declaredKind(document: JsonValue, node: JsonObject, depth = 0): ScalarKind | 'array' | 'object' | undefined {
   const type = node.type;
   if (typeof type === 'string') return asKind(type);
   if (Array.isArray(type)) {
-    const first = type.find((entry) => entry !== 'null');
-    return typeof first === 'string' ? asKind(first) : type.includes('null') ? 'null' : undefined;
+    const types = type.filter((entry) => entry !== 'null');
+    if (types.length > 1) return undefined;
+    return typeof types[0] === 'string' ? asKind(types[0]) : type.includes('null') ? 'null' : undefined;
   }
   if (depth > MAX_SHAPE_DEPTH) return undefined;
   if (Array.isArray(node.allOf)) {
