@@ -67,4 +67,30 @@ describe('a schema index following a shared store', () => {
     shared.deliver({ type: 'schema-version', summary: first.metadata });
     assert.equal(follower.metadata('users', '1.0.0').contentHash, first.metadata.contentHash);
   });
+
+  it('keeps every version in semantic-version order, whatever order they arrive in', async () => {
+    const shared = new SharedStoreDouble();
+    const follower = await SchemaRegistry.open(shared);
+    const base = (await (await SchemaRegistry.open(new MemoryStorage()))
+      .register({ schemaId: 'users', content: document('base'), version: '1.0.0', ownership: undefined }, IN_PROCESS)).metadata;
+    const ordered = ['0.9.0', '1.0.0-alpha', '1.0.0-beta.2', '1.0.0-beta.10', '1.0.0', '1.0.1', '1.2.0', '1.10.0', '2.0.0-rc.1', '2.0.0', '10.0.0'];
+    // A fixed shuffle: each arrival lands before, between and after those already there.
+    const arrival = [6, 0, 10, 3, 8, 1, 5, 9, 2, 7, 4].map((index) => ordered[index]!);
+    const revisions = new Set<number>();
+    for (const version of arrival) {
+      shared.deliver({ type: 'schema-version', summary: { ...base, version } });
+      revisions.add(follower.indexRevision);
+    }
+    assert.equal(revisions.size, arrival.length, 'every new version changes the revision the gauges are counted from');
+    assert.equal(follower.latestVersion('users'), '10.0.0');
+    ordered.forEach((version, index) => assert.equal(follower.previousVersion('users', version), ordered[index - 1], `before ${version}`));
+    assert.equal(follower.previousVersion('users', '1.5.0'), '1.2.0', 'a version not registered falls in its place');
+
+    // Versions that differ only in build metadata compare equal: both are kept, each found.
+    shared.deliver({ type: 'schema-version', summary: { ...base, version: '1.2.0+build.7' } });
+    shared.deliver({ type: 'schema-version', summary: { ...base, version: '1.2.0+build.7', contentHash: 'd'.repeat(64) } });
+    assert.equal(follower.metadata('users', '1.2.0+build.7').contentHash, 'd'.repeat(64));
+    assert.equal(follower.metadata('users', '1.2.0').contentHash, base.contentHash);
+    assert.equal(follower.latestVersion('users'), '10.0.0');
+  });
 });

@@ -16,7 +16,7 @@ import { toSchemaMetadata } from './schema-wire';
 import { schemaContentIsNotUtf8, type GetSchemaAnswer } from '../message-codecs';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
-  refreshSchemaGauges(ctx);
+  ctx.metrics.watchSchemaCounts({ revision: () => ctx.schemas.indexRevision, counts: () => ctx.schemas.gaugeCounts() });
   const schemaAnswers = new BytesInFlight(LIMITS.schemaAnswerMaxBytesInFlight);
   // Reading a 30 MiB version holds the main thread about 20 ms and encoding its answer a few (they
   // were 60–80 ms with the text decoded and encoded again), and calls that arrive in one read of a
@@ -103,7 +103,6 @@ async function registerSchema(
   if (result.outcome === 'not-stored') return notStoredResponse(ctx, request, result, check, versionWarnings);
 
   ctx.metrics.schemasRegistered.labels('success').inc();
-  refreshSchemaGauges(ctx);
   const { metadata: registered, outcome } = result;
   log.info({ version: registered.version, outcome, hash: registered.contentHash }, 'schema registered');
   if (outcome !== 'unchanged') {
@@ -207,8 +206,3 @@ function toOwnershipRecord(ownership: SchemaOwnership__Output | null): SchemaOwn
   };
 }
 
-/** Recomputes the per-schema and per-owner/team gauges. */
-export function refreshSchemaGauges(ctx: ServiceContext): void {
-  const { versionsBySchema, byOwner, byTeam } = ctx.schemas.gaugeCounts();
-  ctx.metrics.setSchemaGauges(versionsBySchema, byOwner, byTeam);
-}
