@@ -10,6 +10,8 @@ import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
 import { ApiKeyStore } from '../../src/main/auth/api-key-store';
 import { SqliteStorage, SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-storage';
+import { SqliteThreadStorage } from '../../src/main/storage/sqlite-thread-storage';
+import { ErrorCode, type SvcError } from '../../src/shared/errors';
 import { captureLogs } from '../helpers/log-capture';
 import { createTestClient, makeTempDir, startTestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
@@ -37,6 +39,29 @@ test('one server per data folder: a second store on the same folder is refused c
   }
   const reopened = new SqliteStorage(dir);
   await reopened.close();
+});
+
+test('a second server on a data folder in use does not start, and says why', async () => {
+  const dir = tempDir();
+  const first = await startTestServer({ storage: 'sqlite', dataDir: dir });
+  try {
+    await assert.rejects(startTestServer({ storage: 'sqlite', dataDir: dir }), /the data folder .* is in use by another svc server \(one server per data folder\)/);
+    const registered = await first.client.call('RegisterSchema', { schema_id: 'still-served', schema_content: USERS_SCHEMA_TEXT });
+    assert.equal(registered.success, true, registered.message);
+  } finally {
+    await first.close();
+  }
+  // The store's own thread (the server's) opens the folder and answers every call.
+  const store = new SqliteThreadStorage(dir);
+  try {
+    assert.deepEqual((await store.loadSchemaIndex()).map((summary) => summary.schemaId), ['still-served']);
+    const content = await store.getSchemaContentBytes('still-served', (await store.loadSchemaVersions('still-served'))[0]!.version);
+    assert.ok(Buffer.isBuffer(content), 'a schema\'s bytes arrive as a Buffer');
+    assert.equal(content.toString('utf8'), USERS_SCHEMA_TEXT);
+  } finally {
+    await store.close();
+  }
+  await assert.rejects(store.listEnvironments(), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE && /the registry store is closed/.test(error.message));
 });
 
 test('a database file deleted under a running server: writes fail with UNAVAILABLE and are logged, never acknowledged', async () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionRecord, Storage, UsageRecord } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import { SqliteThreadStorage } from '../../src/main/storage/sqlite-thread-storage';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { makeTempDir } from '../helpers/server';
@@ -34,6 +35,16 @@ function backends(): Backend[] {
         return new SqliteStorage(dir);
       },
       reopen: () => new SqliteStorage(dir),
+      cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    },
+    {
+      // What the server runs: the same store on a thread of its own, each call a message.
+      name: 'sqlite on its own thread',
+      open: () => {
+        dir = makeTempDir('svc-storage-');
+        return new SqliteThreadStorage(dir);
+      },
+      reopen: () => new SqliteThreadStorage(dir),
       cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
     },
     postgresBackend(),

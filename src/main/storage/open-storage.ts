@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import type { Storage, StorageKind } from './storage';
 import { MemoryStorage } from './memory-storage';
-import { SqliteStorage } from './sqlite-storage';
+import { SqliteThreadStorage } from './sqlite-thread-storage';
 import { PostgresStorage } from './postgres/postgres-storage';
 
 export interface OpenStorageOptions {
@@ -15,8 +15,9 @@ export interface OpenStorageOptions {
 }
 
 /**
- * Opens the configured backend. PostgreSQL connects and migrates on first use (the registry's
- * index load at start), so its start-up errors surface there.
+ * Opens the configured backend. SQLite opens on its own thread, and PostgreSQL connects and
+ * migrates on first use: the start-up errors of both surface at the first call (the registry's
+ * index load at start).
  */
 export function openStorage(kind: StorageKind, dataDir: string, options: OpenStorageOptions = {}): Storage {
   const storageUp = options.metrics?.storageUp;
@@ -26,7 +27,7 @@ export function openStorage(kind: StorageKind, dataDir: string, options: OpenSto
       return new MemoryStorage();
     case 'sqlite':
       storageUp?.set(1);
-      return new SqliteStorage(dataDir, options.logger);
+      return new SqliteThreadStorage(dataDir, options.logger);
     case 'postgres':
       if (!options.databaseUrl) throw new Error('postgres storage needs a database URL (--database-url or SVC_DATABASE_URL)');
       return new PostgresStorage({

@@ -1,8 +1,8 @@
 /**
  * The default, embedded store: one SQLite file in the data folder (better-sqlite3). WAL with
  * `synchronous=FULL`, so a registration acknowledged to a client survives a crash or power loss.
- * better-sqlite3 is synchronous; statements are short, so they run on the main thread behind the
- * async port.
+ * better-sqlite3 is synchronous: the server runs this store on a thread of its own
+ * (sqlite-thread-storage.ts), so that no statement holds the main thread.
  *
  * One server per data folder: the database is opened in EXCLUSIVE locking mode, which also means
  * WAL keeps its index in process memory instead of a `-shm` file (a shared-memory file that becomes
@@ -16,7 +16,6 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
-import type { Logger } from '../logger';
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
@@ -188,12 +187,17 @@ interface ConsumerRow {
   used_endpoints: string;
 }
 
+/** Where the store writes what it refuses (the server's logger, or one that forwards to it). */
+export interface StoreLogger {
+  error(bindings: object, message: string): void;
+}
+
 export class SqliteStorage implements Storage {
   readonly #db: Database.Database;
   readonly #file: string;
   /** Device and inode of the file opened: a write goes on only while the path still names it. */
   readonly #identity: { dev: number; ino: number };
-  readonly #logger: Logger | undefined;
+  readonly #logger: StoreLogger | undefined;
   readonly #statements;
   /** One server per data directory (enforced at open), so a lock of this process excludes every writer. */
   readonly #exclusive = new KeyedMutex();
@@ -202,7 +206,7 @@ export class SqliteStorage implements Storage {
   #closed = false;
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
-  constructor(dataDir: string, logger?: Logger) {
+  constructor(dataDir: string, logger?: StoreLogger) {
     fs.mkdirSync(dataDir, { recursive: true });
     this.#file = path.join(dataDir, SQLITE_FILE_NAME);
     this.#logger = logger;
