@@ -25,30 +25,27 @@ interface Backend {
 }
 
 function backends(): Backend[] {
-  let dir = '';
   return [
     { name: 'memory', open: () => new MemoryStorage(), cleanup: () => {} },
-    {
-      name: 'sqlite',
-      open: () => {
-        dir = makeTempDir('svc-storage-');
-        return new SqliteStorage(dir);
-      },
-      reopen: () => new SqliteStorage(dir),
-      cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
-    },
-    {
-      // What the server runs: the same store on a thread of its own, each call a message.
-      name: 'sqlite on its own thread',
-      open: () => {
-        dir = makeTempDir('svc-storage-');
-        return new SqliteThreadStorage(dir);
-      },
-      reopen: () => new SqliteThreadStorage(dir),
-      cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
-    },
+    sqliteBackend('sqlite', (dir) => new SqliteStorage(dir)),
+    // What the server runs: the same store on a thread of its own, each call a message.
+    sqliteBackend('sqlite on its own thread', (dir) => new SqliteThreadStorage(dir)),
     postgresBackend(),
   ];
+}
+
+/** A SQLite store in a fresh data folder per test. */
+function sqliteBackend(name: string, open: (dir: string) => Storage): Backend {
+  let dir = '';
+  return {
+    name,
+    open: () => {
+      dir = makeTempDir('svc-storage-');
+      return open(dir);
+    },
+    reopen: () => open(dir),
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** One cluster for the file, one fresh database per test. */
