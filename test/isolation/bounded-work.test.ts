@@ -144,3 +144,31 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
   const staged = await server.client.call('ListConsumers', { schema_id: 'users', environment: 'staging' });
   assert.deepEqual(staged.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['narrow'], 'nothing was copied');
 });
+
+test('registrations of one schema past consumerSchemaMaxRegistrations are refused, naming the limit; updates and other schemas go on', async () => {
+  await registerSchema(server.client, 'counted', USERS_SCHEMA_TEXT, '1.0.0');
+  const register = (consumerId: string, environment = 'dev', schemaId = 'counted') => server.client.call('RegisterConsumer', {
+    consumer_id: consumerId, consumer_version: '1', schema_id: schemaId, schema_version: '1.0.0', environment, used_endpoints: [],
+  });
+  // Registrations that list no fields: the used-field limits never apply to them.
+  const limit = LIMITS.consumerSchemaMaxRegistrations;
+  const inFlight = 32;
+  for (let first = 0; first < limit; first += inFlight) {
+    const answers = await Promise.all(Array.from({ length: Math.min(inFlight, limit - first) }, (_, i) => register(`c-${first + i}`)));
+    for (const answer of answers) assert.equal(answer.success, true, answer.message);
+  }
+  const refused = await register('one-too-many', 'prod');
+  assert.equal(refused.success, false);
+  assert.equal(refused.message, `counted has ${limit} consumer registrations, every environment together: the limit for one schema (consumerSchemaMaxRegistrations) is ${limit}; deregister consumers that are no longer deployed`);
+  // A registration replaced is not a new one; other schemas have their own count.
+  assert.equal((await register('c-7')).success, true);
+  assert.equal((await register('one-too-many', 'prod', 'users')).success, true);
+  // RecordDeployment's copy of a registration into another environment is a new one: refused, nothing copied.
+  const deployed = await server.client.call('RecordDeployment', { schema_id: 'counted', version: '1', environment: 'staging', consumer_id: 'c-1' });
+  assert.equal(deployed.success, false);
+  assert.match(deployed.message, /\(consumerSchemaMaxRegistrations\)/);
+  assert.equal((await server.client.call('ListConsumers', { schema_id: 'counted', environment: 'staging' })).consumers.length, 0);
+  // A deregistration makes room.
+  assert.equal((await server.client.call('DeregisterConsumer', { consumer_id: 'c-0', schema_id: 'counted', environment: 'dev' })).success, true);
+  assert.equal((await register('one-too-many', 'prod')).success, true);
+});

@@ -39,6 +39,8 @@ export interface ConsumerRegistryOptions {
   now: () => number;
   /** consumerSchemaMaxUsedFieldChars; smaller in tests. */
   maxSchemaUsedFieldChars: number;
+  /** consumerSchemaMaxRegistrations; smaller in tests. */
+  maxSchemaRegistrations: number;
 }
 
 /** Unknown endpoints named in one message; the rest are counted. */
@@ -49,6 +51,7 @@ export class ConsumerRegistry {
   readonly #schemas: SchemaRegistry;
   readonly #now: () => number;
   readonly #maxSchemaUsedFieldChars: number;
+  readonly #maxSchemaRegistrations: number;
   /**
    * Writes of one schema's registrations in this process, one at a time, so that the schema's total
    * of used fields is checked against the writes before it. Across replicas a registration is one row
@@ -62,6 +65,7 @@ export class ConsumerRegistry {
     this.#schemas = schemas;
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
     this.#maxSchemaUsedFieldChars = options.maxSchemaUsedFieldChars ?? LIMITS.consumerSchemaMaxUsedFieldChars;
+    this.#maxSchemaRegistrations = options.maxSchemaRegistrations ?? LIMITS.consumerSchemaMaxRegistrations;
   }
 
   /**
@@ -111,22 +115,32 @@ export class ConsumerRegistry {
     return this.#writes.run(key.schemaId, async () => {
       const existing = await this.#storage.getConsumer(key);
       const record = build(existing);
-      await this.#checkSchemaUsedFields(key, record.usedEndpoints, existing);
+      await this.#checkSchemaBounds(key, record.usedEndpoints, existing);
       await this.#storage.saveConsumer(record);
       return record;
     });
   }
 
   /**
-   * Refuses a registration that would take the used fields of all of the schema's registrations
-   * past maxSchemaUsedFieldChars (what it replaces is not counted twice). A registration that does
-   * not grow its own fields is let through, so a schema already over the limit can be updated.
+   * Refuses a new registration past maxSchemaRegistrations, and one that would take the used fields
+   * of all of the schema's registrations past maxSchemaUsedFieldChars (what it replaces is not
+   * counted twice). A registration that replaces one and does not grow its fields is let through,
+   * so a schema already over a limit can be updated.
    */
-  async #checkSchemaUsedFields(key: ConsumerKey, usedEndpoints: readonly EndpointUsageRecord[], existing: ConsumerRecord | undefined): Promise<void> {
+  async #checkSchemaBounds(key: ConsumerKey, usedEndpoints: readonly EndpointUsageRecord[], existing: ConsumerRecord | undefined): Promise<void> {
     const chars = usedFieldChars(usedEndpoints);
     const replaced = existing ? usedFieldChars(existing.usedEndpoints) : 0;
+    if (existing !== undefined && chars <= replaced) return;
+    const stored = await this.#storage.consumerUsedFields(key.schemaId);
+    if (existing === undefined && stored.registrations >= this.#maxSchemaRegistrations) {
+      throw limitExceeded(
+        `${key.schemaId} has ${stored.registrations} consumer registrations, every environment together: `
+          + `the limit for one schema (consumerSchemaMaxRegistrations) is ${this.#maxSchemaRegistrations}; `
+          + 'deregister consumers that are no longer deployed',
+      );
+    }
     if (chars <= replaced) return;
-    const others = (await this.#storage.consumerUsedFields(key.schemaId)).chars - replaced;
+    const others = stored.chars - replaced;
     if (others + chars <= this.#maxSchemaUsedFieldChars) return;
     throw limitExceeded(
       `the registrations of ${key.schemaId} list ${others} characters of used fields, and this one ${chars}: `
