@@ -203,6 +203,8 @@ export class SqliteStorage implements Storage {
   readonly #exclusive = new KeyedMutex();
   /** listSamples statements by the filter fields they test (at most 32 of them). */
   readonly #sampleQueries = new Map<string, Database.Statement>();
+  /** Deployment listings by kind and the filter fields they test (at most 8 of them). */
+  readonly #deploymentQueries = new Map<string, Database.Statement>();
   #closed = false;
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
@@ -268,14 +270,6 @@ export class SqliteStorage implements Storage {
       appendDeployment: this.#db.prepare(`INSERT INTO deployments (schema_id, environment, consumer_id, version, action,
           schema_version, recorded_at, recorded_by)
         VALUES (@schema_id, @environment, @consumer_id, @version, @action, @schema_version, @recorded_at, @recorded_by)`),
-      listDeployments: this.#db.prepare(`SELECT * FROM deployments
-        WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
-        ORDER BY id DESC LIMIT @limit`),
-      currentDeployments: this.#db.prepare(`SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
-          SELECT max(id) FROM deployments
-          WHERE (@schema_id IS NULL OR schema_id = @schema_id) AND (@environment IS NULL OR environment = @environment)
-          GROUP BY schema_id, environment, consumer_id)
-        ORDER BY schema_id, environment, consumer_id`),
       usageRow: this.#db.prepare(`SELECT * FROM usage WHERE consumer_id = @consumer_id AND schema_id = @schema_id
           AND environment = @environment AND method = @method AND path = @path AND status = @status`),
       saveUsage: this.#db.prepare(`INSERT OR REPLACE INTO usage (consumer_id, schema_id, environment, method, path, status,
@@ -449,12 +443,34 @@ export class SqliteStorage implements Storage {
   }
 
   async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
-    const rows = this.#statements.listDeployments.all({ ...deploymentParameters(filter), limit }) as DeploymentRow[];
+    const rows = this.#deploymentQuery('history', filter).all({ ...deploymentParameters(filter), limit }) as DeploymentRow[];
     return rows.map(rowToDeployment);
   }
 
   async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
-    return (this.#statements.currentDeployments.all(deploymentParameters(filter)) as DeploymentRow[]).map(rowToDeployment);
+    return (this.#deploymentQuery('current', filter).all(deploymentParameters(filter)) as DeploymentRow[]).map(rowToDeployment);
+  }
+
+  /**
+   * Only the conditions the filter sets: `@x IS NULL OR …` kept SQLite from the target's index, and
+   * every RecordDeployment read what is deployed by scanning the whole history of every target
+   * (3.5 ms at 100,000 entries, growing with them); now it searches its target's entries.
+   */
+  #deploymentQuery(kind: 'history' | 'current', filter: DeploymentFilter): Database.Statement {
+    const conditions = [filter.schemaId !== undefined && 'schema_id = @schema_id', filter.environment !== undefined && 'environment = @environment']
+      .filter((condition) => condition !== false);
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    const key = `${kind} ${where}`;
+    let statement = this.#deploymentQueries.get(key);
+    if (!statement) {
+      statement = this.#db.prepare(kind === 'history'
+        ? `SELECT * FROM deployments ${where} ORDER BY id DESC LIMIT @limit`
+        : `SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
+            SELECT max(id) FROM deployments ${where} GROUP BY schema_id, environment, consumer_id)
+          ORDER BY schema_id, environment, consumer_id`);
+      this.#deploymentQueries.set(key, statement);
+    }
+    return statement;
   }
 
   async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {
@@ -591,8 +607,9 @@ function rowToSummary(row: SchemaRow): SchemaVersionSummary {
   };
 }
 
-function deploymentParameters(filter: DeploymentFilter): { schema_id: string | null; environment: string | null } {
-  return { schema_id: filter.schemaId ?? null, environment: filter.environment ?? null };
+/** The named parameters of the conditions a deployment filter sets. */
+function deploymentParameters(filter: DeploymentFilter): { schema_id?: string; environment?: string } {
+  return { ...(filter.schemaId !== undefined && { schema_id: filter.schemaId }), ...(filter.environment !== undefined && { environment: filter.environment }) };
 }
 
 function rowToDeployment(row: DeploymentRow): DeploymentRecord {
