@@ -121,6 +121,25 @@ describe('routing: Swagger 2.0 basePath (converted to a server URL)', () => {
   });
 });
 
+describe('routing: server variables and the servers of a path or an operation', () => {
+  it('matches a prefix with any value a server variable\'s enum allows, and the prefixes of servers declared in place of the document\'s', () => {
+    const contract = new CompiledContract({
+      openapi: '3.0.3',
+      info: { title: 'servers', version: '1.0.0' },
+      servers: [{ url: 'https://{region}.example.com/{version}', variables: { region: { default: 'eu' }, version: { default: 'v1', enum: ['v1', 'v2'] } } }],
+      paths: {
+        '/pets': { get: { responses: { 204: { description: 'listed' } } } },
+        '/legacy': { servers: [{ url: '/old' }], get: { responses: { 204: { description: 'listed' } } } },
+        '/files': { post: { servers: [{ url: 'https://uploads.example.com/upload' }], responses: { 204: { description: 'stored' } } } },
+      },
+    } as OpenApiDocument);
+    for (const [method, path] of [['GET', '/v1/pets'], ['GET', '/v2/pets'], ['GET', '/pets'], ['GET', '/old/legacy'], ['POST', '/upload/files'], ['POST', '/files']]) {
+      assertValid(contract.validateInteraction({ request: request(method!, path!), response: response(204) }));
+    }
+    assertInvalid(contract.validateInteraction({ request: request('GET', '/v3/pets') }), 'route_not_found', 'Path not found: /v3/pets');
+  });
+});
+
 describe('routing: documents that are unusual or broken never crash the constructor', () => {
   const operation = { responses: { '200': { description: 'ok' } } };
   const document = {

@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { generateResponse } from '../../shared/fixture-generator';
 import type { OpenApiDocument } from '../../shared/openapi/document';
-import { serverPathPrefixes, stripServerPrefix } from '../../shared/openapi/servers';
+import { routingPathPrefixes, stripServerPrefix } from '../../shared/openapi/servers';
 import { CompiledContract, DEFAULT_CONTRACT_OPTIONS } from '../../shared/validation';
 import { buildRouteTable, type RouteTable } from '../../shared/validation/route-table';
 
@@ -52,7 +52,7 @@ export class MockServer {
     this.#options = options;
     this.#contract = new CompiledContract(document);
     this.#routes = buildRouteTable(document, DEFAULT_CONTRACT_OPTIONS.maxPathChars);
-    this.#prefixes = serverPathPrefixes(document);
+    this.#prefixes = routingPathPrefixes(document);
     this.#server = http.createServer((request, response) => {
       this.#handle(request, response).catch((error: unknown) => {
         send(response, mockError(500, `mock failure: ${(error as Error).message}`));

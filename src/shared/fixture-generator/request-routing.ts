@@ -8,7 +8,7 @@
  */
 import { LIMITS } from '../limits';
 import type { OpenApiDocument } from '../openapi/document';
-import { serverPathPrefixes, stripServerPrefix } from '../openapi/servers';
+import { routingPathPrefixes, stripServerPrefix } from '../openapi/servers';
 import { buildRouteTable, type RouteTable } from '../validation/route-table';
 
 interface DocumentRoutes {
@@ -22,7 +22,7 @@ const routesByDocument = new WeakMap<OpenApiDocument, DocumentRoutes>();
 function routesOf(document: OpenApiDocument): DocumentRoutes {
   let routes = routesByDocument.get(document);
   if (routes === undefined) {
-    routes = { table: buildRouteTable(document, LIMITS.validationMaxPathChars), prefixes: serverPathPrefixes(document) };
+    routes = { table: buildRouteTable(document, LIMITS.validationMaxPathChars), prefixes: routingPathPrefixes(document) };
     routesByDocument.set(document, routes);
   }
   return routes;

@@ -1,19 +1,47 @@
 /**
  * Path prefixes from `servers[].url` (for a converted v2 document, its basePath). They are stripped
  * from a real request path only while routes are matched, so `/v1/users/1` and `/users/1` both
- * match `/users/{id}` when a server URL is `https://api.example.com/v1`.
+ * match `/users/{id}` when a server URL is `https://api.example.com/v1`. A server variable stands
+ * for its default and for each value its `enum` allows.
  */
-import { isJsonObject } from '../json';
-import type { OpenApiDocument } from './document';
+import { isJsonObject, type JsonValue } from '../json';
+import { HTTP_METHODS, type OpenApiDocument } from './document';
 
+/** URLs one server URL expands to through its variables' enums (beyond: the defaults' URL alone). */
+const MAX_SERVER_URL_EXPANSIONS = 64;
+
+/** The document's own servers' prefixes, longest first. */
 export function serverPathPrefixes(document: OpenApiDocument): string[] {
-  const servers = Array.isArray(document.servers) ? document.servers : [];
+  return prefixesOf(Array.isArray(document.servers) ? document.servers : []);
+}
+
+/**
+ * The prefixes a request path may carry when routed: the document's servers', and those of the
+ * servers a path item or an operation declares in their place (`/v2` for one path, an upload host's
+ * `/upload`). Each is optional for every route, as the document's are.
+ */
+export function routingPathPrefixes(document: OpenApiDocument): string[] {
+  const servers: JsonValue[] = Array.isArray(document.servers) ? [...document.servers] : [];
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isJsonObject(item)) continue;
+    if (Array.isArray(item.servers)) servers.push(...item.servers);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isJsonObject(operation) && Array.isArray(operation.servers)) servers.push(...operation.servers);
+    }
+  }
+  return prefixesOf(servers);
+}
+
+function prefixesOf(servers: readonly JsonValue[]): string[] {
   const prefixes = new Set<string>();
   for (const server of servers) {
     if (!isJsonObject(server) || typeof server.url !== 'string') continue;
-    const url = substituteVariables(server.url, isJsonObject(server.variables) ? server.variables : {});
-    const prefix = normalizePrefix(pathOf(url));
-    if (prefix) prefixes.add(prefix);
+    for (const url of expandVariables(server.url, isJsonObject(server.variables) ? server.variables : {})) {
+      const prefix = normalizePrefix(pathOf(url));
+      if (prefix) prefixes.add(prefix);
+    }
   }
   // Longest first, so `/api/v1` wins over `/api`.
   return [...prefixes].sort((a, b) => b.length - a.length);
@@ -28,7 +56,24 @@ export function stripServerPrefix(path: string, prefixes: readonly string[]): st
   return path;
 }
 
-function substituteVariables(url: string, variables: Record<string, unknown>): string {
+/** The URL with each variable replaced by its default, then by each of its enum's values in turn. */
+function expandVariables(url: string, variables: Record<string, unknown>): string[] {
+  let urls = [url];
+  for (const match of url.matchAll(/\{([^}]+)\}/g)) {
+    const variable = variables[match[1]!];
+    if (!isJsonObject(variable)) continue;
+    const values = new Set<string>();
+    if (typeof variable.default === 'string') values.add(variable.default);
+    if (Array.isArray(variable.enum)) for (const value of variable.enum) if (typeof value === 'string') values.add(value);
+    if (values.size === 0) continue;
+    const expanded = urls.flatMap((partial) => [...values].map((value) => partial.replace(match[0], value)));
+    if (expanded.length > MAX_SERVER_URL_EXPANSIONS) return [withDefaults(url, variables)];
+    urls = expanded;
+  }
+  return urls;
+}
+
+function withDefaults(url: string, variables: Record<string, unknown>): string {
   return url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const variable = variables[name];
     return isJsonObject(variable) && typeof variable.default === 'string' ? variable.default : whole;

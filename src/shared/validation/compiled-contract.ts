@@ -6,7 +6,7 @@
 import { isJsonObject } from '../json';
 import { HTTP_METHODS, type OpenApiDocument } from '../openapi/document';
 import { splitQuerySelector } from '../openapi/query-selector-paths';
-import { serverPathPrefixes } from '../openapi/servers';
+import { routingPathPrefixes } from '../openapi/servers';
 import type { CallContext } from './call-context';
 import { addError, createReport, toOutcome, type ErrorReport } from './error-report';
 import { validationMessages } from './messages';
@@ -54,7 +54,7 @@ export class CompiledContract {
     const usable = isJsonObject(document) ? document : ({ openapi: '3.0.0' } as OpenApiDocument);
     const dialect = typeof usable.openapi === 'string' && usable.openapi.startsWith('3.1') ? '3.1' : '3.0';
     this.routes = buildRouteTable(usable, this.options.maxPathChars);
-    this.prefixes = serverPathPrefixes(usable);
+    this.prefixes = routingPathPrefixes(usable);
     this.compiler = new SchemaCompiler(usable, dialect, this.options);
     this.document = usable;
   }
