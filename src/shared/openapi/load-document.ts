@@ -6,7 +6,7 @@
 import converter from 'swagger2openapi';
 import { LIMITS } from '../limits';
 import { invalidSchema, limitExceeded, errorMessage } from '../errors';
-import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
+import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { planPattern } from '../regex';
 import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
@@ -98,10 +98,76 @@ async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
   try {
     // No `resolve` option: swagger2openapi then follows no references outside the document.
     const result = await converter.convertObj(structuredClone(swagger), { patch: true, warnOnly: true });
-    return result.openapi as OpenApiDocument;
+    const document = result.openapi as OpenApiDocument;
+    keepFormParameters(swagger, document);
+    return document;
   } catch (error) {
     throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error))}`, error);
   }
+}
+
+/**
+ * What each Swagger 2.0 collectionFormat of a form field becomes as an OpenAPI 3 Encoding Object.
+ * tsv has no style there, and an Encoding Object takes no extension to say it: such fields are read
+ * as repeated fields, like `multi`.
+ */
+const FORM_COLLECTION_FORMATS: Readonly<Record<string, JsonObject>> = Object.freeze({
+  csv: { style: 'form', explode: false },
+  ssv: { style: 'spaceDelimited', explode: false },
+  pipes: { style: 'pipeDelimited', explode: false },
+});
+
+const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/**
+ * What the conversion leaves out of the request body it makes of Swagger 2.0 formData parameters:
+ * - the form media types beyond the first that `consumes` lists (an operation that takes both
+ *   urlencoded and multipart forms took only multipart);
+ * - an array's collectionFormat, csv by default (`ids=1,2,3`): each becomes its field's `encoding`,
+ *   read as a query parameter's style is (`multi`, repeated fields, is the default).
+ */
+function keepFormParameters(swagger: JsonObject, document: OpenApiDocument): void {
+  const swaggerPaths = isJsonObject(swagger.paths) ? swagger.paths : {};
+  const paths = isJsonObject(document.paths) ? document.paths : {};
+  for (const [path, swaggerItem] of Object.entries(swaggerPaths)) {
+    const item = paths[path];
+    if (!isJsonObject(swaggerItem) || !isJsonObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const swaggerOperation = swaggerItem[method];
+      const operation = item[method];
+      const content = isJsonObject(operation) ? derefObject(document, operation.requestBody)?.content : undefined;
+      if (!isJsonObject(swaggerOperation) || !isJsonObject(content)) continue;
+      const converted = FORM_MEDIA_TYPES.find((mediaType) => isJsonObject(content[mediaType]));
+      if (converted === undefined) continue;
+      const consumes = Array.isArray(swaggerOperation.consumes) ? swaggerOperation.consumes : Array.isArray(swagger.consumes) ? swagger.consumes : [];
+      for (const mediaType of FORM_MEDIA_TYPES) {
+        if (consumes.includes(mediaType) && content[mediaType] === undefined) content[mediaType] = structuredClone(content[converted]!);
+      }
+      const formats = formCollectionFormats(swagger, [swaggerItem.parameters, swaggerOperation.parameters]);
+      for (const mediaType of FORM_MEDIA_TYPES) {
+        const media = content[mediaType];
+        if (!isJsonObject(media) || formats.size === 0) continue;
+        const encoding = isJsonObject(media.encoding) ? media.encoding : (media.encoding = {});
+        for (const [name, format] of formats) if (!isJsonObject(encoding[name])) encoding[name] = { ...format };
+      }
+    }
+  }
+}
+
+/** The Encoding Object of each formData array of the path item's and the operation's parameters (the operation's win). */
+function formCollectionFormats(swagger: JsonObject, parameterLists: ReadonlyArray<JsonValue | undefined>): Map<string, JsonObject> {
+  const formats = new Map<string, JsonObject>();
+  for (const list of parameterLists) {
+    for (const entry of Array.isArray(list) ? list : []) {
+      const parameter = derefObject(swagger, entry);
+      if (parameter?.in !== 'formData' || typeof parameter.name !== 'string') continue;
+      const collectionFormat = typeof parameter.collectionFormat === 'string' ? parameter.collectionFormat : 'csv';
+      const format = parameter.type === 'array' ? FORM_COLLECTION_FORMATS[collectionFormat] : undefined;
+      if (format) formats.set(parameter.name, format);
+      else formats.delete(parameter.name);
+    }
+  }
+  return formats;
 }
 
 /**

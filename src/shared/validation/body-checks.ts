@@ -87,7 +87,7 @@ function checkFormBody(
     addError(call.report, category, validationMessages.bodyNotForm(part, mediaType, fields.problem));
     return;
   }
-  const { value, problems } = formObject(fields, media.fields!);
+  const { value, problems } = formObject(fields, media.fields!, media.fieldStyles);
   for (const problem of problems) {
     addError(call.report, category, validationMessages.notAValid(where.formField(part, problem.name), problem.value, problem.type, call.options.maxQuotedValueChars));
   }

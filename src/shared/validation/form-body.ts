@@ -5,6 +5,7 @@
  * A file part is its text: OpenAPI describes files as `type: string` (`format: binary`).
  */
 import { LIMITS } from '../limits';
+import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
@@ -83,16 +84,26 @@ export interface FieldProblem {
   type: string;
 }
 
-/** The object the fields make under an object shape, and the fields whose text has the wrong type. */
-export function formObject(fields: FormFields, shape: ValueShape): { value: Record<string, unknown>; problems: FieldProblem[] } {
+/**
+ * The object the fields make under an object shape, and the fields whose text has the wrong type.
+ * An array field whose `styles` entry is not exploded (`ids=1,2,3`, Swagger 2.0's csv) is split on
+ * its style's separator; otherwise its items are the field's repetitions.
+ */
+export function formObject(
+  fields: FormFields,
+  shape: ValueShape,
+  styles?: ReadonlyMap<string, ParameterStyle>,
+): { value: Record<string, unknown>; problems: FieldProblem[] } {
   const value: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
   for (const [name, texts] of fields) {
     const fieldShape = shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' as const };
+    const style = styles?.get(name);
+    const items = style !== undefined && !style.explode ? texts.flatMap((text) => (text === '' ? [] : text.split(arraySeparator(style.style)))) : texts;
     // A repeated field is an array whatever its schema says (docs/real-world-documents.md), so a
     // field of one value sent twice breaks its schema instead of passing on its first value.
     const coerced = fieldShape.kind === 'array'
-      ? texts.flatMap((text) => coerceField(text, fieldShape.items, name, problems))
+      ? items.flatMap((text) => coerceField(text, fieldShape.items, name, problems))
       : texts.length > 1
         ? texts.map((text) => coerceField(text, fieldShape, name, problems)[0])
         : coerceField(texts[0]!, fieldShape, name, problems)[0];

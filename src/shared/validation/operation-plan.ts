@@ -9,7 +9,7 @@ import { childPointer, followRefs, locate, type LocatedObject } from './document
 import { isFormMediaType } from './form-body';
 import { buildMediaTypeTable, essence, isJsonMediaType, type MediaTypeTable } from './media-type';
 import { where, type ParameterLocation } from './messages';
-import { parameterStyle } from '../openapi/parameter-style';
+import { parameterStyle, type ParameterStyle } from '../openapi/parameter-style';
 import { createSlot, type SchemaSlot } from './schema-slot';
 import type { Direction } from './schema-transform';
 import { shapeOf, type ValueShape } from './value-shape';
@@ -38,6 +38,8 @@ export interface MediaTypePlan {
   readonly schema: SchemaSlot | undefined;
   /** Form media types: what each field's text becomes before the schema sees it. */
   readonly fields: ValueShape | undefined;
+  /** Form media types: the fields whose `encoding` declares a style (a converted Swagger 2.0 collectionFormat among them). */
+  readonly fieldStyles?: ReadonlyMap<string, ParameterStyle>;
 }
 
 export interface BodyPlan {
@@ -204,7 +206,8 @@ function bodyPlan(document: JsonValue, { node, pointer }: LocatedObject, directi
     const schema = isJsonObject(media) && media.schema !== undefined
       ? createSlot(childPointer(childPointer(contentPointer, key), 'schema'), direction, subject)
       : undefined;
-    return [key, { schema, fields: isFormMediaType(essence(key)) && isJsonObject(media) ? formFields(document, media.schema) : undefined }];
+    const form = isFormMediaType(essence(key)) && isJsonObject(media);
+    return [key, { schema, fields: form ? formFields(document, media.schema) : undefined, fieldStyles: form ? fieldStyles(media) : undefined }];
   });
   return { required, content: buildMediaTypeTable(entries), declared: entries.length > 0 };
 }
@@ -218,6 +221,16 @@ function bodyPlan(document: JsonValue, { node, pointer }: LocatedObject, directi
 function formFields(document: JsonValue, schema: JsonValue | undefined): ValueShape | undefined {
   const shape = shapeOf(document, schema);
   return shape.kind === 'object' || shape.kind === 'any' ? shape : undefined;
+}
+
+/** Each field's style and explode from the media type's `encoding`, with a query parameter's defaults (form, exploded). */
+function fieldStyles(media: JsonObject): ReadonlyMap<string, ParameterStyle> | undefined {
+  if (!isJsonObject(media.encoding)) return undefined;
+  const styles = new Map<string, ParameterStyle>();
+  for (const [name, encoding] of Object.entries(media.encoding)) {
+    if (isJsonObject(encoding)) styles.set(name, parameterStyle(encoding, 'query'));
+  }
+  return styles;
 }
 
 function responsesPlan(document: JsonValue, operation: LocatedObject | undefined): ResponsesPlan | undefined {

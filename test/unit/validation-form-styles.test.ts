@@ -1,0 +1,80 @@
+/**
+ * Form bodies whose array fields are written by a style: Swagger 2.0's formData `collectionFormat`
+ * (csv by default, so `ids=1,2,3`), which the conversion keeps as each field's `encoding`, and an
+ * OpenAPI 3 Encoding Object's `style` and `explode`.
+ */
+import { before, describe, it } from 'node:test';
+import type { CompiledContract } from '../../src/shared/validation';
+import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+describe('form bodies: array fields by collectionFormat (Swagger 2.0)', () => {
+  let contract: CompiledContract;
+  before(async () => {
+    ({ contract } = await textContract(JSON.stringify({
+      swagger: '2.0',
+      info: { title: 'form arrays', version: '1.0.0' },
+      paths: {
+        '/orders': {
+          parameters: [{ name: 'tags', in: 'formData', type: 'array', collectionFormat: 'pipes', items: { type: 'string' }, maxItems: 2 }],
+          post: {
+            consumes: ['application/x-www-form-urlencoded', 'multipart/form-data'],
+            parameters: [
+              { name: 'ids', in: 'formData', type: 'array', items: { type: 'integer' } },
+              { name: 'words', in: 'formData', type: 'array', collectionFormat: 'ssv', items: { type: 'string' } },
+              { name: 'notes', in: 'formData', type: 'array', collectionFormat: 'multi', items: { type: 'string', maxLength: 3 } },
+            ],
+            responses: { 204: { description: 'stored' } },
+          },
+        },
+      },
+    })));
+  });
+  const post = (body: string, headers: Record<string, string> = FORM) => contract.validateInteraction({ request: request('POST', '/orders', { headers, body }) });
+
+  it('splits each field on its format\'s separator (csv when none is given)', () => {
+    assertValid(post('ids=1,2,3&words=a%20b&notes=abc&notes=de&tags=x|y'));
+    assertInvalid(post('ids=1,two'), 'request_invalid', 'request body field "ids": value "two" is not a valid integer');
+    assertInvalid(post('tags=x|y|z'), 'request_invalid', 'request body /tags: must have at most 2 items');
+  });
+
+  it('reads multi as repeated fields, and repeated fields of a split format as more items', () => {
+    assertInvalid(post('notes=abcd'), 'request_invalid', 'request body /notes/0: must have at most 3 characters');
+    assertValid(post('notes=a,b'));
+    assertValid(post('ids=1,2&ids=3'));
+  });
+
+  it('splits multipart fields the same way', () => {
+    const body = '--b\r\nContent-Disposition: form-data; name="ids"\r\n\r\n4,5\r\n--b--';
+    assertValid(post(body, { 'Content-Type': 'multipart/form-data; boundary=b' }));
+    assertInvalid(post(body.replace('4,5', '4,x'), { 'Content-Type': 'multipart/form-data; boundary=b' }), 'request_invalid', 'request body field "ids": value "x" is not a valid integer');
+  });
+});
+
+describe('form bodies: array fields by Encoding Object (OpenAPI 3)', () => {
+  it('splits a field whose encoding is not exploded, and reads repeated fields by default', async () => {
+    const { contract } = await textContract(JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'encodings', version: '1.0.0' },
+      paths: {
+        '/search': {
+          post: {
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, more: { type: 'array', items: { type: 'integer' } } } },
+                  encoding: { ids: { style: 'form', explode: false } },
+                },
+              },
+            },
+            responses: { 204: { description: 'found' } },
+          },
+        },
+      },
+    }));
+    const post = (body: string) => contract.validateInteraction({ request: request('POST', '/search', { headers: FORM, body }) });
+    assertValid(post('ids=1,2,3&more=4&more=5'));
+    assertInvalid(post('more=4,5'), 'request_invalid', 'request body field "more": value "4,5" is not a valid integer');
+  });
+});
