@@ -102,6 +102,17 @@ describe('parameters', () => {
       );
     });
 
+    it('splits a value on its separators as written, then decodes each item (an encoded comma stays in its item)', () => {
+      assertInvalid(listPets('?ids=1%2C2'), 'request_invalid', 'parameter "ids" in query: value "1,2" is not a valid integer');
+      assertInvalid(listPets('?ids=3,1%2C2'), 'request_invalid', 'parameter "ids" in query: value "1,2" is not a valid integer');
+      assertInvalid(search('point=x,1%2C5,y,2'), 'request_invalid', 'parameter "point" in query: value "1,5" is not a valid number');
+      assertInvalid(listPets('?tags=a%2Cb&tags=c&tags=d&tags=e'), 'request_invalid', 'parameter "tags" in query: must have at most 3 items');
+      assertValid(listPets('?tags=a%2Cb&tags=c%20d&tags=e'));
+      // Pipes and spaces are often encoded themselves: either way they separate.
+      assertValid(search('colors=red%7Cblue|green&sizes=1%202+3 4'));
+      assertValid(search('filter[color]=dark%20red&filter[size]=%31'));
+    });
+
     it('reads pipeDelimited and spaceDelimited arrays', () => {
       assertValid(search('colors=red|blue&sizes=1%202+3'));
       assertInvalid(search('sizes=1%20x'), 'request_invalid', 'parameter "sizes" in query: value "x" is not a valid integer');

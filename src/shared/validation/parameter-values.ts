@@ -7,9 +7,9 @@ import type { CallContext } from './call-context';
 import { addError } from './error-report';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
-import { arraySeparator, headerArraySeparator } from '../openapi/parameter-style';
+import { TAB_DELIMITED, arraySeparator, headerArraySeparator } from '../openapi/parameter-style';
 import type { ParameterPlan } from './operation-plan';
-import { decodePercent, type QueryValues } from './query-string';
+import { decodeComponent, decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
 import type { ErrorCategory } from './types';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
@@ -74,7 +74,7 @@ export function queryParameterValue(
     // (n/a in its style examples), and clients write it either way: repeated names are its items, as
     // in an exploded form array (how fixtures write it), and one value is split on the separator.
     const repeated = parameter.explode && (parameter.style === 'form' || values.length > 1);
-    const items = repeated ? values : values[0]!.split(arraySeparator(parameter.style));
+    const items = repeated ? values : values[0]!.split(encodedSeparator(parameter.style));
     return coerceItems(parameter, items, shape.items, category, call);
   }
   return fromText(parameter, values[0]!, ',', category, call);
@@ -124,14 +124,27 @@ function fromText(parameter: ParameterPlan, text: string, separator: string, cat
 
 /**
  * A piece of a parameter's text (the whole text, an item, a key or a value) as the text of its value.
- * Header items lose their surrounding spaces. Cookie pieces are percent-decoded after splitting, as
- * form-style values are written (fixtures encode each piece, so that a comma of its own stays in it).
- * Path and query texts arrive decoded.
+ * Header items lose their surrounding spaces. Query and cookie pieces are decoded after splitting,
+ * as RFC 6570 writes them (each piece encoded, so that a comma of its own stays in it); queries are
+ * form-encoded (`+` for a space). Path texts arrive decoded.
  */
 function pieceText(parameter: ParameterPlan, piece: string): string {
-  if (parameter.location === 'header') return piece.trim();
-  if (parameter.location === 'cookie') return decodePercent(piece);
-  return piece;
+  switch (parameter.location) {
+    case 'header': return piece.trim();
+    case 'query': return decodeComponent(piece);
+    case 'cookie': return decodePercent(piece);
+    default: return piece;
+  }
+}
+
+/** A query style's item separator as a query string may carry it: written out, or encoded (`%20` or `+` for a space, `%7C` for a pipe). */
+function encodedSeparator(style: string): string | RegExp {
+  switch (style) {
+    case 'spaceDelimited': return /%20|\+| /i;
+    case 'pipeDelimited': return /%7C|\|/i;
+    case TAB_DELIMITED: return /%09|\t/i;
+    default: return arraySeparator(style);
+  }
 }
 
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
@@ -211,16 +224,16 @@ function queryObject(
   if (parameter.style === 'deepObject') {
     const prefix = `${parameter.name}[`;
     for (const [name, values] of query) {
-      if (name.startsWith(prefix) && name.endsWith(']')) entries.push([name.slice(prefix.length, -1), values[0]!]);
+      if (name.startsWith(prefix) && name.endsWith(']')) entries.push([name.slice(prefix.length, -1), decodeComponent(values[0]!)]);
     }
   } else if (shape.properties.size === 0) {
     for (const [name, values] of query) {
-      if (!declared.some((other) => other.name === name)) entries.push([name, values[0]!]);
+      if (!declared.some((other) => other.name === name)) entries.push([name, decodeComponent(values[0]!)]);
     }
   } else {
     for (const property of shape.properties.keys()) {
       const values = query.get(property);
-      if (values !== undefined) entries.push([property, values[0]!]);
+      if (values !== undefined) entries.push([property, decodeComponent(values[0]!)]);
     }
   }
   return entries.length === 0 ? ABSENT : toObject(parameter, entries, category, call);

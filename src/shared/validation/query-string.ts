@@ -1,4 +1,8 @@
-/** Query strings → values by name. A Map, so names such as `__proto__` are ordinary keys. */
+/**
+ * Query strings → values by name. A Map, so names such as `__proto__` are ordinary keys. Names are
+ * decoded; values stay as written, since a value's items or pieces are decoded after it is split on
+ * its style's separator (`names=Smith%2C%20J,Doe` holds two names): `decodeComponent` each piece.
+ */
 
 export type QueryValues = Map<string, string[]>;
 
@@ -13,7 +17,7 @@ export function parseQueryString(query: string): QueryValues {
       const pair = query.slice(start, end);
       const equals = pair.indexOf('=');
       const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals));
-      const value = equals < 0 ? '' : decodeComponent(pair.slice(equals + 1));
+      const value = equals < 0 ? '' : pair.slice(equals + 1);
       if (name !== '') {
         const list = values.get(name);
         if (list === undefined) values.set(name, [value]);

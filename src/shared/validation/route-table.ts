@@ -22,7 +22,7 @@ import {
   compareSpecificity, escapeRegExp, parameterNames, parseTemplate, templateSpecificity, toRouterPattern, toTemplateMatcher,
   type Specificity, type TemplatePart,
 } from './path-template';
-import { parseQueryString, type QueryValues } from './query-string';
+import { decodeComponent, parseQueryString, type QueryValues } from './query-string';
 import { sharedRouter, type RouterMethod, type RouterRoute, type RouterStore } from './shared-routers';
 
 /** One item of a path key's query selector, with where the operation reads it. */
@@ -294,7 +294,7 @@ class SelectionCache {
       values = (this.#query ??= parseQueryString(this.input.query)).get(item.name);
     }
     if (values === undefined) return false;
-    return item.value === undefined || values.includes(item.value);
+    return item.value === undefined || values.some((value) => (item.location === 'header' ? value : decodeComponent(value)) === item.value);
   }
 }
 
