@@ -1,13 +1,13 @@
 /**
- * The embedded SQLite store, run on a thread of its own (sqlite-thread.ts): each
- * storage call is one message there and one back, so no statement holds the main thread. Writing a
+ * The embedded SQLite store, run on a thread of its own (sqlite-thread.ts): each storage call is one
+ * message there and one back, so no statement holds the main thread. Writing a
  * 32 MB registration held every other caller 0.3–0.5 s when better-sqlite3 ran here; now it holds
  * only the storage calls sent after it (a ListSchemas probe waited at most 73–81 ms during such
  * registrations, against 326–458 ms). The calls cost a hop each (tens of µs); validation of a cached
  * contract makes none.
  *
  * Opening happens on that thread, so a failure to open (a data folder another server holds) fails
- * the first call with its message, as PostgreSQL's connection errors do. Calls run in the order
+ * the first call with its message, as PostgreSQL's connection errors do. Calls start in the order
  * they are sent. A thread that stops fails every call waiting on it, and every later one, with
  * UNAVAILABLE: the store does not silently go away.
  */

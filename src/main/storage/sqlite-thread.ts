@@ -1,9 +1,8 @@
 /**
  * The entry of the thread that owns the embedded SQLite store (started by sqlite-thread-storage.ts,
- * never imported): it opens the database (SqliteStorage) and runs
- * each storage call the main thread sends, one message per call (sqlite-thread-storage.ts holds the
- * protocol). better-sqlite3 is synchronous, and writing a 32 MB registration took the main thread
- * 0.3–0.5 s: here it holds only this thread.
+ * which holds the protocol; never imported): it opens the database (SqliteStorage) and runs each
+ * storage call the main thread sends, one message per call. better-sqlite3 is synchronous, and
+ * writing a 32 MB registration took the main thread 0.3–0.5 s: here it holds only this thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SvcError, errorMessage } from '../../shared/errors';
