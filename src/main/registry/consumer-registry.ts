@@ -37,10 +37,6 @@ export interface RegisterConsumerResult {
 export interface ConsumerRegistryOptions {
   /** Clock in Unix seconds; injectable for tests. */
   now: () => number;
-  /** consumerSchemaMaxUsedFieldChars; smaller in tests. */
-  maxSchemaUsedFieldChars: number;
-  /** consumerSchemaMaxRegistrations; smaller in tests. */
-  maxSchemaRegistrations: number;
 }
 
 /** Unknown endpoints named in one message; the rest are counted. */
@@ -50,8 +46,6 @@ export class ConsumerRegistry {
   readonly #storage: Storage;
   readonly #schemas: SchemaRegistry;
   readonly #now: () => number;
-  readonly #maxSchemaUsedFieldChars: number;
-  readonly #maxSchemaRegistrations: number;
   /**
    * Writes of one schema's registrations in this process, one at a time, so that the schema's total
    * of used fields is checked against the writes before it. Across replicas a registration is one row
@@ -64,8 +58,6 @@ export class ConsumerRegistry {
     this.#storage = storage;
     this.#schemas = schemas;
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
-    this.#maxSchemaUsedFieldChars = options.maxSchemaUsedFieldChars ?? LIMITS.consumerSchemaMaxUsedFieldChars;
-    this.#maxSchemaRegistrations = options.maxSchemaRegistrations ?? LIMITS.consumerSchemaMaxRegistrations;
   }
 
   /**
@@ -122,8 +114,8 @@ export class ConsumerRegistry {
   }
 
   /**
-   * Refuses a new registration past maxSchemaRegistrations, and one that would take the used fields
-   * of all of the schema's registrations past maxSchemaUsedFieldChars (what it replaces is not
+   * Refuses a new registration past consumerSchemaMaxRegistrations, and one that would take the used
+   * fields of all of the schema's registrations past consumerSchemaMaxUsedFieldChars (what it replaces is not
    * counted twice). A registration that replaces one and does not grow its fields is let through,
    * so a schema already over a limit can be updated.
    */
@@ -132,19 +124,19 @@ export class ConsumerRegistry {
     const replaced = existing ? usedFieldChars(existing.usedEndpoints) : 0;
     if (existing !== undefined && chars <= replaced) return;
     const stored = await this.#storage.consumerUsedFields(key.schemaId);
-    if (existing === undefined && stored.registrations >= this.#maxSchemaRegistrations) {
+    if (existing === undefined && stored.registrations >= LIMITS.consumerSchemaMaxRegistrations) {
       throw limitExceeded(
         `${key.schemaId} has ${stored.registrations} consumer registrations, every environment together: `
-          + `the limit for one schema (consumerSchemaMaxRegistrations) is ${this.#maxSchemaRegistrations}; `
+          + `the limit for one schema (consumerSchemaMaxRegistrations) is ${LIMITS.consumerSchemaMaxRegistrations}; `
           + 'deregister consumers that are no longer deployed',
       );
     }
     if (chars <= replaced) return;
     const others = stored.chars - replaced;
-    if (others + chars <= this.#maxSchemaUsedFieldChars) return;
+    if (others + chars <= LIMITS.consumerSchemaMaxUsedFieldChars) return;
     throw limitExceeded(
       `the registrations of ${key.schemaId} list ${others} characters of used fields, and this one ${chars}: `
-        + `over the limit of ${this.#maxSchemaUsedFieldChars} for one schema, every environment together (consumerSchemaMaxUsedFieldChars); `
+        + `over the limit of ${LIMITS.consumerSchemaMaxUsedFieldChars} for one schema, every environment together (consumerSchemaMaxUsedFieldChars); `
         + 'deregister consumers that are no longer deployed, or list fewer used fields',
     );
   }
