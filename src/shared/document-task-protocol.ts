@@ -34,6 +34,8 @@ export type DocumentTask =
 
 /** The checked document as intake produced it, with the document as JSON (as the registry stores it). */
 export interface IntakeResult {
+  /** SHA-256 (hex) of the text read (schemaContentHash). */
+  contentHash: string;
   documentJson: string;
   openapiVersion: string;
   sourceFormat: SourceFormat;

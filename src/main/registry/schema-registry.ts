@@ -3,7 +3,6 @@
  * (no texts) answers latest/previous/list in memory; texts and documents come from storage, with
  * a small cache of parsed documents for the engines.
  */
-import { createHash } from 'node:crypto';
 import semver from 'semver';
 import {
   ErrorCode, SvcError, invalidArgument, schemaNotFound, schemaVersionNotFound,
@@ -162,7 +161,7 @@ export class SchemaRegistry {
       checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
     }
     const loaded = await this.#options.intake(input.content, options.caller);
-    const contentHash = sha256(input.content);
+    const { contentHash } = loaded;
 
     return this.#writes.run(input.schemaId, async () => {
       // The whole id: an assigned version is the next one after the latest.
@@ -224,7 +223,7 @@ export class SchemaRegistry {
     checkIdentifier('schema_id', schemaId);
     if (version !== '') checkSemanticVersion('new_version', version);
     const loaded = await this.#options.intake(content, caller);
-    const contentHash = sha256(content);
+    const { contentHash } = loaded;
     await this.readThrough(schemaId);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);
     const now = this.#options.now();
@@ -549,9 +548,6 @@ function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): bool
   return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 function cacheKey(schemaId: string, version: string, hash: string): string {
   return `${schemaId}@${version}#${hash}`;

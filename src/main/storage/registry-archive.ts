@@ -8,12 +8,11 @@
  * left alone, and a deployment history is appended to only where the store's is the start of the
  * archive's (history decides what is deployed now, so entries are never merged out of order).
  */
-import { createHash } from 'node:crypto';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { errorMessage } from '../../shared/errors';
 import { loadSchema } from '../../shared/openapi/load-document';
-import type { SchemaOwnershipRecord } from '../../shared/schema-records';
+import { schemaContentHash, type SchemaOwnershipRecord } from '../../shared/schema-records';
 import type {
   ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionRecord, SchemaVersionSummary, Storage,
 } from './storage';
@@ -228,7 +227,7 @@ function checkSchemaLine(line: Record<string, unknown>): ArchivedSchemaVersion {
     throw new Error('schema line: ownership must be {owner, team, contactEmail, readOnly}');
   }
   const schema = line as unknown as ArchivedSchemaVersion;
-  if (sha256(schema.content) !== schema.contentHash) {
+  if (schemaContentHash(schema.content) !== schema.contentHash) {
     throw new Error(`schema ${schema.schemaId} version ${schema.version}: the content does not match its contentHash (the archive was altered or damaged)`);
   }
   return schema;
@@ -285,9 +284,6 @@ function versionKey(schemaId: string, version: string): string {
   return `${schemaId}\u0000${version}`;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -4,11 +4,13 @@
  * document-task thread; tools run it in-process).
  */
 import type { IntakeResult } from '../document-task-protocol';
+import { schemaContentHash } from '../schema-records';
 import { loadSchema } from './load-document';
 
 export async function intakeSchema(text: string | Uint8Array): Promise<IntakeResult> {
   const loaded = await loadSchema(text);
   return {
+    contentHash: schemaContentHash(text),
     documentJson: JSON.stringify(loaded.document),
     openapiVersion: loaded.openapiVersion,
     sourceFormat: loaded.sourceFormat,
