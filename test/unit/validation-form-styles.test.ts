@@ -1,7 +1,7 @@
 /**
  * Form bodies whose array fields are written by a style: Swagger 2.0's formData `collectionFormat`
  * (csv by default, so `ids=1,2,3`), which the conversion keeps as each field's `encoding`, and an
- * OpenAPI 3 Encoding Object's `style` and `explode`.
+ * OpenAPI 3 Encoding Object's `style` and `explode`. And multipart delimiters, which start a line.
  */
 import { before, describe, it } from 'node:test';
 import type { CompiledContract } from '../../src/shared/validation';
@@ -76,5 +76,31 @@ describe('form bodies: array fields by Encoding Object (OpenAPI 3)', () => {
     const post = (body: string) => contract.validateInteraction({ request: request('POST', '/search', { headers: FORM, body }) });
     assertValid(post('ids=1,2,3&more=4&more=5'));
     assertInvalid(post('more=4,5'), 'request_invalid', 'request body field "more": value "4,5" is not a valid integer');
+  });
+});
+
+describe('form bodies: multipart delimiters start a line', () => {
+  it('keeps a part\'s content whole when it holds the boundary mid-line or ends in a line break', async () => {
+    const { contract } = await textContract(JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'multipart', version: '1.0.0' },
+      paths: {
+        '/notes': {
+          post: {
+            requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { text: { type: 'string', enum: ['see --b and --b--', 'two\r\nlines\r\n'] }, n: { type: 'integer' } } } } } },
+            responses: { 204: { description: 'stored' } },
+          },
+        },
+      },
+    }));
+    const post = (body: string) => contract.validateInteraction({
+      request: request('POST', '/notes', { headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body }),
+    });
+    const part = (name: string, content: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${content}\r\n`;
+    assertValid(post(`${part('text', 'see --b and --b--')}${part('n', '7')}--b--\r\n`));
+    assertValid(post(`${part('text', 'two\r\nlines\r\n')}--b--`));
+    // Bare LF line breaks are read too.
+    assertValid(post('--b\nContent-Disposition: form-data; name="n"\n\n7\n--b--\n'));
+    assertInvalid(post(`${part('n', 'x--b')}--b--`), 'request_invalid', 'request body field "n": value "x--b" is not a valid integer');
   });
 });

@@ -47,19 +47,24 @@ function parseUrlEncoded(body: string): FormFields | { problem: string } {
   return fields;
 }
 
-/** Parts counted while the body is split: a body of two million parts is refused after reading 1,001. */
+/**
+ * Parts counted while the body is split: a body of two million parts is refused after reading 1,001.
+ * A delimiter starts a line (RFC 2046: the line break before it belongs to it), so `--boundary`
+ * inside a part's content is content; bare LF line breaks are taken too.
+ */
 function parseMultipart(body: string, boundary: string): FormFields | { problem: string } {
-  const delimiter = `--${boundary}`;
+  const delimiter = new RegExp(`\\r?\\n--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
   // The preamble, the parts and the closing `--`: one section more than that means parts over the limit.
   const maxSections = MAX_FORM_PARTS + 3;
-  const sections = body.split(delimiter, maxSections);
+  // The first delimiter may open the body, with no line break before it.
+  const sections = `\r\n${body}`.split(delimiter, maxSections);
   if (sections.length === maxSections) return { problem: `more than ${MAX_FORM_PARTS} parts (maxFormParts)` };
   if (sections.length < 3 || !sections[sections.length - 1]!.startsWith('--')) {
     return { problem: `the body is not delimited by the boundary "${boundary}"` };
   }
   const fields: FormFields = new Map();
   for (const section of sections.slice(1, -1)) {
-    const part = section.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+    const part = section.replace(/^[ \t]*\r?\n/, '');
     const split = /\r?\n\r?\n/.exec(part);
     const head = split === null ? part : part.slice(0, split.index);
     const content = split === null ? '' : part.slice(split.index + split[0].length);
