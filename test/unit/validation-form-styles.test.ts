@@ -79,6 +79,42 @@ describe('form bodies: array fields by Encoding Object (OpenAPI 3)', () => {
   });
 });
 
+describe('form bodies: deepObject fields (OpenAPI 3)', () => {
+  it('reads name[property] fields as one object, each member of its property\'s type', async () => {
+    const { contract } = await textContract(JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'deep objects', version: '1.0.0' },
+      paths: {
+        '/people': {
+          post: {
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: {
+                    type: 'object',
+                    additionalProperties: false,
+                    properties: {
+                      name: { type: 'string' },
+                      address: { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string' }, floor: { type: 'integer', maximum: 200 } } },
+                    },
+                  },
+                  encoding: { address: { style: 'deepObject', explode: true } },
+                },
+              },
+            },
+            responses: { 204: { description: 'stored' } },
+          },
+        },
+      },
+    }));
+    const post = (body: string) => contract.validateInteraction({ request: request('POST', '/people', { headers: FORM, body }) });
+    assertValid(post('name=Ada&address%5Bcity%5D=London&address[floor]=3'));
+    assertInvalid(post('address[floor]=300&address[city]=X'), 'request_invalid', 'request body /address/floor: must be <= 200');
+    assertInvalid(post('address[floor]=top&address[city]=X'), 'request_invalid', 'request body field "address[floor]": value "top" is not a valid integer');
+    assertInvalid(post('address[floor]=3'), 'request_invalid', 'request body /address: property "city" is required');
+  });
+});
+
 describe('form bodies: multipart delimiters start a line', () => {
   it('keeps a part\'s content whole when it holds the boundary mid-line or ends in a line break', async () => {
     const { contract } = await textContract(JSON.stringify({

@@ -101,8 +101,15 @@ export function formObject(
 ): { value: Record<string, unknown>; problems: FieldProblem[] } {
   const value: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
+  const { objects: deepObjects, memberNames } = deepObjectFields(fields, styles);
   for (const [name, texts] of fields) {
     const fieldShape = shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' as const };
+    const members = deepObjects.get(name);
+    if (members !== undefined) {
+      setOwn(value, name, deepObject(members, fieldShape, name, problems));
+      continue;
+    }
+    if (memberNames.has(name)) continue;
     const style = styles?.get(name);
     const items = style !== undefined && !style.explode ? texts.flatMap((text) => (text === '' ? [] : text.split(arraySeparator(style.style)))) : texts;
     // A repeated field is an array whatever its schema says (docs/real-world-documents.md), so a
@@ -112,10 +119,48 @@ export function formObject(
       : texts.length > 1
         ? texts.map((text) => coerceField(text, fieldShape, name, problems)[0])
         : coerceField(texts[0]!, fieldShape, name, problems)[0];
-    // defineProperty: a `__proto__` field stays an ordinary key.
-    Object.defineProperty(value, name, { value: coerced, enumerable: true, writable: true, configurable: true });
+    setOwn(value, name, coerced);
+  }
+  for (const [name, members] of deepObjects) {
+    if (!fields.has(name)) setOwn(value, name, deepObject(members, shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' }, name, problems));
   }
   return { value, problems };
+}
+
+/** defineProperty: a `__proto__` field stays an ordinary key. */
+function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The fields `name[property]` of each field whose style is deepObject, by field name, and the names they were sent under. */
+function deepObjectFields(
+  fields: FormFields,
+  styles: ReadonlyMap<string, ParameterStyle> | undefined,
+): { objects: Map<string, Map<string, string>>; memberNames: Set<string> } {
+  const objects = new Map<string, Map<string, string>>();
+  const memberNames = new Set<string>();
+  for (const [name, style] of styles ?? []) {
+    if (style.style !== 'deepObject') continue;
+    const prefix = `${name}[`;
+    for (const [field, texts] of fields) {
+      if (!field.startsWith(prefix) || !field.endsWith(']')) continue;
+      let members = objects.get(name);
+      if (members === undefined) objects.set(name, (members = new Map()));
+      members.set(field.slice(prefix.length, -1), texts[0]!);
+      memberNames.add(field);
+    }
+  }
+  return { objects, memberNames };
+}
+
+/** A deepObject field's members (`addr[city]=X`) as the object its schema describes, each text coerced to its property's type. */
+function deepObject(members: ReadonlyMap<string, string>, shape: ValueShape, name: string, problems: FieldProblem[]): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const [property, text] of members) {
+    const propertyShape = shape.kind === 'object' ? (shape.properties.get(property) ?? shape.additional) : { kind: 'any' as const };
+    setOwn(object, property, coerceField(text, propertyShape, `${name}[${property}]`, problems)[0]);
+  }
+  return object;
 }
 
 /** JSON text → value; undefined when the text is not JSON (the body's size is checked already). */
