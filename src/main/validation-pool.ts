@@ -920,11 +920,6 @@ function isCancelled(call: PendingCall): boolean {
 }
 
 /**
- * The answer of a batch whose thread is gone: its calls went again elsewhere, nothing waits for this
- * one. A new promise each time: one shared promise would keep every chain that adopted it, with its
- * batch's calls and their messages, for the life of the process.
- */
-/**
  * Of the batches a thread held, oldest first, the one it was running: the one it marked as started
  * (an earlier batch may have answered without the answer being read yet), else the oldest.
  */
@@ -933,6 +928,11 @@ function runningBatch(held: readonly SentBatch[], startMark: BatchStartMark): Se
   return held.find((batch) => batch.sequence === mark) ?? held[0];
 }
 
+/**
+ * The answer of a batch whose thread is gone: its calls went again elsewhere, nothing waits for this
+ * one. A new promise each time: one shared promise would keep every chain that adopted it, with its
+ * batch's calls and their messages, for the life of the process.
+ */
 function never(): Promise<never> {
   return new Promise(() => {});
 }

@@ -53,9 +53,9 @@ export interface ValidationBatch {
    */
   compile: boolean;
   /**
-   * The batch's number in its pool (wrapping, never 0 there; 0 outside a pool). The worker marks it as running in memory it
-   * shares with the main thread (`BatchStartMark`), so when the thread dies the pool knows which
-   * batch it was running, whatever answers it had not read yet.
+   * The batch's number in its pool (wrapping, never 0 there; 0 outside a pool). The worker marks it
+   * as running in memory it shares with the main thread (`BatchStartMark`), so when the thread dies
+   * the pool knows which batch it was running, whatever answers it had not read yet.
    */
   sequence: number;
 }
