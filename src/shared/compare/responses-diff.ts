@@ -57,7 +57,6 @@ function diffResponse(session: CompareSession, old: StatusEntry, counterpart: St
   const newMedia = mediaEntries(counterpart.response);
   for (const oldMedia of mediaEntries(old.response)) {
     const oldSchema = schemaOf(oldMedia);
-    if (!oldSchema) continue;
     const location = `response ${status} (${oldMedia.type})`;
     const returned = returnedMedia(oldMedia.type, newMedia);
     if (returned.length === 0) {
@@ -68,6 +67,8 @@ function diffResponse(session: CompareSession, old: StatusEntry, counterpart: St
       ]));
       continue;
     }
+    // A media type declared without a schema (a download: `application/pdf: {}`) only has to be returned still.
+    if (!oldSchema) continue;
     for (const media of returned) {
       const newSchema = schemaOf(media);
       if (newSchema) append(changes, inSection(Section.RESPONSES, old.status, location, diffSchemas(session, [oldSchema], [newSchema], 'response')));

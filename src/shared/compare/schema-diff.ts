@@ -79,7 +79,9 @@ function removedEnumValues(oldView: SchemaView, newView: SchemaView): FoundChang
 function newlyRequired(session: CompareSession, oldView: SchemaView, newView: SchemaView): FoundChange[] {
   const changes: FoundChange[] = [];
   for (const [name, requiredPointer] of newView.required) {
-    if (oldView.required.has(name)) continue;
+    // A required readOnly property was required of responses only: clients never sent it.
+    const oldLinks = oldView.properties.get(name);
+    if (oldView.required.has(name) && !(oldLinks && session.view('old', oldLinks).readOnly)) continue;
     const newLinks = newView.properties.get(name);
     if (newLinks && session.view('new', newLinks).readOnly) continue;
     const existed = oldView.properties.has(name);
