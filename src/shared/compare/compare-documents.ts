@@ -6,14 +6,16 @@
 import { limitExceeded } from '../errors';
 import { HTTP_METHODS, type OpenApiDocument } from '../openapi/document';
 import { listOperations, type OperationEntry } from '../openapi/operations';
-import { serverPathPrefixes } from '../openapi/servers';
+import { isJsonObject, type JsonValue } from '../json';
+import { refToPointer, resolveJsonPointer } from '../openapi/refs';
+import { basePathsOf, serverPathPrefixes } from '../openapi/servers';
 import type { BreakingChangeRecord } from './breaking-change';
 import { sortChanges, type SortableChange } from './change-order';
 import { compareLimits, type CompareOptions } from './compare-options';
 import { createCompareSession, type CompareSession } from './compare-session';
 import { formatField } from './found-change';
 import { inSection, oncePerNodeAndLocation, Section, type OperationChange } from './operation-change';
-import { operationPointers } from './operation-pointers';
+import { operationPointers, type OperationPointers } from './operation-pointers';
 import { diffParameters } from './parameters-diff';
 import { normalizePathTemplate } from './path-template';
 import { diffRequestBody } from './request-body-diff';
@@ -56,6 +58,7 @@ function diffOperation(session: CompareSession, oldEntry: OperationEntry, newEnt
   const oldPointers = operationPointers(session.oldDoc, oldEntry.path, oldEntry.method);
   const newPointers = operationPointers(session.newDoc, newEntry.path, newEntry.method);
   return oncePerNodeAndLocation([
+    ...endpointBasePathChange(session, oldPointers, newPointers),
     ...diffParameters(session, oldEntry, newEntry, oldPointers, newPointers),
     ...diffRequestBody(session, oldEntry, newEntry, oldPointers, newPointers),
     ...diffResponses(session, oldEntry, newEntry, oldPointers, newPointers),
@@ -97,9 +100,41 @@ function basePathChanges(oldDoc: OpenApiDocument, newDoc: OpenApiDocument): Sort
   }];
 }
 
-function prefixesOrRoot(document: OpenApiDocument): string[] {
-  const prefixes = serverPathPrefixes(document);
+/**
+ * An endpoint whose own servers (its path item's or its operation's, in place of the document's)
+ * serve none of its old base paths any more: clients call an address it no longer answers. A
+ * change of the document's servers is reported once for every endpoint (basePathChanges).
+ */
+function endpointBasePathChange(session: CompareSession, oldPointers: OperationPointers, newPointers: OperationPointers): OperationChange[] {
+  const oldOwn = ownServers(session.oldDoc, oldPointers);
+  const newOwn = ownServers(session.newDoc, newPointers);
+  if (oldOwn === undefined && newOwn === undefined) return [];
+  const oldPrefixes = orRoot(oldOwn ? basePathsOf(oldOwn.servers) : serverPathPrefixes(session.oldDoc));
+  const newPrefixes = orRoot(newOwn ? basePathsOf(newOwn.servers) : serverPathPrefixes(session.newDoc));
+  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return [];
+  const oldValue = oldPrefixes.join(', ');
+  const newValue = newPrefixes.join(', ');
+  return inSection(Section.ENDPOINT, '', 'endpoint', [{
+    type: 'ENDPOINT_REMOVED', field: [], pointer: (newOwn ?? oldOwn)!.pointer,
+    what: `is no longer served under the server base path ${oldValue} (now ${newValue})`, oldValue, newValue,
+  }]);
+}
+
+/** The servers an operation declares, else those of its path item, with where they are; undefined when it uses the document's. */
+function ownServers(document: OpenApiDocument, pointers: OperationPointers): { servers: JsonValue[]; pointer: string } | undefined {
+  for (const owner of [pointers.operation, pointers.pathItem]) {
+    const node = resolveJsonPointer(document, refToPointer(owner) ?? '');
+    if (isJsonObject(node) && Array.isArray(node.servers)) return { servers: node.servers, pointer: `${owner}/servers` };
+  }
+  return undefined;
+}
+
+function orRoot(prefixes: string[]): string[] {
   return prefixes.length > 0 ? prefixes : ['/'];
+}
+
+function prefixesOrRoot(document: OpenApiDocument): string[] {
+  return orRoot(serverPathPrefixes(document));
 }
 
 function toSortable(entry: OperationEntry, change: OperationChange): SortableChange {

@@ -1,8 +1,8 @@
 /**
  * Path prefixes from `servers[].url` (for a converted v2 document, its basePath). They are stripped
  * from a real request path only while routes are matched, so `/v1/users/1` and `/users/1` both
- * match `/users/{id}` when a server URL is `https://api.example.com/v1`. A server variable stands
- * for its default and for each value its `enum` allows.
+ * match `/users/{id}` when a server URL is `https://api.example.com/v1`. When routing, a server
+ * variable stands for its default and for each value its `enum` allows.
  */
 import { isJsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS, type OpenApiDocument } from './document';
@@ -10,9 +10,14 @@ import { HTTP_METHODS, type OpenApiDocument } from './document';
 /** URLs one server URL expands to through its variables' enums (beyond: the defaults' URL alone). */
 const MAX_SERVER_URL_EXPANSIONS = 64;
 
-/** The document's own servers' prefixes, longest first. */
+/** The document's own servers' prefixes with each variable at its default, longest first: the base paths a version is served under. */
 export function serverPathPrefixes(document: OpenApiDocument): string[] {
-  return prefixesOf(Array.isArray(document.servers) ? document.servers : []);
+  return basePathsOf(Array.isArray(document.servers) ? document.servers : []);
+}
+
+/** The prefixes of a list of servers (a document's, a path item's or an operation's), each variable at its default, longest first. */
+export function basePathsOf(servers: readonly JsonValue[]): string[] {
+  return prefixesOf(servers, (url, variables) => [withDefaults(url, variables)]);
 }
 
 /**
@@ -31,14 +36,14 @@ export function routingPathPrefixes(document: OpenApiDocument): string[] {
       if (isJsonObject(operation) && Array.isArray(operation.servers)) servers.push(...operation.servers);
     }
   }
-  return prefixesOf(servers);
+  return prefixesOf(servers, expandVariables);
 }
 
-function prefixesOf(servers: readonly JsonValue[]): string[] {
+function prefixesOf(servers: readonly JsonValue[], urlsOf: (url: string, variables: Record<string, unknown>) => string[]): string[] {
   const prefixes = new Set<string>();
   for (const server of servers) {
     if (!isJsonObject(server) || typeof server.url !== 'string') continue;
-    for (const url of expandVariables(server.url, isJsonObject(server.variables) ? server.variables : {})) {
+    for (const url of urlsOf(server.url, isJsonObject(server.variables) ? server.variables : {})) {
       const prefix = normalizePrefix(pathOf(url));
       if (prefix) prefixes.add(prefix);
     }
