@@ -4,7 +4,7 @@
  * same code, else a covering range such as 2XX, else for an old range every new code inside it)
  * has its body, per media type, and its headers compared as response schemas.
  */
-import { isJsonObject, type JsonObject } from '../json';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import type { OperationEntry } from '../openapi/operations';
 import { append } from './found-change';
 import type { CompareSession, Side } from './compare-session';
@@ -93,18 +93,22 @@ function diffHeaders(session: CompareSession, old: StatusEntry, counterpart: Sta
       if (oldHeader.node.required === true && newHeader.node.required !== true) {
         found.push({ type: 'RESPONSE_SCHEMA_CHANGED', field: [], pointer: newHeader.pointer, what: 'is no longer required', oldValue: 'required', newValue: 'optional' });
       }
-      if (oldHeader.node.schema !== undefined && newHeader.node.schema !== undefined) {
-        append(found, diffSchemas(
-          session,
-          [{ node: oldHeader.node.schema, pointer: childPointer(oldHeader.pointer, 'schema') }],
-          [{ node: newHeader.node.schema, pointer: childPointer(newHeader.pointer, 'schema') }],
-          'response',
-        ));
-      }
+      const oldSchema = headerSchema(oldHeader);
+      const newSchema = headerSchema(newHeader);
+      if (oldSchema && newSchema) append(found, diffSchemas(session, [oldSchema], [newSchema], 'response'));
     }
     append(changes, inSection(Section.RESPONSES, `${old.status} header ${name}`, location, found));
   }
   return changes;
+}
+
+/** A header's schema: its `schema`, or that of its one `content` entry (a header may be described either way). */
+function headerSchema(header: Located<JsonObject>): Located<JsonValue> | undefined {
+  if (header.node.schema !== undefined) return { node: header.node.schema, pointer: childPointer(header.pointer, 'schema') };
+  if (!isJsonObject(header.node.content)) return undefined;
+  const [mediaType, media] = Object.entries(header.node.content)[0] ?? [];
+  if (!isJsonObject(media) || media.schema === undefined) return undefined;
+  return { node: media.schema, pointer: childPointer(header.pointer, 'content', mediaType!, 'schema') };
 }
 
 function headersOf(session: CompareSession, side: Side, response: Located<JsonObject>): Map<string, Located<JsonObject> & { name: string }> {
