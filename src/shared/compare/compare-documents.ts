@@ -30,16 +30,19 @@ import { diffResponses } from './responses-diff';
 export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, options?: CompareOptions): BreakingChangeRecord[] {
   const limits = compareLimits(options);
   const session = createCompareSession(oldDoc, newDoc, limits);
-  const found: SortableChange[] = [...basePathChanges(oldDoc, newDoc)];
+  const found: SortableChange[] = [];
 
   const newOperations = new Map<string, OperationEntry>();
   for (const entry of listOperations(newDoc)) {
     const key = operationKey(entry);
     if (!newOperations.has(key)) newOperations.set(key, entry);
   }
-  for (const oldEntry of listOperations(oldDoc)) {
+  const oldOperations = listOperations(oldDoc);
+  const moved = basePathMoves(oldDoc, newDoc, oldOperations, listOperations(newDoc));
+  found.push(...moved.changes);
+  for (const oldEntry of oldOperations) {
     session.step();
-    const newEntry = newOperations.get(operationKey(oldEntry));
+    const newEntry = moved.counterparts.get(oldEntry) ?? newOperations.get(operationKey(oldEntry));
     const changes = newEntry ? diffOperation(session, oldEntry, newEntry) : [endpointRemoved(oldDoc, oldEntry)];
     for (const change of changes) found.push(toSortable(oldEntry, change));
     if (found.length > limits.maxChanges) {
@@ -78,10 +81,42 @@ function endpointRemoved(oldDoc: OpenApiDocument, entry: OperationEntry): Operat
  * Swagger 2.0 basePath) is served any more: one change with an empty path and method, which
  * applies to every consumer.
  */
-function basePathChanges(oldDoc: OpenApiDocument, newDoc: OpenApiDocument): SortableChange[] {
+/**
+ * When no base path of the old version is served any more: each old endpoint whose whole URL (base
+ * path and template) the new version still serves, under its new base path and template, is
+ * matched to that endpoint (a base path moved into the templates, `/v1` + `/x` → `/` + `/v1/x`,
+ * moves nothing); if any other endpoint is left, the change of base path is reported once.
+ */
+function basePathMoves(
+  oldDoc: OpenApiDocument,
+  newDoc: OpenApiDocument,
+  oldOperations: readonly OperationEntry[],
+  newOperations: readonly OperationEntry[],
+): { changes: SortableChange[]; counterparts: Map<OperationEntry, OperationEntry> } {
+  const counterparts = new Map<OperationEntry, OperationEntry>();
   const oldPrefixes = prefixesOrRoot(oldDoc);
   const newPrefixes = prefixesOrRoot(newDoc);
-  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return [];
+  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return { changes: [], counterparts };
+  const byUrl = new Map<string, OperationEntry>();
+  for (const entry of newOperations) {
+    for (const prefix of newPrefixes) {
+      const key = urlKey(entry.method, prefix, entry.path);
+      if (!byUrl.has(key)) byUrl.set(key, entry);
+    }
+  }
+  for (const entry of oldOperations) {
+    const counterpart = oldPrefixes.map((prefix) => byUrl.get(urlKey(entry.method, prefix, entry.path))).find((found) => found !== undefined);
+    if (counterpart) counterparts.set(entry, counterpart);
+  }
+  return { changes: counterparts.size === oldOperations.length ? [] : basePathChanged(oldPrefixes, newPrefixes), counterparts };
+}
+
+/** An operation's whole URL by shape: its base path joined to its template. */
+function urlKey(method: string, prefix: string, path: string): string {
+  return `${method} ${normalizePathTemplate(prefix === '/' ? path : `${prefix}${path}`)}`;
+}
+
+function basePathChanged(oldPrefixes: readonly string[], newPrefixes: readonly string[]): SortableChange[] {
   const oldValue = oldPrefixes.join(', ');
   const newValue = newPrefixes.join(', ');
   return [{
