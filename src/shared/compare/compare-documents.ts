@@ -77,11 +77,6 @@ function endpointRemoved(oldDoc: OpenApiDocument, entry: OperationEntry): Operat
 }
 
 /**
- * Every endpoint moves when none of the old server base paths (`servers[].url` paths, a
- * Swagger 2.0 basePath) is served any more: one change with an empty path and method, which
- * applies to every consumer.
- */
-/**
  * When no base path of the old version is served any more: each old endpoint whose whole URL (base
  * path and template) the new version still serves, under its new base path and template, is
  * matched to that endpoint (a base path moved into the templates, `/v1` + `/x` → `/` + `/v1/x`,
@@ -116,6 +111,11 @@ function urlKey(method: string, prefix: string, path: string): string {
   return `${method} ${normalizePathTemplate(prefix === '/' ? path : `${prefix}${path}`)}`;
 }
 
+/**
+ * Every endpoint moves when none of the old server base paths (`servers[].url` paths, a
+ * Swagger 2.0 basePath) is served any more: one change with an empty path and method, which
+ * applies to every consumer.
+ */
 function basePathChanged(oldPrefixes: readonly string[], newPrefixes: readonly string[]): SortableChange[] {
   const oldValue = oldPrefixes.join(', ');
   const newValue = newPrefixes.join(', ');
@@ -138,7 +138,7 @@ function basePathChanged(oldPrefixes: readonly string[], newPrefixes: readonly s
 /**
  * An endpoint whose own servers (its path item's or its operation's, in place of the document's)
  * serve none of its old base paths any more: clients call an address it no longer answers. A
- * change of the document's servers is reported once for every endpoint (basePathChanges).
+ * change of the document's servers is reported once for every endpoint (basePathMoves).
  */
 function endpointBasePathChange(session: CompareSession, oldPointers: OperationPointers, newPointers: OperationPointers): OperationChange[] {
   const oldOwn = ownServers(session.oldDoc, oldPointers);
