@@ -35,3 +35,9 @@ export function escapePointerToken(token: string | number): string {
 export function unescapePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
+
+/** Sets an own property, also for `__proto__`, which plain assignment would turn into a prototype change. */
+export function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
+}

@@ -4,10 +4,20 @@
  * OpenAPI 3 Encoding Object's `style` and `explode`. And multipart delimiters, which start a line.
  */
 import { before, describe, it } from 'node:test';
-import type { CompiledContract } from '../../src/shared/validation';
+import type { CompiledContract, ValidationOutcome } from '../../src/shared/validation';
 import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/** A contract of one OpenAPI 3 operation, `POST path`, whose request body has the media types of `content`; what posting a body to it gives. */
+async function formPost(path: string, content: Record<string, unknown>, contentType = FORM['Content-Type']): Promise<(body: string) => ValidationOutcome> {
+  const { contract } = await textContract(JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'form bodies', version: '1.0.0' },
+    paths: { [path]: { post: { requestBody: { content }, responses: { 204: { description: 'stored' } } } } },
+  }));
+  return (body) => contract.validateInteraction({ request: request('POST', path, { headers: { 'Content-Type': contentType }, body }) });
+}
 
 describe('form bodies: array fields by collectionFormat (Swagger 2.0)', () => {
   let contract: CompiledContract;
@@ -54,26 +64,12 @@ describe('form bodies: array fields by collectionFormat (Swagger 2.0)', () => {
 
 describe('form bodies: array fields by Encoding Object (OpenAPI 3)', () => {
   it('splits a field whose encoding is not exploded, and reads repeated fields by default', async () => {
-    const { contract } = await textContract(JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'encodings', version: '1.0.0' },
-      paths: {
-        '/search': {
-          post: {
-            requestBody: {
-              content: {
-                'application/x-www-form-urlencoded': {
-                  schema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, more: { type: 'array', items: { type: 'integer' } } } },
-                  encoding: { ids: { style: 'form', explode: false } },
-                },
-              },
-            },
-            responses: { 204: { description: 'found' } },
-          },
-        },
+    const post = await formPost('/search', {
+      'application/x-www-form-urlencoded': {
+        schema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, more: { type: 'array', items: { type: 'integer' } } } },
+        encoding: { ids: { style: 'form', explode: false } },
       },
-    }));
-    const post = (body: string) => contract.validateInteraction({ request: request('POST', '/search', { headers: FORM, body }) });
+    });
     assertValid(post('ids=1,2,3&more=4&more=5'));
     assertInvalid(post('more=4,5'), 'request_invalid', 'request body field "more": value "4,5" is not a valid integer');
   });
@@ -81,33 +77,19 @@ describe('form bodies: array fields by Encoding Object (OpenAPI 3)', () => {
 
 describe('form bodies: deepObject fields (OpenAPI 3)', () => {
   it('reads name[property] fields as one object, each member of its property\'s type', async () => {
-    const { contract } = await textContract(JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'deep objects', version: '1.0.0' },
-      paths: {
-        '/people': {
-          post: {
-            requestBody: {
-              content: {
-                'application/x-www-form-urlencoded': {
-                  schema: {
-                    type: 'object',
-                    additionalProperties: false,
-                    properties: {
-                      name: { type: 'string' },
-                      address: { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string' }, floor: { type: 'integer', maximum: 200 } } },
-                    },
-                  },
-                  encoding: { address: { style: 'deepObject', explode: true } },
-                },
-              },
-            },
-            responses: { 204: { description: 'stored' } },
+    const post = await formPost('/people', {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string' },
+            address: { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string' }, floor: { type: 'integer', maximum: 200 } } },
           },
         },
+        encoding: { address: { style: 'deepObject', explode: true } },
       },
-    }));
-    const post = (body: string) => contract.validateInteraction({ request: request('POST', '/people', { headers: FORM, body }) });
+    });
     assertValid(post('name=Ada&address%5Bcity%5D=London&address[floor]=3'));
     assertInvalid(post('address[floor]=300&address[city]=X'), 'request_invalid', 'request body /address/floor: must be <= 200');
     assertInvalid(post('address[floor]=top&address[city]=X'), 'request_invalid', 'request body field "address[floor]": value "top" is not a valid integer');
@@ -117,21 +99,9 @@ describe('form bodies: deepObject fields (OpenAPI 3)', () => {
 
 describe('form bodies: multipart delimiters start a line', () => {
   it('keeps a part\'s content whole when it holds the boundary mid-line or ends in a line break', async () => {
-    const { contract } = await textContract(JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'multipart', version: '1.0.0' },
-      paths: {
-        '/notes': {
-          post: {
-            requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { text: { type: 'string', enum: ['see --b and --b--', 'two\r\nlines\r\n'] }, n: { type: 'integer' } } } } } },
-            responses: { 204: { description: 'stored' } },
-          },
-        },
-      },
-    }));
-    const post = (body: string) => contract.validateInteraction({
-      request: request('POST', '/notes', { headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body }),
-    });
+    const post = await formPost('/notes', {
+      'multipart/form-data': { schema: { type: 'object', properties: { text: { type: 'string', enum: ['see --b and --b--', 'two\r\nlines\r\n'] }, n: { type: 'integer' } } } },
+    }, 'multipart/form-data; boundary=b');
     const part = (name: string, content: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${content}\r\n`;
     assertValid(post(`${part('text', 'see --b and --b--')}${part('n', '7')}--b--\r\n`));
     assertValid(post(`${part('text', 'two\r\nlines\r\n')}--b--`));

@@ -201,10 +201,11 @@ export class SqliteStorage implements Storage {
   readonly #statements;
   /** One server per data directory (enforced at open), so a lock of this process excludes every writer. */
   readonly #exclusive = new KeyedMutex();
-  /** listSamples statements by the filter fields they test (at most 32 of them). */
-  readonly #sampleQueries = new Map<string, Database.Statement>();
-  /** Deployment listings by kind and the filter fields they test (at most 8 of them). */
-  readonly #deploymentQueries = new Map<string, Database.Statement>();
+  /**
+   * Statements written for the conditions a filter sets, by their SQL (at most 32 sample listings
+   * and 8 deployment listings): `@x IS NULL OR …` would keep SQLite from the key's index.
+   */
+  readonly #filteredQueries = new Map<string, Database.Statement>();
   #closed = false;
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
@@ -452,24 +453,23 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * Only the conditions the filter sets: `@x IS NULL OR …` kept SQLite from the target's index, and
-   * every RecordDeployment read what is deployed by scanning the whole history of every target
-   * (3.5 ms at 100,000 entries, growing with them); now it searches its target's entries.
+   * Only the conditions the filter sets: with `@x IS NULL OR …` every RecordDeployment read what is
+   * deployed by scanning the whole history of every target (3.5 ms at 100,000 entries, growing with
+   * them); now it searches its target's entries.
    */
   #deploymentQuery(kind: 'history' | 'current', filter: DeploymentFilter): Database.Statement {
-    const conditions = [filter.schemaId !== undefined && 'schema_id = @schema_id', filter.environment !== undefined && 'environment = @environment']
-      .filter((condition) => condition !== false);
-    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-    const key = `${kind} ${where}`;
-    let statement = this.#deploymentQueries.get(key);
-    if (!statement) {
-      statement = this.#db.prepare(kind === 'history'
-        ? `SELECT * FROM deployments ${where} ORDER BY id DESC LIMIT @limit`
-        : `SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
-            SELECT max(id) FROM deployments ${where} GROUP BY schema_id, environment, consumer_id)
-          ORDER BY schema_id, environment, consumer_id`);
-      this.#deploymentQueries.set(key, statement);
-    }
+    const where = whereClause([filter.schemaId !== undefined && 'schema_id = @schema_id', filter.environment !== undefined && 'environment = @environment']);
+    return this.#filteredQuery(kind === 'history'
+      ? `SELECT * FROM deployments ${where} ORDER BY id DESC LIMIT @limit`
+      : `SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
+          SELECT max(id) FROM deployments ${where} GROUP BY schema_id, environment, consumer_id)
+        ORDER BY schema_id, environment, consumer_id`);
+  }
+
+  /** The statement of `sql`, prepared on first use. */
+  #filteredQuery(sql: string): Database.Statement {
+    let statement = this.#filteredQueries.get(sql);
+    if (!statement) this.#filteredQueries.set(sql, (statement = this.#db.prepare(sql)));
     return statement;
   }
 
@@ -513,20 +513,14 @@ export class SqliteStorage implements Storage {
   }
 
   async listSamples(filter: UsageFilter, options: SampleListOptions = {}): Promise<InteractionSampleRecord[]> {
-    // Only the conditions the filter sets: `@x IS NULL OR …` would keep SQLite from the key's index,
-    // and replay asks for one consumer's samples at a time.
-    const conditions = [
+    // Only the conditions the filter sets (replay asks for one consumer's samples at a time).
+    const where = whereClause([
       filter.schemaId !== undefined && 'schema_id = @schema_id', filter.consumerId !== undefined && 'consumer_id = @consumer_id',
       filter.environment !== undefined && 'environment = @environment', filter.before !== undefined && 'recorded_at < @before',
       options.validOnly === true && 'valid = 1',
-    ].filter((condition) => condition !== false);
-    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-    let statement = this.#sampleQueries.get(where);
-    if (!statement) {
-      statement = this.#db.prepare(`SELECT * FROM usage_samples ${where}
-        ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape LIMIT @limit`);
-      this.#sampleQueries.set(where, statement);
-    }
+    ]);
+    const statement = this.#filteredQuery(`SELECT * FROM usage_samples ${where}
+      ORDER BY recorded_at DESC, consumer_id, schema_id, environment, method, path, status, shape LIMIT @limit`);
     const parameters = Object.fromEntries(Object.entries(usageParameters(filter)).filter(([, value]) => value !== null));
     // LIMIT -1: no limit.
     return (statement.all({ ...parameters, limit: options.limit ?? -1 }) as SampleRow[]).map(rowToSample);
@@ -605,6 +599,12 @@ function rowToSummary(row: SchemaRow): SchemaVersionSummary {
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** `WHERE` with the conditions given (false: a filter field not set), or nothing. */
+function whereClause(conditions: ReadonlyArray<string | false>): string {
+  const set = conditions.filter((condition): condition is string => condition !== false);
+  return set.length === 0 ? '' : `WHERE ${set.join(' AND ')}`;
 }
 
 /** The named parameters of the conditions a deployment filter sets. */

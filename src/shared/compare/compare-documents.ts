@@ -91,7 +91,8 @@ function basePathMoves(
   const counterparts = new Map<OperationEntry, OperationEntry>();
   const oldPrefixes = prefixesOrRoot(oldDoc);
   const newPrefixes = prefixesOrRoot(newDoc);
-  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return { changes: [], counterparts };
+  const moved = baseMove(oldPrefixes, newPrefixes);
+  if (!moved) return { changes: [], counterparts };
   const byUrl = new Map<string, OperationEntry>();
   for (const entry of newOperations) {
     for (const prefix of newPrefixes) {
@@ -103,7 +104,7 @@ function basePathMoves(
     const counterpart = oldPrefixes.map((prefix) => byUrl.get(urlKey(entry.method, prefix, entry.path))).find((found) => found !== undefined);
     if (counterpart) counterparts.set(entry, counterpart);
   }
-  return { changes: counterparts.size === oldOperations.length ? [] : basePathChanged(oldPrefixes, newPrefixes), counterparts };
+  return { changes: counterparts.size === oldOperations.length ? [] : basePathChanged(moved), counterparts };
 }
 
 /** An operation's whole URL by shape: its base path joined to its template. */
@@ -116,9 +117,7 @@ function urlKey(method: string, prefix: string, path: string): string {
  * Swagger 2.0 basePath) is served any more: one change with an empty path and method, which
  * applies to every consumer.
  */
-function basePathChanged(oldPrefixes: readonly string[], newPrefixes: readonly string[]): SortableChange[] {
-  const oldValue = oldPrefixes.join(', ');
-  const newValue = newPrefixes.join(', ');
+function basePathChanged({ oldValue, newValue }: BaseMove): SortableChange[] {
   return [{
     record: {
       type: 'ENDPOINT_REMOVED',
@@ -146,13 +145,24 @@ function endpointBasePathChange(session: CompareSession, oldPointers: OperationP
   if (oldOwn === undefined && newOwn === undefined) return [];
   const oldPrefixes = orRoot(oldOwn ? basePathsOf(oldOwn.servers) : serverPathPrefixes(session.oldDoc));
   const newPrefixes = orRoot(newOwn ? basePathsOf(newOwn.servers) : serverPathPrefixes(session.newDoc));
-  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return [];
-  const oldValue = oldPrefixes.join(', ');
-  const newValue = newPrefixes.join(', ');
+  const moved = baseMove(oldPrefixes, newPrefixes);
+  if (!moved) return [];
+  const { oldValue, newValue } = moved;
   return inSection(Section.ENDPOINT, '', 'endpoint', [{
     type: 'ENDPOINT_REMOVED', field: [], pointer: (newOwn ?? oldOwn)!.pointer,
     what: `is no longer served under the server base path ${oldValue} (now ${newValue})`, oldValue, newValue,
   }]);
+}
+
+interface BaseMove {
+  oldValue: string;
+  newValue: string;
+}
+
+/** The old and new base paths, listed, when none of the old ones is served any more; undefined while one is. */
+function baseMove(oldPrefixes: readonly string[], newPrefixes: readonly string[]): BaseMove | undefined {
+  if (oldPrefixes.some((prefix) => newPrefixes.includes(prefix))) return undefined;
+  return { oldValue: oldPrefixes.join(', '), newValue: newPrefixes.join(', ') };
 }
 
 /** The servers an operation declares, else those of its path item, with where they are; undefined when it uses the document's. */

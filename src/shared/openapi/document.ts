@@ -21,3 +21,6 @@ export function isHttpMethod(value: string): value is HttpMethod {
 
 /** Which OpenAPI line the registered text was written in. */
 export type SourceFormat = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
+
+/** The media types whose bodies are form fields (OpenAPI's Encoding Object applies to them). */
+export const FORM_MEDIA_TYPES = Object.freeze(['application/x-www-form-urlencoded', 'multipart/form-data'] as const);

@@ -8,7 +8,7 @@ import { LIMITS } from '../limits';
 import { invalidSchema, limitExceeded, errorMessage } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { planPattern } from '../regex';
-import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import { FORM_MEDIA_TYPES, HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
@@ -116,8 +116,6 @@ const FORM_COLLECTION_FORMATS: Readonly<Record<string, JsonObject>> = Object.fre
   ssv: { style: 'spaceDelimited', explode: false },
   pipes: { style: 'pipeDelimited', explode: false },
 });
-
-const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
 /**
  * What the conversion leaves out of the request body it makes of Swagger 2.0 formData parameters:

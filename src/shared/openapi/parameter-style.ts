@@ -33,6 +33,19 @@ export function headerArraySeparator(style: string): string {
   return style === TAB_DELIMITED ? '\t' : ',';
 }
 
+/**
+ * A query style's item separator as a raw query string carries it, before decoding: written out or
+ * encoded (`%20` or `+` for a space, `%7C` for a pipe, `%09` for a tab); commas as written.
+ */
+export function queryArraySeparator(style: string): string | RegExp {
+  switch (style) {
+    case 'spaceDelimited': return /%20|\+| /i;
+    case 'pipeDelimited': return /%7C|\|/i;
+    case TAB_DELIMITED: return /%09|\t/i;
+    default: return arraySeparator(style);
+  }
+}
+
 /** What separates the items of a non-exploded array in a style's text (query, path, cookie). */
 export function arraySeparator(style: string): string {
   switch (style) {

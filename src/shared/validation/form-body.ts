@@ -4,7 +4,9 @@
  * fields and arrays become arrays, objects are read as JSON), then validated like a JSON body.
  * A file part is its text: OpenAPI describes files as `type: string` (`format: binary`).
  */
+import { setOwn } from '../json';
 import { LIMITS } from '../limits';
+import { FORM_MEDIA_TYPES } from '../openapi/document';
 import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
@@ -18,7 +20,7 @@ const MAX_FORM_PARTS = LIMITS.validationMaxFormParts;
 export type FormFields = Map<string, string[]>;
 
 export function isFormMediaType(mediaType: string): boolean {
-  return mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data';
+  return (FORM_MEDIA_TYPES as readonly string[]).includes(mediaType);
 }
 
 /** The fields of a form body, or a reason it cannot be read. */
@@ -103,13 +105,8 @@ export function formObject(
   const problems: FieldProblem[] = [];
   const { objects: deepObjects, memberNames } = deepObjectFields(fields, styles);
   for (const [name, texts] of fields) {
-    const fieldShape = shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' as const };
-    const members = deepObjects.get(name);
-    if (members !== undefined) {
-      setOwn(value, name, deepObject(members, fieldShape, name, problems));
-      continue;
-    }
-    if (memberNames.has(name)) continue;
+    if (deepObjects.has(name) || memberNames.has(name)) continue;
+    const fieldShape = memberShape(shape, name);
     const style = styles?.get(name);
     const items = style !== undefined && !style.explode ? texts.flatMap((text) => (text === '' ? [] : text.split(arraySeparator(style.style)))) : texts;
     // A repeated field is an array whatever its schema says (docs/real-world-documents.md), so a
@@ -121,15 +118,13 @@ export function formObject(
         : coerceField(texts[0]!, fieldShape, name, problems)[0];
     setOwn(value, name, coerced);
   }
-  for (const [name, members] of deepObjects) {
-    if (!fields.has(name)) setOwn(value, name, deepObject(members, shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' }, name, problems));
-  }
+  for (const [name, members] of deepObjects) setOwn(value, name, deepObject(members, memberShape(shape, name), name, problems));
   return { value, problems };
 }
 
-/** defineProperty: a `__proto__` field stays an ordinary key. */
-function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+/** What a field (or a deepObject field's member) of an object shape becomes: its property's shape, else the shape of extra properties. */
+function memberShape(shape: ValueShape, name: string): ValueShape {
+  return shape.kind === 'object' ? (shape.properties.get(name) ?? shape.additional) : { kind: 'any' };
 }
 
 /** The fields `name[property]` of each field whose style is deepObject, by field name, and the names they were sent under. */
@@ -156,10 +151,7 @@ function deepObjectFields(
 /** A deepObject field's members (`addr[city]=X`) as the object its schema describes, each text coerced to its property's type. */
 function deepObject(members: ReadonlyMap<string, string>, shape: ValueShape, name: string, problems: FieldProblem[]): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (const [property, text] of members) {
-    const propertyShape = shape.kind === 'object' ? (shape.properties.get(property) ?? shape.additional) : { kind: 'any' as const };
-    setOwn(object, property, coerceField(text, propertyShape, `${name}[${property}]`, problems)[0]);
-  }
+  for (const [property, text] of members) setOwn(object, property, coerceField(text, memberShape(shape, property), `${name}[${property}]`, problems)[0]);
   return object;
 }
 

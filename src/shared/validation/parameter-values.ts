@@ -3,11 +3,12 @@
  * "Style Values"), then schema validation. A text that cannot become the declared type is reported
  * in the spec's shape: `parameter "<name>" in <location>: value "<value>" is not a valid <type>`.
  */
+import { setOwn } from '../json';
 import type { CallContext } from './call-context';
 import { addError } from './error-report';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
-import { TAB_DELIMITED, arraySeparator, headerArraySeparator } from '../openapi/parameter-style';
+import { headerArraySeparator, queryArraySeparator } from '../openapi/parameter-style';
 import type { ParameterPlan } from './operation-plan';
 import { decodeComponent, decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
@@ -74,7 +75,7 @@ export function queryParameterValue(
     // (n/a in its style examples), and clients write it either way: repeated names are its items, as
     // in an exploded form array (how fixtures write it), and one value is split on the separator.
     const repeated = parameter.explode && (parameter.style === 'form' || values.length > 1);
-    const items = repeated ? values : values[0]!.split(encodedSeparator(parameter.style));
+    const items = repeated ? values : values[0]!.split(queryArraySeparator(parameter.style));
     return coerceItems(parameter, items, shape.items, category, call);
   }
   return fromText(parameter, values[0]!, ',', category, call);
@@ -137,15 +138,7 @@ function pieceText(parameter: ParameterPlan, piece: string): string {
   }
 }
 
-/** A query style's item separator as a query string may carry it: written out, or encoded (`%20` or `+` for a space, `%7C` for a pipe). */
-function encodedSeparator(style: string): string | RegExp {
-  switch (style) {
-    case 'spaceDelimited': return /%20|\+| /i;
-    case 'pipeDelimited': return /%7C|\|/i;
-    case TAB_DELIMITED: return /%09|\t/i;
-    default: return arraySeparator(style);
-  }
-}
+
 
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
   const value = parseGuardedJson(text, call.options);
@@ -246,8 +239,7 @@ function toObject(parameter: ParameterPlan, entries: ReadonlyArray<[string, stri
   for (const [name, text] of entries) {
     const value = coerce(parameter, text, shape.properties.get(name) ?? shape.additional, category, call);
     if (value === REJECTED) rejected = true;
-    // defineProperty: a `__proto__` name stays an ordinary key.
-    Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(object, name, value);
   }
   return rejected ? REJECTED : object;
 }

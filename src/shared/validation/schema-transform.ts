@@ -20,7 +20,7 @@
  *   error cap, `additionalProperties: false` becomes a per-property failure inside it, and
  *   `uniqueItems` becomes the hashing keyword (see ajv-instance.ts for the measured reasons).
  */
-import { isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { isJsonObject, setOwn, type JsonObject, type JsonValue } from '../json';
 import { ERROR_CAP_KEYWORD, FORBIDDEN_KEYWORD, UNIQUE_ITEMS_KEYWORD, type SchemaDialect } from './ajv-instance';
 import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { SchemaCompileError } from './schema-compile-error';
@@ -353,8 +353,3 @@ function allowNull(out: SchemaOut): SchemaOut {
   return { if: { type: 'null' }, else: out };
 }
 
-/** Assignment that keeps `__proto__` an ordinary own key instead of changing the prototype. */
-function setOwn(target: SchemaOut, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
