@@ -48,6 +48,26 @@ describe('parameters', () => {
         'parameter "point" in path: value "z" is not a valid integer',
       );
     });
+    it('splits a path value on its separators as written, then decodes each item (an encoded comma stays in its item)', () => {
+      const tagged = (path: string) => contract.validateInteraction({ request: request('GET', path) });
+      assertValid(tagged('/tags/Smith%2C%20J,Doe'));
+      assertInvalid(tagged('/tags/a,b,c'), 'request_invalid', 'parameter "names" in path: must have at most 2 items');
+      assertInvalid(tagged('/tags/a,%2C,b'), 'request_invalid', 'parameter "names" in path: must have at most 2 items');
+      assertInvalid(
+        contract.validateInteraction({ request: request('GET', '/labels/.1.2%2E3') }),
+        'request_invalid',
+        'parameter "ids" in path: value "2.3" is not a valid integer',
+      );
+      assertValid(contract.validateInteraction({ request: request('GET', '/labels/.1.%32') }));
+      // A template the router does not take (two parameters in one segment) is matched by its own matcher.
+      assertValid(contract.validateInteraction({ request: request('GET', '/pets/1/photos/a%2Eb.png') }));
+      // A literal written with escapes: the router's decoded values stand, and are not decoded twice.
+      assertInvalid(
+        contract.validateInteraction({ request: request('GET', '/t%61gs/a%2525,b,c') }),
+        'request_invalid',
+        'parameter "names" in path: must have at most 2 items',
+      );
+    });
   });
 
   describe('in query', () => {

@@ -125,16 +125,16 @@ function fromText(parameter: ParameterPlan, text: string, separator: string, cat
 
 /**
  * A piece of a parameter's text (the whole text, an item, a key or a value) as the text of its value.
- * Header items lose their surrounding spaces. Query and cookie pieces are decoded after splitting,
- * as RFC 6570 writes them (each piece encoded, so that a comma of its own stays in it); queries are
- * form-encoded (`+` for a space). Path texts arrive decoded.
+ * Header items lose their surrounding spaces. Path, query and cookie pieces are decoded after
+ * splitting, as RFC 6570 writes them (each piece encoded, so that a comma of its own stays in it);
+ * queries are form-encoded (`+` for a space), paths and cookies percent-encoded alone.
  */
 function pieceText(parameter: ParameterPlan, piece: string): string {
   switch (parameter.location) {
     case 'header': return piece.trim();
     case 'query': return decodeComponent(piece);
+    case 'path':
     case 'cookie': return decodePercent(piece);
-    default: return piece;
   }
 }
 

@@ -39,7 +39,10 @@ export interface RouteEntry extends OperationSite {
   readonly selector: readonly RouteSelectorItem[];
 }
 
-/** Parameter values by position key (`p0`...), percent-decoded. */
+/**
+ * Parameter values by position key (`p0`...), as written in the path: a value is split into its
+ * items before each is percent-decoded, so that an encoded comma stays inside its item.
+ */
 export type RouteParams = Record<string, string | undefined>;
 
 export interface RouteMatch {
@@ -76,6 +79,8 @@ interface RouteSlot {
    * refused it, yet a request written with (or without) that slash means it exactly.
    */
   slashTwin: RouteSlot | undefined;
+  /** The template as a matcher, for the raw parameter texts of a router slot; built on first use (null: none). */
+  rawMatcher?: SafeRegExp | null;
 }
 
 interface TemplateMatcher {
@@ -163,7 +168,7 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
         if (match !== undefined) return match;
       }
       const route = selectRoute(slot, selected);
-      if (route !== undefined) return { route, params: found.params };
+      if (route !== undefined) return { route, params: rawRouterParams(slot, path, found.params) };
     }
     for (const candidate of matchers) {
       if (candidate.slot.method !== method) continue;
@@ -189,6 +194,22 @@ export function buildRouteTable(document: JsonValue, maxPathChars: number): Rout
       return matched;
     },
   };
+
+  /**
+   * find-my-way hands parameters out decoded, which would make an encoded comma (`a%2Cb,c`) a
+   * separator: a path with escapes is matched again by the slot's template for the texts as
+   * written. Where the template does not take the path as written (a literal segment written with
+   * escapes), the router's decoded values stand, each '%' escaped so that decoding gives them back.
+   */
+  function rawRouterParams(slot: RouteSlot, path: string, decoded: RouteParams): RouteParams {
+    if (!path.includes('%')) return decoded;
+    if (slot.rawMatcher === undefined) slot.rawMatcher = tryMatcher(document, slot) ?? null;
+    const match = slot.rawMatcher?.exec(path);
+    if (match) return capturedParams(match);
+    const escaped: RouteParams = {};
+    for (const [key, value] of Object.entries(decoded)) escaped[key] = value?.replace(/%/g, '%25');
+    return escaped;
+  }
 
   function findSlotIgnoringSelectors(method: string, path: string): RouteEntry | undefined {
     const found = shared.router.find(method as RouterMethod, path);
@@ -265,9 +286,13 @@ function matchSlot(candidate: TemplateMatcher, path: string, selected: Selection
   if (match === null) return undefined;
   const route = selectRoute(candidate.slot, selected);
   if (route === undefined) return undefined;
+  return { route, params: capturedParams(match) };
+}
+
+function capturedParams(match: RegExpExecArray): RouteParams {
   const params: RouteParams = {};
-  for (let i = 1; i < match.length; i++) params[`p${i - 1}`] = decodePathSegment(match[i]!);
-  return { route, params };
+  for (let i = 1; i < match.length; i++) params[`p${i - 1}`] = match[i];
+  return params;
 }
 
 /** The first route of the slot whose selector the request satisfies (the plain route has none). */
@@ -339,13 +364,4 @@ function shapeOfSchema(schema: JsonObject): string | undefined {
   if (schema.type === 'number') return '-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?';
   if (schema.type === 'boolean') return '(?:true|false)';
   return undefined;
-}
-
-function decodePathSegment(text: string): string {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
