@@ -13,6 +13,7 @@ import type { FixtureRequestSpec, GeneratedFixtureRecord, GeneratedResponseRecor
 import type { SourceFormat } from './openapi/document';
 import type { OperationSummary } from './openapi/operations';
 import type { IntakeWarning, IntakeWarningCode } from './openapi/intake-warnings';
+import type { SchemaText } from './schema-records';
 
 /** A registered version's bundled document, by content hash (the worker keeps recent ones parsed). */
 export interface TaskDocument {
@@ -22,7 +23,7 @@ export interface TaskDocument {
 
 export type DocumentTask =
   /** Parse, convert and check a schema text as RegisterSchema receives it. */
-  | { kind: 'intake'; text: string | Uint8Array }
+  | { kind: 'intake'; text: SchemaText }
   /** Breaking changes from one version to another. */
   | { kind: 'compare'; oldDocument: TaskDocument; newDocument: TaskDocument }
   /** A fixture, a response or a request body for one operation. */

@@ -29,9 +29,21 @@ export interface VersionDocument {
 }
 
 /**
+ * A registered text: a string, or its UTF-8 bytes as RegisterSchema received them. The server keeps
+ * the received bytes in memory shared with its threads: intake and the store read them there, and
+ * the main thread neither decodes them nor copies them to each thread (message-codecs.ts).
+ */
+export type SchemaText = string | Uint8Array;
+
+/** The text as a string (a store that takes only strings: memory, PostgreSQL). */
+export function schemaTextString(text: SchemaText): string {
+  return typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
+}
+
+/**
  * A registered text's content hash: SHA-256 (hex) of its UTF-8 bytes. Worked out where the text is
  * read (intake, on a document-task thread in the server): 32 MB cost the main thread tens of ms.
  */
-export function schemaContentHash(text: string | Uint8Array): string {
+export function schemaContentHash(text: SchemaText): string {
   return typeof text === 'string' ? createHash('sha256').update(text, 'utf8').digest('hex') : createHash('sha256').update(text).digest('hex');
 }

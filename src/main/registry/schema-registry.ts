@@ -14,9 +14,9 @@ import type { IntakeResult, TaskDocument } from '../../shared/document-task-prot
 import { intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { summarizeOperations, type OperationSummary } from '../../shared/openapi/operations';
-import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type VersionDocument, type VersionRef } from '../../shared/schema-records';
+import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type SchemaText, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
-import type { SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange } from '../storage/storage';
+import type { SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange } from '../storage/storage';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from '../../shared/lru-cache';
@@ -31,7 +31,7 @@ export interface VersionOperations {
 
 export interface RegisterInput {
   schemaId: string;
-  content: string;
+  content: SchemaText;
   /** Empty: the document's `info.version`. */
   version: string;
   /** Undefined: inherited from the latest version of the same id (or empty for a new id). */
@@ -87,7 +87,7 @@ export interface RegisterOptions {
 
 export interface SchemaRegistryOptions {
   /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread, counted against `caller`. */
-  intake: (content: string, caller: string) => Promise<IntakeResult>;
+  intake: (content: SchemaText, caller: string) => Promise<IntakeResult>;
   /**
    * Lists the operations of a registered document; the server runs it on a document-task thread,
    * counted against `caller`, so a large document is never parsed on the main thread for a listing.
@@ -188,7 +188,7 @@ export class SchemaRegistry {
       }
       const now = this.#options.now();
       const documentJson = loaded.documentJson;
-      const record: SchemaVersionRecord = {
+      const record: SchemaVersionWrite = {
         schemaId: input.schemaId,
         version,
         content: input.content,
@@ -443,7 +443,7 @@ export class SchemaRegistry {
   }
 
   /** Another writer (another replica) changed the version between this registration's read and its write. */
-  #afterConcurrentWrite(record: SchemaVersionRecord, current: SchemaVersionSummary | undefined, loaded: IntakeResult): RegisterResult {
+  #afterConcurrentWrite(record: SchemaVersionWrite, current: SchemaVersionSummary | undefined, loaded: IntakeResult): RegisterResult {
     if (current) this.#indexVersion(current);
     const label = `schema ${record.schemaId} version ${record.version}`;
     if (current && current.contentHash === record.contentHash && sameOwnership(current.ownership, record.ownership)) {

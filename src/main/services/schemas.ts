@@ -13,7 +13,7 @@ import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } 
 import { requireSchemaWriteAccess } from '../auth/schema-write-access';
 import { callerOf } from '../auth/principal';
 import { toSchemaMetadata } from './schema-wire';
-import { schemaContentIsNotUtf8, type GetSchemaAnswer } from '../message-codecs';
+import { registeredSchemaText, schemaContentIsNotUtf8, type GetSchemaAnswer } from '../message-codecs';
 
 export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   ctx.metrics.watchSchemaCounts({ revision: () => ctx.schemas.indexRevision, counts: () => ctx.schemas.gaugeCounts() });
@@ -81,7 +81,7 @@ async function registerSchema(
     if (schemaContentIsNotUtf8(request)) throw invalidSchema('content is not valid UTF-8 text');
     result = await ctx.schemas.register({
       schemaId: request.schema_id,
-      content: request.schema_content,
+      content: await registeredSchemaText(request),
       version: request.schema_version,
       ownership: toOwnershipRecord(request.ownership),
     }, { caller, gate, dryRun: request.dry_run });

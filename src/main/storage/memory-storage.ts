@@ -1,9 +1,10 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
+import { schemaTextString } from '../../shared/schema-records';
 import { consumerKeyString } from './consumer-key';
 import { KeyedMutex } from './keyed-mutex';
 import { mergeUsage } from './usage-merge';
@@ -47,14 +48,14 @@ export class MemoryStorage implements Storage {
     return record && { contentHash: record.contentHash, documentJson: record.documentJson };
   }
 
-  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+  async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
     const key = schemaKey(record.schemaId, record.version);
     if (expected !== undefined) {
       const stored = this.#schemas.get(key);
       const current = stored && toSummary(stored);
       if (!holdsExpected(current, expected)) return { saved: false, current };
     }
-    this.#schemas.set(key, structuredClone(record));
+    this.#schemas.set(key, structuredClone({ ...record, content: schemaTextString(record.content) }));
     return { saved: true };
   }
 

@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError } from '../../shared/errors';
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord,
+  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
@@ -243,7 +243,7 @@ export class SqliteStorage implements Storage {
       getDocument: this.#db.prepare(`SELECT content_hash, document_json FROM schema_versions WHERE schema_id = ? AND version = ?`),
       saveSchema: this.#db.prepare(`INSERT INTO schema_versions (schema_id, version, content, content_hash,
           document_json, openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at)
-        VALUES (@schema_id, @version, @content, @content_hash, @document_json, @openapi_version, @endpoint_count,
+        VALUES (@schema_id, @version, CAST(@content AS TEXT), @content_hash, @document_json, @openapi_version, @endpoint_count,
           @owner, @team, @contact_email, @read_only, @registered_at, @updated_at)
         ON CONFLICT (schema_id, version) DO UPDATE SET content = excluded.content, content_hash = excluded.content_hash,
           document_json = excluded.document_json, openapi_version = excluded.openapi_version,
@@ -329,7 +329,7 @@ export class SqliteStorage implements Storage {
     return row && { contentHash: row.content_hash, documentJson: row.document_json! };
   }
 
-  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+  async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
     return this.#write(() => {
       if (expected === undefined) {
         this.#writeSchema(record);
@@ -366,11 +366,14 @@ export class SqliteStorage implements Storage {
     throw new SvcError(ErrorCode.UNAVAILABLE, `the registry store cannot take writes: ${problem}; nothing was stored (restart the server to reopen ${this.#file})`);
   }
 
-  #writeSchema(record: SchemaVersionRecord): void {
+  #writeSchema(record: SchemaVersionWrite): void {
+    const { content } = record;
     this.#statements.saveSchema.run({
       schema_id: record.schemaId,
       version: record.version,
-      content: record.content,
+      // Bytes are bound as they are (the statement casts them to TEXT, as stored before): decoding
+      // them to a string first would cost this thread what it cost the main thread.
+      content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength),
       content_hash: record.contentHash,
       document_json: record.documentJson,
       openapi_version: record.openapiVersion,

@@ -3,7 +3,7 @@
  * store (SQLite, memory) and a networked one (PostgreSQL) fit behind it without changes above.
  * One contract test suite (test/storage/) runs against every backend.
  */
-import type { SchemaOwnershipRecord } from '../../shared/schema-records';
+import type { SchemaOwnershipRecord, SchemaText } from '../../shared/schema-records';
 
 /** One registered version of a schema, as stored. */
 export interface SchemaVersionRecord {
@@ -22,6 +22,11 @@ export interface SchemaVersionRecord {
   registeredAt: number;
   /** Unix seconds. */
   updatedAt: number;
+}
+
+/** A version record as it is written: its text may still be the bytes it arrived as. */
+export interface SchemaVersionWrite extends Omit<SchemaVersionRecord, 'content'> {
+  content: SchemaText;
 }
 
 /** A version record without its texts: what the in-memory index keeps. */
@@ -205,7 +210,7 @@ export interface Storage {
    * With `expected`, the write is conditional (see ExpectedVersion) and atomic in the store, so two
    * writers that decided on the same stale state cannot both win.
    */
-  saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult>;
+  saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult>;
 
   listConsumers(filter: ConsumerFilter): Promise<ConsumerRecord[]>;
   /**

@@ -10,9 +10,10 @@ import pg from 'pg';
 import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
 import type {
   ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
-  SchemaVersionRecord, SchemaVersionSummary, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
+  SchemaVersionRecord, SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
+import { schemaTextString } from '../../../shared/schema-records';
 import { KeyedMutex } from '../keyed-mutex';
 import { compareUsage, sampleKeyString, usageKeyString } from '../usage-keys';
 import { mergeUsage } from '../usage-merge';
@@ -198,7 +199,7 @@ export class PostgresStorage implements Storage {
     return row && { contentHash: row.content_hash, documentJson: row.document_json };
   }
 
-  async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+  async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
     const values = schemaValues(record);
     let statement: string;
     if (expected === undefined) {
@@ -555,8 +556,8 @@ export class PostgresStorage implements Storage {
   }
 }
 
-function schemaValues(record: SchemaVersionRecord): unknown[] {
-  return [record.schemaId, record.version, record.content, record.contentHash, record.documentJson, record.openapiVersion,
+function schemaValues(record: SchemaVersionWrite): unknown[] {
+  return [record.schemaId, record.version, schemaTextString(record.content), record.contentHash, record.documentJson, record.openapiVersion,
     record.endpointCount, record.ownership.owner, record.ownership.team, record.ownership.contactEmail,
     record.ownership.readOnly, record.registeredAt, record.updatedAt];
 }
