@@ -90,3 +90,21 @@ test('values long enough to overflow V8: the verdict is the expression\'s', () =
   assert.equal(LONG_VALUE_SAFE_FORMATS['json-pointer']!(pointer), true);
   assert.equal(LONG_VALUE_SAFE_FORMATS['json-pointer']!(`${pointer}~2`), false);
 });
+
+test('date-time, time and uuid follow their RFCs\' grammar, not ajv-formats\' laxer reading', () => {
+  const { 'date-time': dateTime, time, uuid } = LONG_VALUE_SAFE_FORMATS as Record<string, (text: string) => boolean>;
+  for (const value of ['2024-01-01T10:00:00Z', '2024-01-01t10:00:00.123+05:30', '2024-02-29T23:59:59-08:00', '2016-12-31T23:59:60Z']) {
+    assert.equal(dateTime!(value), true, value);
+  }
+  // RFC 3339 §5.6: a T (either case) between date and time, offsets ±hh:mm; ranges still checked.
+  for (const value of ['2024-01-01 10:00:00Z', '2024-01-01\t10:00:00Z', '2024-01-01T10:00:00+0530', '2024-01-01T10:00:00+05', '2024-01-01T10:00:00', '2023-02-29T10:00:00Z']) {
+    assert.equal(dateTime!(value), false, value);
+  }
+  assert.equal(time!('10:00:00.5-08:00'), true);
+  for (const value of ['10:00:00+05', '10:00:00+0500', '10:00:00', '24:00:00Z']) assert.equal(time!(value), false, value);
+  assert.equal(uuid!('6F1C0C5E-8A4B-4A8E-9A3E-1F2D3C4B5A69'), true);
+  assert.equal(uuid!('urn:uuid:6f1c0c5e-8a4b-4a8e-9a3e-1f2d3c4b5a69'), false, 'a URN of a UUID is not its string form');
+  // Long values get a verdict (no backtracking): a fraction of a million digits.
+  assert.equal(dateTime!(`2024-01-01T10:00:00.${'1'.repeat(1_000_000)}Z`), true);
+  assert.equal(dateTime!(`2024-01-01T10:00:00.${'1'.repeat(1_000_000)}`), false);
+});

@@ -38,7 +38,10 @@ describe('numbers', () => {
   const post = (body: string) => postTo(contract, body);
 
   it('multipleOf: decimal steps whose quotient is an integer though the doubles do not divide exactly', () => {
-    for (const body of ['{"price":19.99}', '{"price":0.07}', '{"tenth":0.3}', '{"tenth":0.7}', '{"tenth":-2.3}', '{"even":10}', '{"quarter":7.5}', '{"price":1e20}', '{"tenth":0}']) {
+    for (const body of [
+      '{"price":19.99}', '{"price":0.07}', '{"price":1234567.89}', '{"price":4.35}', '{"tenth":0.3}', '{"tenth":0.7}', '{"tenth":-2.3}',
+      '{"even":10}', '{"even":1000000000002}', '{"quarter":7.5}', '{"price":1e20}', '{"tenth":0}', '{"tenth":0.000003e5}',
+    ]) {
       assertValid(post(body));
     }
   });
@@ -49,6 +52,10 @@ describe('numbers', () => {
     assertInvalid(post('{"price":19.995}'), 'request_invalid', 'request body /price: must be a multiple of 0.01');
     assertInvalid(post('{"even":7}'), 'request_invalid', 'request body /even: must be a multiple of 2');
     assertInvalid(post('{"quarter":1}'), 'request_invalid', 'request body /quarter: must be a multiple of 2.5');
+    // Far from the doubles' rounding error: a half step at 10^12, a value under any step.
+    assertInvalid(post('{"even":1000000000001}'), 'request_invalid', 'request body /even: must be a multiple of 2');
+    assertInvalid(post('{"price":12345678901.005}'), 'request_invalid', 'request body /price: must be a multiple of 0.01');
+    assertInvalid(post('{"tenth":1e-13}'), 'request_invalid', 'request body /tenth: must be a multiple of 0.1');
   });
 
   it('int64: integers beyond 2^63 are refused', () => {

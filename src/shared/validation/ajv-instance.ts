@@ -49,11 +49,13 @@ const FLOAT_MAX = 3.4028234663852886e38;
 /**
  * `multipleOf` holds when value / multipleOf is an integer (JSON Schema Validation §6.2.1). AJV tests
  * the double quotient for an exact integer, and 0.3 / 0.1 is 2.9999999999999996: a price of 19.99 was
- * "not a multiple of 0.01". The quotient's rounding error is a few units of 2^-52 relative to its
- * size; a relative tolerance of 1e-12 takes it in and still refuses 0.3000001. AJV's own
- * `multipleOfPrecision` is absolute, so it would refuse 1234567.89 in steps of 0.01 (off by 1.5e-8).
+ * "not a multiple of 0.01". The quotient's rounding error is at most a few units of 2^-52 relative to
+ * its size (each operand's and the division's half unit); a tolerance of 1e-15 of the quotient takes
+ * it in and nothing more: 1e-12 of it let 1000000000001 pass as a multiple of 2, and a floor of 1e-12
+ * let 1e-13 pass as a multiple of 1. AJV's own `multipleOfPrecision` is absolute, so it would refuse
+ * 1234567.89 in steps of 0.01 (off by 1.5e-8).
  */
-const MULTIPLE_OF_TOLERANCE = 1e-12;
+const MULTIPLE_OF_TOLERANCE = 1e-15;
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -89,7 +91,7 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
         return;
       }
       const quotient = gen.let('quotient');
-      cxt.fail(_`(${quotient} = ${data} / ${schemaCode}, Math.abs(Math.round(${quotient}) - ${quotient}) > ${MULTIPLE_OF_TOLERANCE} * Math.max(1, Math.abs(${quotient})))`);
+      cxt.fail(_`(${quotient} = ${data} / ${schemaCode}, Math.abs(Math.round(${quotient}) - ${quotient}) > ${MULTIPLE_OF_TOLERANCE} * Math.abs(${quotient}))`);
     },
   });
   ajv.addKeyword({

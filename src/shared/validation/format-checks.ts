@@ -42,8 +42,37 @@ function stackSafeFormats(): Record<string, StringCheck> {
   return checks;
 }
 
+/**
+ * RFC 3339's own grammar (section 5.6), which OpenAPI's `date-time` and `time` name: a `T` between
+ * date and time, and an offset of `Z` or `±hh:mm`. ajv-formats also takes a space or a tab for the
+ * `T` and offsets written `+0530` or `+05`. Its checks still run after these for the ranges (month
+ * lengths, leap seconds). Neither expression can backtrack: every part has one way to match.
+ */
+const RFC3339_TIME = String.raw`\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})`;
+const RFC3339_DATE_TIME_SHAPE = new RegExp(String.raw`^\d{4}-\d{2}-\d{2}[Tt]${RFC3339_TIME}$`);
+const RFC3339_TIME_SHAPE = new RegExp(`^${RFC3339_TIME}$`);
+/** RFC 4122's string form; ajv-formats also takes it behind a `urn:uuid:` prefix, which is a URN of it, not it. */
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+
+function checkOf(name: 'date-time' | 'time'): StringCheck {
+  const definition = fullFormats[name] as { validate: StringCheck };
+  return definition.validate;
+}
+
+/** The formats whose ajv-formats check is laxer than the RFC that defines them. */
+function rfcFormats(): Record<string, StringCheck> {
+  const dateTime = checkOf('date-time');
+  const time = checkOf('time');
+  return {
+    'date-time': (text) => RFC3339_DATE_TIME_SHAPE.test(text) && dateTime(text),
+    time: (text) => RFC3339_TIME_SHAPE.test(text) && time(text),
+    uuid: (text) => UUID.test(text),
+  };
+}
+
 /** Formats replacing ajv-formats' own, each a check that answers for values of any length. */
 export const LONG_VALUE_SAFE_FORMATS: Readonly<Record<string, StringCheck>> = Object.freeze({
   ...stackSafeFormats(),
+  ...rfcFormats(),
   byte: isBase64,
 });
