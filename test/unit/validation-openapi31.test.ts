@@ -107,4 +107,32 @@ describe('OpenAPI 3.1', () => {
     assertValid(answered([1]));
     assertInvalid(answered([1, 2]), 'response_invalid', 'response body: must have at most 1 item');
   });
+  it('words contains and propertyNames as one failure, not as their subschema\'s errors on every candidate', async () => {
+    const { contract: tagged } = await textContract(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'tags', version: '1.0.0' },
+      paths: { '/tags': { get: { responses: { 200: { description: 'tags', content: { 'application/json': { schema: {
+        type: 'object',
+        properties: {
+          counts: { type: 'array', items: { type: ['integer', 'string'] }, contains: { type: 'integer' }, minContains: 1 },
+          labels: { type: 'object', propertyNames: { maxLength: 3 } },
+        },
+      } } } } } } } },
+    }));
+    const answered = (body: unknown) => tagged.validateInteraction({ request: request('GET', '/tags'), response: response(200, { body }) });
+    assertValid(answered({ counts: ['a', 1], labels: { abc: 1 } }));
+    assertInvalid(
+      answered({ counts: ['a', 'b'], labels: { abcd: 1 } }),
+      'response_invalid',
+      'response body /counts: must contain at least 1 matching item',
+      'response body /labels: property name "abcd" is not valid',
+    );
+    // Errors of other keywords on the same items stay.
+    assertInvalid(
+      answered({ counts: [true] }),
+      'response_invalid',
+      'response body /counts/0: must be integer or string',
+      'response body /counts: must contain at least 1 matching item',
+    );
+  });
 });

@@ -44,6 +44,29 @@ export function schemaErrorMessage(
   return located(place, pointer, text);
 }
 
+/** Keywords whose failure is worded whole: the errors of their subschema on each candidate say nothing. */
+const WHOLE_FAILURE_KEYWORDS = new Set(['contains', 'propertyNames']);
+
+/**
+ * The errors worth wording. `contains` fails when no item matches its subschema, and AJV also lists
+ * every item's mismatch ("/ct/0: must be integer") though no item had to match; `propertyNames`
+ * lists the name's mismatch as the object's ("/pn: must have at most 3 characters"). Those errors
+ * come right before the keyword's own; the ones of an inline subschema carry its schema path (a
+ * subschema behind a `$ref` is compiled on its own, and its errors keep theirs).
+ */
+export function errorsToWord(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  if (!errors.some((error) => WHOLE_FAILURE_KEYWORDS.has(error.keyword))) return errors;
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    if (WHOLE_FAILURE_KEYWORDS.has(error.keyword)) {
+      const inside = `${error.schemaPath}/`;
+      while (kept.length > 0 && kept[kept.length - 1]!.schemaPath.startsWith(inside)) kept.pop();
+    }
+    kept.push(error);
+  }
+  return kept;
+}
+
 /** `maxChars`: for the property names it quotes from the data. */
 function keywordText(error: ErrorObject, maxChars: number): string {
   const p = error.params as Record<string, unknown>;

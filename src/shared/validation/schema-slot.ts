@@ -8,7 +8,7 @@ import type { ErrorCategory } from './types';
 import type { CallContext } from './call-context';
 import { addError, isFull } from './error-report';
 import { validationMessages } from './messages';
-import { schemaErrorMessage } from './schema-errors';
+import { errorsToWord, schemaErrorMessage } from './schema-errors';
 import type { SchemaCompiler, SchemaValidator } from './schema-compiler';
 import { SchemaCompileError } from './schema-compile-error';
 import type { Direction } from './schema-transform';
@@ -59,7 +59,7 @@ export function runSlot(
     throw error;
   }
   if (valid) return;
-  const errors = validate.errors ?? [];
+  const errors = errorsToWord(validate.errors ?? []);
   for (let i = 0; i < errors.length; i++) {
     if (isFull(call.report)) {
       // Wording messages nobody will read would cost more than the validation did.
