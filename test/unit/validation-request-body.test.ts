@@ -69,6 +69,9 @@ describe('request body', () => {
       'request body: property "text" is required',
     );
     assertValid(post('/notes', 'text=hi', { 'Content-Type': 'application/x-www-form-urlencoded' }));
+    // Without a type, a body under a range is not assumed to be JSON: it could be a PDF.
+    assertValid(post('/notes', '%PDF-1.4 binary', {}));
+    assertValid(post('/notes', {}, {}));
     assertInvalid(
       post('/notes', 'hi', { 'Content-Type': 'text/plain' }),
       'request_invalid',

@@ -40,9 +40,12 @@ export function checkBody(
   let mediaType = ASSUMED_MEDIA_TYPE;
   let media: MediaTypePlan | undefined;
   if (contentType === undefined || contentType.trim() === '') {
-    media = content.defaultJson ?? content.ranges.get('application/') ?? content.any;
+    media = content.defaultJson;
     if (media === undefined) {
-      addError(call.report, category, validationMessages.contentTypeMissing(part, content.expected));
+      // A range (`application/*`, `*/*`) takes a body of any type in it: with no type given, nothing
+      // says this one is JSON (a PDF, a ZIP), so only its presence is checked.
+      const range = content.ranges.get('application/') ?? content.any;
+      if (range === undefined) addError(call.report, category, validationMessages.contentTypeMissing(part, content.expected));
       return;
     }
   } else {
