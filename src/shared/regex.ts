@@ -19,10 +19,83 @@ export function compileSafeRegExp(pattern: string, flags = 'u'): SafeRegExp {
   return new RE2(pattern, flags.includes('u') ? flags : `${flags}u`);
 }
 
+/** ECMA-262's WhiteSpace and LineTerminator characters: what its `\s` matches (RE2's is `[\t\n\f\r ]`). */
+const ECMA_WHITE_SPACE = '\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+/** ECMA-262's `.` without the `s` flag: anything but a line terminator (RE2's excludes `\n` alone). */
+const ECMA_DOT = '[^\n\r\u2028\u2029]';
+/** ECMA-262's empty class `[]` matches nothing, and `[^]` anything; RE2 reads a `]` there as a member. */
+const ECMA_EMPTY_CLASS = '[^\u{0}-\u{10ffff}]';
+const ECMA_ANY_CHARACTER = '[\u{0}-\u{10ffff}]';
+
+/**
+ * The pattern with `\s`, `\S` and `.` written out as ECMA-262 reads them, so that RE2 runs it with
+ * OpenAPI's meaning: `^\S+$` refuses a no-break space, `^.+$` a carriage return. Undefined where
+ * RE2 cannot say it (`\S` in a negated class: whitespace but some of it); the JavaScript engine's
+ * plan takes such a pattern. A pattern RE2 cannot read is returned as it is, for RE2 to refuse.
+ */
+export function withEcmaClasses(pattern: string): string | undefined {
+  let out = '';
+  let i = 0;
+  while (i < pattern.length) {
+    const char = pattern[i]!;
+    if (char === '\\') {
+      const next = pattern[i + 1];
+      out += next === 's' ? `[${ECMA_WHITE_SPACE}]` : next === 'S' ? `[^${ECMA_WHITE_SPACE}]` : pattern.slice(i, i + 2);
+      i += 2;
+    } else if (char === '[') {
+      const end = classEnd(pattern, i);
+      if (end === undefined) return pattern;
+      const written = ecmaClass(pattern.slice(i, end + 1));
+      if (written === undefined) return undefined;
+      out += written;
+      i = end + 1;
+    } else {
+      out += char === '.' ? ECMA_DOT : char;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Where the class opened at `start` closes (ECMA-262: a `]` right after `[` or `[^` closes it). */
+function classEnd(pattern: string, start: number): number | undefined {
+  let i = pattern[start + 1] === '^' ? start + 2 : start + 1;
+  while (i < pattern.length) {
+    if (pattern[i] === '\\') i += 2;
+    else if (pattern[i] === ']') return i;
+    else i++;
+  }
+  return undefined;
+}
+
+/** One class (`[...]`, brackets included) as RE2 reads it with ECMA-262's meaning. */
+function ecmaClass(written: string): string | undefined {
+  const negated = written[1] === '^';
+  const body = written.slice(negated ? 2 : 1, -1);
+  if (body === '') return negated ? ECMA_ANY_CHARACTER : ECMA_EMPTY_CLASS;
+  let members = '';
+  let notWhiteSpace = false;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== '\\') {
+      members += body[i];
+      continue;
+    }
+    const next = body[++i];
+    if (next === 's') members += ECMA_WHITE_SPACE;
+    else if (next === 'S') notWhiteSpace = true;
+    else members += `\\${next ?? ''}`;
+  }
+  if (!notWhiteSpace) return `[${negated ? '^' : ''}${members}]`;
+  if (negated) return undefined;
+  return members === '' ? `[^${ECMA_WHITE_SPACE}]` : `(?:[^${ECMA_WHITE_SPACE}]|[${members}])`;
+}
+
 /** The RE2 compile error as text, or undefined when RE2 accepts the pattern. */
 export function unsafePatternReason(pattern: string): string | undefined {
+  const re2Source = withEcmaClasses(pattern);
+  if (re2Source === undefined) return 'a \\S in a negated class has no RE2 equivalent';
   try {
-    compileSafeRegExp(pattern);
+    compileSafeRegExp(re2Source);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -62,11 +135,14 @@ export function planPattern(pattern: string): PatternPlan {
 }
 
 function choosePlan(pattern: string): PatternPlan {
-  let re2Reason: string;
-  try {
-    return { engine: 're2', matcher: compileSafeRegExp(pattern) };
-  } catch (error) {
-    re2Reason = error instanceof Error ? error.message : String(error);
+  let re2Reason = 'a \\S in a negated class has no RE2 equivalent';
+  const re2Source = withEcmaClasses(pattern);
+  if (re2Source !== undefined) {
+    try {
+      return { engine: 're2', matcher: compileSafeRegExp(re2Source) };
+    } catch (error) {
+      re2Reason = error instanceof Error ? error.message : String(error);
+    }
   }
   const ecma = compileEcma(pattern);
   if (ecma === undefined) {
@@ -122,7 +198,8 @@ export function stackSafeCheck(name: string, expression: RegExp, check: StringCh
     }
     if (linear === undefined) {
       try {
-        linear = compileSafeRegExp(expression.source, expression.flags.replace(/[gy]/g, ''));
+        const source = withEcmaClasses(expression.source);
+        linear = source === undefined ? null : compileSafeRegExp(source, expression.flags.replace(/[gy]/g, ''));
       } catch {
         linear = null;
       }
