@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../src/shared/errors';
 import { generateFixture } from '../../src/shared/fixture-generator';
-import { isJsonMediaType } from '../../src/shared/fixture-generator/media-types';
+import { essence, isJsonMediaType } from '../../src/shared/validation/media-type';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { listOperations } from '../../src/shared/openapi/operations';
 import { CompiledContract } from '../../src/shared/validation';
@@ -89,7 +89,7 @@ function offersOnlyNonJsonBodies(operation: Record<string, unknown>): boolean {
   for (const response of Object.values(responses)) if (response?.content) contents.push(response.content);
   return contents.some((content) => {
     const types = Object.keys(content as object);
-    return types.length > 0 && !types.some((type) => isJsonMediaType(type) || type.includes('*'));
+    return types.length > 0 && !types.some((type) => isJsonMediaType(essence(type)) || type.includes('*'));
   });
 }
 

@@ -100,6 +100,23 @@ describe('fixtures: media types', () => {
     assert.ok(Number.isInteger(JSON.parse(response.body)));
   });
 
+  it('writes a JSON type of a suffix range (application/*+json): the one asked for, or a vendor type of it', () => {
+    const patched = inline({
+      '/p': {
+        patch: {
+          requestBody: { required: true, content: { 'application/*+json': { schema: { type: 'object', required: ['op'], properties: { op: { const: 'add' } } } } } },
+          responses: { '204': { description: 'x' } },
+        },
+      },
+    });
+    const chosen = generateRequest(patched, { method: 'PATCH', path: '/p' });
+    assert.equal(chosen.headers['Content-Type'], 'application/vnd.svc-fixture+json');
+    assert.deepEqual(JSON.parse(chosen.body), { op: 'add' });
+    const asked = generateRequest(patched, { method: 'PATCH', path: '/p', contentType: 'application/merge-patch+json' });
+    assert.equal(asked.headers['Content-Type'], 'application/merge-patch+json');
+    assert.throws(() => generateRequest(patched, { method: 'PATCH', path: '/p', contentType: 'application/json' }));
+  });
+
   it('gives the request body alone, and an empty body for an operation without one', async () => {
     assert.equal(typeof JSON.parse(generateRequestBody(document, { method: 'POST', path: '/m' })).data, 'boolean');
     const petstore = await load('parameters-3.0.yaml');

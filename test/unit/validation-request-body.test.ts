@@ -79,6 +79,18 @@ describe('request body', () => {
     );
   });
 
+  it('matches suffix ranges (application/*+json) after exact keys, as JSON', () => {
+    assertValid(post('/patches', [], { 'Content-Type': 'application/json-patch+json' }));
+    assertValid(post('/patches', { a: 1 }, { 'Content-Type': 'application/merge-patch+json' }));
+    assertInvalid(post('/patches', {}, { 'Content-Type': 'application/vnd.acme+json; charset=utf-8' }), 'request_invalid', 'request body: property "a" is required');
+    assertInvalid(
+      post('/patches', { a: 1 }, { 'Content-Type': 'application/json' }),
+      'request_invalid',
+      'request content type "application/json" is not allowed (expected application/json-patch+json, application/*+json)',
+    );
+    assertInvalid(post('/patches', {}, {}), 'request_invalid', 'request body: must be array');
+  });
+
   it('follows additionalProperties: false', () => {
     assertInvalid(post('/pets', { name: 'Rex', color: 'red' }), 'request_invalid', 'request body: unexpected property "color"');
   });
