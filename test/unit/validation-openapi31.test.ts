@@ -135,4 +135,46 @@ describe('OpenAPI 3.1', () => {
       'response body /counts: must contain at least 1 matching item',
     );
   });
+  it('follows $refs that name a schema by $anchor, by a fragment of the enclosing $id, or by an $id\'s URI', async () => {
+    const { contract: orders } = await textContract(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'identifiers', version: '1.0.0' },
+      paths: { '/orders': { post: {
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } },
+        responses: { 204: { description: 'stored' } },
+      } } },
+      components: { schemas: {
+        Order: {
+          $id: 'https://example.com/schemas/order',
+          type: 'object',
+          properties: {
+            quantity: { $ref: '#positive' },
+            unit: { $ref: '#/$defs/unit' },
+            price: { $ref: 'money' },
+            customer: { $ref: 'https://example.com/schemas/customer' },
+            note: { $ref: '#/components/schemas/Note' },
+          },
+          $defs: {
+            positive: { $anchor: 'positive', type: 'integer', minimum: 1 },
+            unit: { enum: ['kg', 'piece'] },
+          },
+          examples: [{ $id: 'not-a-resource', quantity: 1 }],
+        },
+        Money: { $id: 'https://example.com/schemas/money', type: 'number', multipleOf: 0.01 },
+        Customer: { $id: 'https://example.com/schemas/customer', type: 'object', required: ['id'] },
+        Note: { type: 'string', maxLength: 5 },
+      } },
+    }));
+    const post = (body: unknown) => orders.validateInteraction({ request: request('POST', '/orders', { body }) });
+    assertValid(post({ quantity: 2, unit: 'kg', price: 9.99, customer: { id: 1 }, note: 'ok' }));
+    assertInvalid(
+      post({ quantity: 0, unit: 'g', price: 9.999, customer: {}, note: 'too long' }),
+      'request_invalid',
+      'request body /quantity: must be >= 1',
+      'request body /unit: must be one of "kg", "piece"',
+      'request body /price: must be a multiple of 0.01',
+      'request body /customer: property "id" is required',
+      'request body /note: must have at most 5 characters',
+    );
+  });
 });

@@ -15,6 +15,7 @@ import { parseSchemaText, type ParseLimits } from './parse-text';
 import { splitQuerySelector } from './query-selector-paths';
 import { assertOnlyLocalRefs, derefObject, discriminatorMappingPointer, resolveJsonPointer } from './refs';
 import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
+import { resolveSchemaIdentifiers } from './schema-resources';
 
 export interface LoadedSchema {
   /** OpenAPI 3.0/3.1 document, `$ref`s kept (never dereferenced). */
@@ -53,9 +54,11 @@ const MAX_DETAIL_CHARS = 2000;
 export async function loadSchema(text: string | Uint8Array, limits: IntakeLimits = DEFAULT_INTAKE_LIMITS): Promise<LoadedSchema> {
   const parsed = parseSchemaText(text, limits);
   if (!isJsonObject(parsed)) throw invalidSchema('content is not an OpenAPI document (expected an object at the top level)');
+  const { sourceFormat, declaredVersion } = detectFormat(parsed);
+  // Before the external-reference check: a URI an `$id` of the document carries is no external reference.
+  if (sourceFormat === 'openapi-3.1') resolveSchemaIdentifiers(parsed);
   assertOnlyLocalRefs(parsed);
 
-  const { sourceFormat, declaredVersion } = detectFormat(parsed);
   const infoVersion = isJsonObject(parsed.info) && typeof parsed.info.version === 'string' ? parsed.info.version : undefined;
   const document = sourceFormat === 'swagger-2.0' ? await convertSwagger2(parsed) : (parsed as OpenApiDocument);
   const openapiVersion = sourceFormat === 'swagger-2.0' ? '3.0.0' : toThreePartVersion(declaredVersion);

@@ -86,6 +86,11 @@ function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/** The local reference to a JSON pointer: `/paths/~1pets` → `#/paths/~1pets`, each token URI-encoded. */
+export function pointerToRef(pointer: string): string {
+  return `#${pointer.split('/').map((token) => encodeURIComponent(token)).join('/')}`;
+}
+
 /** A `$ref` fragment is URI-encoded; a malformed escape (`%E0`) points nowhere rather than throwing. */
 export function decodeFragment(fragment: string): string | undefined {
   try {

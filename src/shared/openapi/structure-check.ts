@@ -21,7 +21,7 @@ import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject
 import type { OpenApiDocument } from './document';
 import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
 import { LIMITS } from '../limits';
-import { refToPointer, resolveJsonPointer, resolvePointer } from './refs';
+import { pointerToRef, refToPointer, resolveJsonPointer, resolvePointer } from './refs';
 
 const MAX_REPORTED_ERRORS = 10;
 /** Validate → repair rounds; a repair can uncover an error that an enclosing `oneOf` hid. */
@@ -217,7 +217,7 @@ function objectKind(tokens: readonly string[]): ObjectKind {
 
 function removeMember(document: OpenApiDocument, pointer: string): boolean {
   const slash = pointer.lastIndexOf('/');
-  const parent = resolvePointer(document, `#${encodePointer(pointer.slice(0, slash))}`);
+  const parent = resolvePointer(document, pointerToRef(pointer.slice(0, slash)));
   const key = unescapePointerToken(pointer.slice(slash + 1));
   if (!isJsonObject(parent) || !Object.hasOwn(parent, key)) return false;
   delete (parent as JsonObject)[key];
@@ -225,12 +225,8 @@ function removeMember(document: OpenApiDocument, pointer: string): boolean {
 }
 
 /** resolvePointer reads a URI fragment: encode what a fragment would. */
-function encodePointer(pointer: string): string {
-  return pointer.split('/').map((token) => encodeURIComponent(token)).join('/');
-}
-
 function describeValue(document: OpenApiDocument, pointer: string): string {
-  const value = resolvePointer(document, `#${encodePointer(pointer)}`) as JsonValue | undefined;
+  const value = resolvePointer(document, pointerToRef(pointer)) as JsonValue | undefined;
   const text = JSON.stringify(value) ?? 'undefined';
   return `(${clip(text, 60)})`;
 }
