@@ -114,6 +114,16 @@ describe('parameters', () => {
       );
     });
 
+    it('quotes a failing value as received, not as the number it was read as', () => {
+      assertInvalid(listPets('?limit=0101'), 'request_invalid', 'parameter "limit" in query: value "0101" must be <= 100');
+      assertInvalid(search('filter[size]=011'), 'request_invalid', 'parameter "filter" in query /size: value "011" must be <= 10');
+      assertInvalid(
+        contract.validateInteraction({ request: request('GET', '/pets/01000001') }),
+        'request_invalid',
+        'parameter "petId" in path: value "01000001" must be <= 1000000',
+      );
+    });
+
     it('reports a missing required parameter', () => {
       assertInvalid(
         contract.validateInteraction({ request: request('GET', '/search', { headers: SESSION }) }),

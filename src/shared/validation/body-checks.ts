@@ -69,7 +69,7 @@ export function checkBody(
   // Parsed even without a schema: a JSON media type promises JSON text.
   const value = parseGuardedJson(body, call.options);
   if (value instanceof JsonRefusal) addError(call.report, category, refusalMessage(part, value, call));
-  else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, false, call);
+  else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
 }
 
 function checkFormBody(
@@ -94,7 +94,7 @@ function checkFormBody(
   for (const problem of problems) {
     addError(call.report, category, validationMessages.notAValid(where.formField(part, problem.name), problem.value, problem.type, call.options.maxQuotedValueChars));
   }
-  if (problems.length === 0 && media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, false, call);
+  if (problems.length === 0 && media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
 }
 
 function refusalMessage(part: MessagePart, refusal: JsonRefusal, call: CallContext): string {

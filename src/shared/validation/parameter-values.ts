@@ -22,18 +22,39 @@ const REJECTED: unique symbol = Symbol('rejected');
 /** An empty value the document allows (`allowEmptyValue`): nothing to validate. */
 const EMPTY_ALLOWED: unique symbol = Symbol('empty allowed');
 
+/**
+ * A parameter's value as read, with the texts it was read from in the same shape (an item's,
+ * a property's): messages quote the text as received (`value "0011"`), not the number it became.
+ */
+interface ReadValue {
+  readonly value: unknown;
+  readonly written: unknown;
+}
+
+/** What reading a parameter gives: its value, or why there is none to validate. */
+export type ParameterRead = ReadValue | typeof ABSENT | typeof REJECTED | typeof EMPTY_ALLOWED;
+
+function read(value: unknown, written: unknown): ReadValue | typeof REJECTED {
+  return value === REJECTED ? REJECTED : { value, written };
+}
+
+/** The text behind a value, for messages; an object or array read from JSON text stands for itself (messages quote primitives). */
+function writtenAs(value: unknown, text: string): unknown {
+  return typeof value === 'object' && value !== null ? value : text;
+}
+
 /** Reports a missing required parameter, or validates the value against the parameter's schema. */
-export function checkParameterValue(parameter: ParameterPlan, value: unknown, category: ErrorCategory, call: CallContext): void {
-  if (value === ABSENT) {
+export function checkParameterValue(parameter: ParameterPlan, found: ParameterRead, category: ErrorCategory, call: CallContext): void {
+  if (found === ABSENT) {
     if (parameter.required) addError(call.report, category, validationMessages.parameterRequired(parameter.place));
     return;
   }
-  if (value === REJECTED || value === EMPTY_ALLOWED || parameter.schema === undefined) return;
-  runSlot(parameter.schema, value, parameter.place, category, true, call);
+  if (found === REJECTED || found === EMPTY_ALLOWED || parameter.schema === undefined) return;
+  runSlot(parameter.schema, found.value, parameter.place, category, found.written, call);
 }
 
 /** Simple (`1,2`), label (`.1.2`) and matrix (`;id=1,2`) path styles. */
-export function pathParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
+export function pathParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): ParameterRead {
   if (raw === undefined) return ABSENT;
   if (parameter.style === 'label' && raw.startsWith('.')) {
     return fromText(parameter, raw.slice(1), parameter.explode ? '.' : ',', category, call);
@@ -62,7 +83,7 @@ export function queryParameterValue(
   category: ErrorCategory,
   call: CallContext,
   declared: readonly ParameterPlan[],
-): unknown {
+): ParameterRead {
   const { shape } = parameter;
   if (shape.kind === 'object' && !parameter.json && (parameter.style === 'deepObject' || parameter.explode)) {
     return queryObject(parameter, shape, query, category, call, declared);
@@ -82,7 +103,7 @@ export function queryParameterValue(
 }
 
 /** Headers (request parameters and response headers) use the simple style: commas, or tabs for Swagger 2.0's tsv. */
-export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): unknown {
+export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): ParameterRead {
   if (raw === undefined) return ABSENT;
   return fromText(parameter, raw.trim(), headerArraySeparator(parameter.style), category, call);
 }
@@ -105,22 +126,27 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
   return cookies;
 }
 
-export function cookieParameterValue(parameter: ParameterPlan, cookies: Map<string, string>, category: ErrorCategory, call: CallContext): unknown {
+export function cookieParameterValue(parameter: ParameterPlan, cookies: Map<string, string>, category: ErrorCategory, call: CallContext): ParameterRead {
   const raw = cookies.get(parameter.name);
   return raw === undefined ? ABSENT : fromText(parameter, raw, ',', category, call);
 }
 
 /** One text carrying the whole value; arrays and objects are split on `separator`. */
-function fromText(parameter: ParameterPlan, text: string, separator: string, category: ErrorCategory, call: CallContext): unknown {
+function fromText(parameter: ParameterPlan, text: string, separator: string, category: ErrorCategory, call: CallContext): ParameterRead {
   if (text === '' && parameter.allowEmptyValue) return EMPTY_ALLOWED;
-  if (parameter.json) return fromJson(parameter, pieceText(parameter, text), category, call);
+  if (parameter.json) {
+    const value = fromJson(parameter, pieceText(parameter, text), category, call);
+    return read(value, value);
+  }
   const { shape } = parameter;
   if (shape.kind === 'array') return coerceItems(parameter, text === '' ? [] : text.split(separator), shape.items, category, call);
   if (shape.kind === 'object') {
     const pieces = text === '' ? [] : text.split(separator);
     return parameter.explode ? fromPairs(parameter, pieces, '=', category, call) : fromAlternating(parameter, pieces, category, call);
   }
-  return coerce(parameter, pieceText(parameter, text), shape, category, call);
+  const piece = pieceText(parameter, text);
+  const value = coerce(parameter, piece, shape, category, call);
+  return read(value, writtenAs(value, piece));
 }
 
 /**
@@ -172,19 +198,22 @@ function readJson(text: string, call: CallContext): unknown {
   return value instanceof JsonRefusal ? undefined : value;
 }
 
-function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
+function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {
   const values: unknown[] = [];
+  const texts: unknown[] = [];
   let rejected = false;
   for (const item of items) {
-    const value = coerce(parameter, pieceText(parameter, item), shape, category, call);
+    const text = pieceText(parameter, item);
+    const value = coerce(parameter, text, shape, category, call);
     if (value === REJECTED) rejected = true;
     values.push(value);
+    texts.push(writtenAs(value, text));
   }
-  return rejected ? REJECTED : values;
+  return rejected ? REJECTED : { value: values, written: texts };
 }
 
 /** `role=admin,name=Alex` (exploded simple and matrix styles). */
-function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separator: string, category: ErrorCategory, call: CallContext): unknown {
+function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separator: string, category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {
   const entries: Array<[string, string]> = [];
   for (const piece of pieces) {
     const at = piece.indexOf(separator);
@@ -194,7 +223,7 @@ function fromPairs(parameter: ParameterPlan, pieces: readonly string[], separato
 }
 
 /** `role,admin,name,Alex` (form and simple styles, not exploded). */
-function fromAlternating(parameter: ParameterPlan, pieces: readonly string[], category: ErrorCategory, call: CallContext): unknown {
+function fromAlternating(parameter: ParameterPlan, pieces: readonly string[], category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {
   const entries: Array<[string, string]> = [];
   for (let i = 0; i + 1 < pieces.length; i += 2) entries.push([pieceText(parameter, pieces[i]!), pieceText(parameter, pieces[i + 1]!)]);
   return toObject(parameter, entries, category, call);
@@ -212,7 +241,7 @@ function queryObject(
   category: ErrorCategory,
   call: CallContext,
   declared: readonly ParameterPlan[],
-): unknown {
+): ParameterRead {
   const entries: Array<[string, string]> = [];
   if (parameter.style === 'deepObject') {
     const prefix = `${parameter.name}[`;
@@ -232,14 +261,16 @@ function queryObject(
   return entries.length === 0 ? ABSENT : toObject(parameter, entries, category, call);
 }
 
-function toObject(parameter: ParameterPlan, entries: ReadonlyArray<[string, string]>, category: ErrorCategory, call: CallContext): unknown {
+function toObject(parameter: ParameterPlan, entries: ReadonlyArray<[string, string]>, category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {
   const shape = parameter.shape as Extract<ValueShape, { kind: 'object' }>;
   const object: Record<string, unknown> = {};
+  const texts: Record<string, unknown> = {};
   let rejected = false;
   for (const [name, text] of entries) {
     const value = coerce(parameter, text, shape.properties.get(name) ?? shape.additional, category, call);
     if (value === REJECTED) rejected = true;
     setOwn(object, name, value);
+    setOwn(texts, name, writtenAs(value, text));
   }
-  return rejected ? REJECTED : object;
+  return rejected ? REJECTED : { value: object, written: texts };
 }

@@ -16,14 +16,15 @@ const MAX_LISTED_VALUES = 10;
 /**
  * The message for one AJV error, or undefined for errors that only repeat others
  * (`if` says "must match then", whose own errors are already listed).
- * `data` is the validated value: parameter messages quote the failing primitive. Pointers and
- * property names come from the data's own keys, so they are shortened like values (`limits`).
+ * `written` holds the texts the validated value was read from, in its shape (parameters and
+ * headers): their messages quote the failing value as received; undefined quotes none (bodies).
+ * Pointers and property names come from the data's own keys, so they are shortened like values
+ * (`limits`).
  */
 export function schemaErrorMessage(
   place: string,
   error: ErrorObject,
-  data: unknown,
-  quoteValues: boolean,
+  written: unknown,
   limits: QuoteLimits,
 ): string | undefined {
   const { keyword, instancePath } = error;
@@ -37,8 +38,8 @@ export function schemaErrorMessage(
   }
   const text = keywordText(error, limits.maxQuotedValueChars);
   const pointer = shortPointer(instancePath, limits.maxPointerChars);
-  if (quoteValues) {
-    const value = valueAt(data, instancePath);
+  if (written !== undefined) {
+    const value = valueAt(written, instancePath);
     if (value !== undefined) return located(place, pointer, `value ${quote(value, limits.maxQuotedValueChars)} ${text}`);
   }
   return located(place, pointer, text);

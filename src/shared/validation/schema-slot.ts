@@ -29,14 +29,15 @@ export function createSlot(pointer: string, direction: Direction, subject: strin
 
 /**
  * Validates `data`; every violation goes to the report under `category`, located at `place`.
- * `quoteValues` adds the failing value to messages (parameters and headers, whose values are short).
+ * `written`, the texts `data` was read from in its shape (parameters and headers, whose values are
+ * short), puts the failing value's text into messages; bodies give none.
  */
 export function runSlot(
   slot: SchemaSlot,
   data: unknown,
   place: string,
   category: ErrorCategory,
-  quoteValues: boolean,
+  written: unknown,
   call: CallContext,
 ): void {
   const validate = slot.validate ?? compileSlot(slot, call.compiler);
@@ -66,7 +67,7 @@ export function runSlot(
       call.report.omitted += errors.length - i;
       return;
     }
-    const message = schemaErrorMessage(place, errors[i]!, data, quoteValues, call.options);
+    const message = schemaErrorMessage(place, errors[i]!, written, call.options);
     if (message !== undefined) addError(call.report, category, message);
   }
 }
