@@ -1,7 +1,8 @@
 /**
  * Swagger 2.0 arrays in query parameters by `collectionFormat`: csv, ssv, pipes, multi and tsv (which
- * OpenAPI 3 has no style for; the conversion keeps it as `x-collectionFormat`). Checked by the
- * validator and written by the fixture generator, whose request must validate.
+ * OpenAPI 3 has no style for; the conversion keeps it as `x-collectionFormat`), and in headers tsv,
+ * pipes and ssv (kept the same way). Checked by the validator and written by the fixture generator,
+ * whose request must validate.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -28,7 +29,16 @@ const DOCUMENT = JSON.stringify({
         responses: { 204: { description: 'found' } },
       },
     },
+    '/pipes-header': {
+      get: {
+        parameters: [{ $ref: '#/parameters/PipedIds' }],
+        responses: {
+          200: { description: 'found', headers: { 'X-Next': { type: 'array', items: { type: 'integer' }, collectionFormat: 'ssv' } } },
+        },
+      },
+    },
   },
+  parameters: { PipedIds: { name: 'X-Ids', in: 'header', required: true, type: 'array', items: { type: 'integer' }, minItems: 2, collectionFormat: 'pipes' } },
 });
 
 describe('Swagger 2.0 collection formats', () => {
@@ -47,6 +57,19 @@ describe('Swagger 2.0 collection formats', () => {
     assertValid(get('/tsv?q=1%092'));
     assertInvalid(get('/tsv?q=1%09x'), 'request_invalid', 'parameter "q" in query: value "x" is not a valid integer');
     assertInvalid(get('/tsv?q=1,2'), 'request_invalid', 'parameter "q" in query: value "1,2" is not a valid integer');
+  });
+
+  it('splits pipes and ssv headers by their separators (request parameter and response header), and writes fixtures so', () => {
+    const exchange = (ids: string, next: string) => contract.validateInteraction({
+      request: request('GET', '/pipes-header', { headers: { 'x-ids': ids } }),
+      response: { statusCode: 200, headers: { 'x-next': next }, body: '' },
+    });
+    assertValid(exchange('1|2', '3 4'));
+    assertInvalid(exchange('1,2', '3 4'), 'request_invalid', 'parameter "X-Ids" in header: value "1,2" is not a valid integer');
+    assertInvalid(exchange('1|2', '3,4'), 'response_invalid', 'response header "X-Next": value "3,4" is not a valid integer');
+    const generated = generateRequest(document, { method: 'GET', path: '/pipes-header' });
+    assert.match(generated.headers['X-Ids']!, /^-?\d+(\|-?\d+)+$/);
+    assertValid(contract.validateInteraction({ request: request('GET', generated.path, { headers: generated.headers }) }));
   });
 
   it('splits a tsv header by tabs, and writes its fixture so', () => {

@@ -100,13 +100,52 @@ function toThreePartVersion(version: string): string {
 async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
   try {
     // No `resolve` option: swagger2openapi then follows no references outside the document.
-    const result = await converter.convertObj(structuredClone(swagger), { patch: true, warnOnly: true });
+    const result = await converter.convertObj(keepHeaderCollectionFormats(structuredClone(swagger)), { patch: true, warnOnly: true });
     const document = result.openapi as OpenApiDocument;
     keepFormParameters(swagger, document);
     return document;
   } catch (error) {
     throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error))}`, error);
   }
+}
+
+/** Header collectionFormats the conversion drops ("no longer supported for headers"), kept as `x-collectionFormat`. */
+const HEADER_COLLECTION_FORMATS = new Set(['pipes', 'ssv']);
+
+/**
+ * Marks the header parameters and response headers of a Swagger 2.0 document whose arrays are
+ * pipe- or space-separated (`X-Ids: 1|2`) with `x-collectionFormat`, which the conversion carries
+ * over (it keeps tsv that way itself): read by their commas, their values would be one item.
+ */
+function keepHeaderCollectionFormats(swagger: JsonObject): JsonObject {
+  const mark = (node: JsonValue | undefined, header: boolean) => {
+    if (isJsonObject(node) && header && typeof node.collectionFormat === 'string' && HEADER_COLLECTION_FORMATS.has(node.collectionFormat)) {
+      node['x-collectionFormat'] = node.collectionFormat;
+    }
+  };
+  const markParameters = (list: JsonValue | undefined) => {
+    for (const parameter of Array.isArray(list) ? list : isJsonObject(list) ? Object.values(list) : []) {
+      mark(parameter, isJsonObject(parameter) && parameter.in === 'header');
+    }
+  };
+  const markResponses = (responses: JsonValue | undefined) => {
+    for (const response of isJsonObject(responses) ? Object.values(responses) : []) {
+      if (isJsonObject(response) && isJsonObject(response.headers)) for (const header of Object.values(response.headers)) mark(header, true);
+    }
+  };
+  markParameters(swagger.parameters);
+  markResponses(swagger.responses);
+  for (const item of isJsonObject(swagger.paths) ? Object.values(swagger.paths) : []) {
+    if (!isJsonObject(item)) continue;
+    markParameters(item.parameters);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isJsonObject(operation)) continue;
+      markParameters(operation.parameters);
+      markResponses(operation.responses);
+    }
+  }
+  return swagger;
 }
 
 /**

@@ -1,14 +1,18 @@
 /**
  * How a parameter or header is written as text: OpenAPI 3's `style` and `explode` with their
- * defaults by location, and Swagger 2.0's `collectionFormat: tsv`, which OpenAPI 3 has no style for
- * (the conversion keeps it as `x-collectionFormat`). Validation reads values by it and fixture
- * generation writes them by it, so both agree on every style.
+ * defaults by location, and the Swagger 2.0 collectionFormats OpenAPI 3 has no style for where they
+ * are used: `tsv` anywhere, `pipes` and `ssv` in headers (intake keeps them as `x-collectionFormat`).
+ * Validation reads values by it and fixture generation writes them by it, so both agree on every
+ * style.
  */
 import type { JsonObject } from '../json';
 import type { ParameterLocation } from '../validation/messages';
 
 /** The style that stands for Swagger 2.0's tsv (tab-separated). */
 export const TAB_DELIMITED = 'tabDelimited';
+
+/** The style each kept Swagger 2.0 collectionFormat (`x-collectionFormat`) stands for. */
+const KEPT_COLLECTION_FORMATS: Readonly<Record<string, string>> = Object.freeze({ tsv: TAB_DELIMITED, pipes: 'pipeDelimited', ssv: 'spaceDelimited' });
 
 const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
@@ -20,17 +24,10 @@ export interface ParameterStyle {
 
 /** A parameter's or header's style and explode, as declared or by default for its location. */
 export function parameterStyle(node: JsonObject, location: ParameterLocation): ParameterStyle {
-  if (node['x-collectionFormat'] === 'tsv') return { style: TAB_DELIMITED, explode: false };
+  const kept = typeof node['x-collectionFormat'] === 'string' ? KEPT_COLLECTION_FORMATS[node['x-collectionFormat']] : undefined;
+  if (kept !== undefined) return { style: kept, explode: false };
   const style = typeof node.style === 'string' ? node.style : DEFAULT_STYLE[location];
   return { style, explode: typeof node.explode === 'boolean' ? node.explode : style === 'form' };
-}
-
-/**
- * What separates a header's array items: headers have only the simple style (commas; intake refuses
- * a document that declares another), and Swagger 2.0's tsv is the one exception (tabs).
- */
-export function headerArraySeparator(style: string): string {
-  return style === TAB_DELIMITED ? '\t' : ',';
 }
 
 /**
@@ -46,7 +43,11 @@ export function queryArraySeparator(style: string): string | RegExp {
   }
 }
 
-/** What separates the items of a non-exploded array in a style's text (query, path, cookie). */
+/**
+ * What separates the items of a non-exploded array in a style's text (query, path, cookie, and
+ * headers: simple in OpenAPI 3, whose intake refuses another style there, or a kept Swagger 2.0
+ * collectionFormat).
+ */
 export function arraySeparator(style: string): string {
   switch (style) {
     case 'spaceDelimited': return ' ';

@@ -8,7 +8,7 @@ import type { CallContext } from './call-context';
 import { addError } from './error-report';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
-import { headerArraySeparator, queryArraySeparator } from '../openapi/parameter-style';
+import { arraySeparator, queryArraySeparator } from '../openapi/parameter-style';
 import type { ParameterPlan } from './operation-plan';
 import { decodeComponent, decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
@@ -105,7 +105,7 @@ export function queryParameterValue(
 /** Headers (request parameters and response headers) use the simple style: commas, or tabs for Swagger 2.0's tsv. */
 export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): ParameterRead {
   if (raw === undefined) return ABSENT;
-  return fromText(parameter, raw.trim(), headerArraySeparator(parameter.style), category, call);
+  return fromText(parameter, raw.trim(), arraySeparator(parameter.style), category, call);
 }
 
 /**
