@@ -1,16 +1,15 @@
 /** Fixture values, keyword by keyword: types, numbers, strings, formats, patterns, enum and const. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fullFormats } from 'ajv-formats/dist/formats';
 import { compileSafeRegExp } from '../../src/shared/regex';
+import { isMultipleOf } from '../../src/shared/validation/ajv-instance';
+import { FORMAT_CHECKS, formatAccepts } from '../../src/shared/validation/format-checks';
 import { generateFor, valuesFor } from '../helpers/fixture-values';
 
-function formatHolds(format: keyof typeof fullFormats, value: string): boolean {
-  const definition = fullFormats[format] as unknown;
-  if (definition instanceof RegExp) return definition.test(value);
-  if (typeof definition === 'function') return (definition as (v: string) => boolean)(value);
-  const validate = (definition as { validate: RegExp | ((v: string) => boolean) }).validate;
-  return validate instanceof RegExp ? validate.test(value) : validate(value);
+/** The format as validation checks it (one registry: format-checks.ts). */
+function formatHolds(format: string, value: string): boolean {
+  assert.ok(FORMAT_CHECKS.has(format), `validation knows format "${format}"`);
+  return formatAccepts(format, value);
 }
 
 describe('fixture values: types', () => {
@@ -78,13 +77,15 @@ describe('fixture values: numbers', () => {
     for (const value of valuesFor({ type: 'integer', minimum: 5, maximum: 5 })) assert.equal(value, 5);
   });
 
-  it('gives multiples by the test AJV runs (value / step is a whole number), decimal steps included', () => {
+  it('gives multiples by the test validation runs (value / step is a whole number within rounding), decimal steps included', () => {
     for (const step of [7, 0.5, 0.1, 0.01, 0.25, 0.3]) {
       for (const value of valuesFor({ type: 'number', multipleOf: step, minimum: 1, maximum: 500 })) {
-        assert.ok(Number.isInteger((value as number) / step), `${value} / ${step}`);
+        assert.ok(isMultipleOf(value as number, step), `${value} / ${step}`);
         assert.ok((value as number) >= 1 && (value as number) <= 500);
       }
     }
+    // The doubles of 19.99 and 0.01 do not divide exactly; validation takes 19.99, and so does the generator.
+    for (const value of valuesFor({ type: 'number', multipleOf: 0.01, minimum: 19.99, maximum: 19.99 })) assert.equal(value, 19.99);
     for (const value of valuesFor({ type: 'integer', multipleOf: 0.5, minimum: 3 })) {
       assert.ok(Number.isInteger(value) && (value as number) >= 3);
     }
@@ -103,6 +104,10 @@ describe('fixture values: numbers', () => {
     const generated = generateFor({ type: 'integer', minimum: 3, maximum: 2 });
     assert.equal(generated.exact, false);
     assert.match(generated.problems[0]!, /minimum, maximum, multipleOf/);
+    // Past what the formats hold as validation checks them: int64 to ±2^63, float to ±3.4e38.
+    for (const schema of [{ type: 'integer', format: 'int64', minimum: 1e19 }, { type: 'number', format: 'float', minimum: 1e39 }]) {
+      assert.equal(generateFor(schema).exact, false, JSON.stringify(schema));
+    }
   });
 });
 
@@ -117,7 +122,7 @@ describe('fixture values: strings', () => {
     'date-time', 'date', 'time', 'email', 'uuid', 'uri', 'uri-reference', 'uri-template', 'url', 'hostname',
     'ipv4', 'ipv6', 'byte', 'duration', 'json-pointer', 'relative-json-pointer', 'regex',
   ] as const) {
-    it(`gives values ajv-formats accepts for format ${format}`, () => {
+    it(`gives values validation accepts for format ${format}`, () => {
       for (const value of valuesFor({ type: 'string', format })) {
         assert.ok(formatHolds(format, value as string), `${format}: ${JSON.stringify(value)}`);
       }
@@ -182,6 +187,13 @@ describe('fixture values: strings', () => {
 describe('fixture values: enum and const', () => {
   it('picks enum members only, those that fit the rest of the schema', () => {
     for (const value of valuesFor({ type: 'string', enum: ['toolong', 'ok'], maxLength: 3 })) assert.equal(value, 'ok');
+    // Formats as validation reads them: RFC 3339 date-times, UUIDs without a URN prefix.
+    for (const value of valuesFor({ type: 'string', format: 'date-time', enum: ['2024-01-01 10:00:00Z', '2024-01-01T10:00:00+0100', '2024-01-01T10:00:00Z'] })) {
+      assert.equal(value, '2024-01-01T10:00:00Z');
+    }
+    for (const value of valuesFor({ type: 'string', format: 'uuid', enum: ['urn:uuid:079fea1e-37b3-42b3-9b9c-c08d4fa8d6b2', '079fea1e-37b3-42b3-9b9c-c08d4fa8d6b2'] })) {
+      assert.equal(value, '079fea1e-37b3-42b3-9b9c-c08d4fa8d6b2');
+    }
     const seen = new Set(valuesFor({ enum: ['a', 'b', 'c'] }));
     assert.ok([...seen].every((v) => ['a', 'b', 'c'].includes(v as string)));
     assert.ok(seen.size > 1, 'the seed spreads the choice');

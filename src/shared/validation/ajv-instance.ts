@@ -7,8 +7,7 @@
 import Ajv, { _, str, type KeywordCxt, type Options, type SchemaValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import N from 'ajv/dist/compile/names';
-import addFormats from 'ajv-formats';
-import { LONG_VALUE_SAFE_FORMATS } from './format-checks';
+import { FORMAT_CHECKS } from './format-checks';
 import { ajvRegExp } from '../regex';
 import { firstDuplicate } from './unique-items';
 
@@ -37,15 +36,6 @@ export const ERROR_CAP_KEYWORD = 'x-svc-error-cap';
  */
 export const UNIQUE_ITEMS_KEYWORD = 'x-svc-unique-items';
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-/**
- * int64's range as doubles: JSON numbers are parsed to doubles, which cannot tell 2^63 - 1 from 2^63,
- * so the bound admits 2^63 and refuses everything beyond it (1e20 was accepted as an int64).
- */
-const INT64_BOUND = 2 ** 63;
-/** The largest finite single-precision value: `format: float` is IEEE 754 binary32 (OpenAPI's format registry). */
-const FLOAT_MAX = 3.4028234663852886e38;
 /**
  * `multipleOf` holds when value / multipleOf is an integer (JSON Schema Validation §6.2.1). AJV tests
  * the double quotient for an exact integer, and 0.3 / 0.1 is 2.9999999999999996: a price of 19.99 was
@@ -56,6 +46,13 @@ const FLOAT_MAX = 3.4028234663852886e38;
  * 1234567.89 in steps of 0.01 (off by 1.5e-8).
  */
 const MULTIPLE_OF_TOLERANCE = 1e-15;
+
+/** The test the `multipleOf` keyword below compiles, for code that checks values without AJV (the fixture generator). */
+export function isMultipleOf(value: number, step: number): boolean {
+  if (step <= 0) return false;
+  const quotient = value / step;
+  return !(Math.abs(Math.round(quotient) - quotient) > MULTIPLE_OF_TOLERANCE * Math.abs(quotient));
+}
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -74,9 +71,9 @@ const AJV_OPTIONS: Options = {
 /** `maxErrors`: errors a validation function may hold before loops stop at their next failing element. */
 export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstance {
   const ajv = dialect === '3.1' ? new Ajv2020(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
-  addFormats(ajv as Ajv);
-  addOpenApiFormats(ajv);
-  for (const [name, validate] of Object.entries(LONG_VALUE_SAFE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  for (const [name, check] of FORMAT_CHECKS) {
+    ajv.addFormat(name, check.type === 'number' ? { type: 'number', validate: check.validate } : { type: 'string', validate: check.validate });
+  }
   ajv.removeKeyword('multipleOf');
   ajv.addKeyword({
     keyword: 'multipleOf',
@@ -124,15 +121,6 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
 }
 
 /** OpenAPI's formats (Data Types section): integer and float ranges; `double`, `binary` and `password` only name a representation. */
-function addOpenApiFormats(ajv: AjvInstance): void {
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -INT64_BOUND && n <= INT64_BOUND });
-  ajv.addFormat('float', { type: 'number', validate: (n: number) => Math.abs(n) <= FLOAT_MAX });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
-  ajv.addFormat('binary', true);
-  ajv.addFormat('password', true);
-}
-
 /** Whether `format` is known to the instance; unknown formats are dropped (OpenAPI formats are open-ended). */
 export function hasFormat(ajv: AjvInstance, format: string): boolean {
   return Object.prototype.hasOwnProperty.call(ajv.formats, format);

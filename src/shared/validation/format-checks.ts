@@ -1,4 +1,8 @@
 /**
+ * Every `format` validation checks, in one registry the validator (ajv-instance.ts) and the fixture
+ * generator's own conformance check both read, so a generated value passes exactly when validation
+ * would pass it: ajv-formats' formats, OpenAPI's numeric ones, and these changes to ajv-formats.
+ *
  * String formats on values of any length. ajv-formats checks most formats with regular expressions,
  * and V8's backtracking engine runs out of stack on long values (a 4.7 M-character `email`, an
  * 8.7 M-character `uri`): the value would get no verdict, or a wrong one. Here every such expression
@@ -76,3 +80,58 @@ export const LONG_VALUE_SAFE_FORMATS: Readonly<Record<string, StringCheck>> = Ob
   ...rfcFormats(),
   byte: isBase64,
 });
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+/**
+ * int64's range as doubles: JSON numbers are parsed to doubles, which cannot tell 2^63 - 1 from 2^63,
+ * so the bound admits 2^63 and refuses everything beyond it (1e20 was accepted as an int64).
+ */
+const INT64_BOUND = 2 ** 63;
+/** The largest finite single-precision value: `format: float` is IEEE 754 binary32 (OpenAPI's format registry). */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/** One format's check, and the JSON type it applies to (a value of another type passes). */
+export type FormatCheck =
+  | { readonly type: 'string'; readonly validate: StringCheck }
+  | { readonly type: 'number'; readonly validate: (value: number) => boolean };
+
+/** OpenAPI's format registry: numbers by their bounds; `binary` and `password` say nothing checkable. */
+const OPENAPI_FORMATS: ReadonlyArray<[string, FormatCheck]> = [
+  ['int32', { type: 'number', validate: (n) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX }],
+  ['int64', { type: 'number', validate: (n) => Number.isInteger(n) && n >= -INT64_BOUND && n <= INT64_BOUND }],
+  ['float', { type: 'number', validate: (n) => Math.abs(n) <= FLOAT_MAX }],
+  ['double', { type: 'number', validate: () => true }],
+  ['binary', { type: 'string', validate: () => true }],
+  ['password', { type: 'string', validate: () => true }],
+];
+
+/** ajv-formats' synchronous formats (full mode) as checks. */
+function ajvFormatsChecks(): Array<[string, FormatCheck]> {
+  const checks: Array<[string, FormatCheck]> = [];
+  for (const [name, definition] of Object.entries(fullFormats)) {
+    if (definition instanceof RegExp) checks.push([name, { type: 'string', validate: (text) => definition.test(text) }]);
+    else if (typeof definition === 'function') checks.push([name, { type: 'string', validate: definition as StringCheck }]);
+    else if (typeof definition === 'object' && !(definition as { async?: boolean }).async) {
+      const { validate, type } = definition as { validate: RegExp | ((value: unknown) => boolean); type?: string };
+      const test = validate instanceof RegExp ? (value: unknown) => validate.test(String(value)) : validate;
+      checks.push([name, type === 'number' ? { type: 'number', validate: test } : { type: 'string', validate: test }]);
+    }
+  }
+  return checks;
+}
+
+/** Every format validation checks, by name; a format not listed is ignored (OpenAPI formats are open-ended). */
+export const FORMAT_CHECKS: ReadonlyMap<string, FormatCheck> = new Map([
+  ...ajvFormatsChecks(),
+  ...Object.entries(LONG_VALUE_SAFE_FORMATS).map(([name, validate]): [string, FormatCheck] => [name, { type: 'string', validate }]),
+  ...OPENAPI_FORMATS,
+]);
+
+/** Whether `value` passes `format` as validation checks it; a value of another type, or an unknown format, passes. */
+export function formatAccepts(format: string, value: string | number): boolean {
+  const check = FORMAT_CHECKS.get(format);
+  if (check === undefined) return true;
+  if (check.type === 'number') return typeof value !== 'number' || check.validate(value);
+  return typeof value !== 'string' || check.validate(value);
+}
