@@ -141,3 +141,16 @@ test('dangling references and boolean schemas compare as unknown instead of fail
   assert.deepEqual(compareDocuments(document(true), document(false)), []);
   assert.deepEqual(compareDocuments(document({ $ref: '#/a' }), document({ $ref: 'https://example.com/x' })), []);
 });
+
+test('a schema of more allOf parts than the engine expands fails with LIMIT_EXCEEDED, never a comparison of the first ones', () => {
+  const parts = (required: boolean) => Array.from({ length: 300 }, (_, i) => ({
+    type: 'object', properties: { [`p${i}`]: { type: 'string' } }, ...(required && i === 299 ? { required: [`p${i}`] } : {}),
+  }));
+  const oldDocument = document({ Wide: { allOf: parts(false) } }, 'Wide');
+  const newDocument = document({ Wide: { allOf: parts(true) } }, 'Wide', '2.0.0');
+  assert.throws(() => compareDocuments(oldDocument, newDocument), (error: unknown) => {
+    assert.ok(isSvcError(error) && error.code === ErrorCode.LIMIT_EXCEEDED, String(error));
+    assert.match(error.message, /more than 256 allOf parts/);
+    return true;
+  });
+});

@@ -3,6 +3,7 @@
  * (properties united, `required` united, types and enums intersected), `oneOf`/`anyOf` kept as
  * alternatives. Every property, item and alternative keeps the pointer of its declaration.
  */
+import { limitExceeded } from '../errors';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { canonicalJson, childPointer } from './json-pointer';
 import { expandSchemaLink, type Located, type RefResolver } from './resolve-link';
@@ -152,13 +153,17 @@ function flattenParts(root: JsonValue, resolvedParts: Part[], resolve: RefResolv
   }
   const byPointer = new Map<string, Part>();
   const pending: Part[] = [...resolvedParts];
-  while (pending.length > 0 && byPointer.size < MAX_PARTS_PER_SCHEMA) {
+  while (pending.length > 0) {
     const part = pending.shift()!;
     onPart();
     const seen = byPointer.get(part.pointer);
     if (seen) {
       seen.skipAlternatives &&= part.skipAlternatives;
       continue;
+    }
+    // A part left out would be a change left out: the comparison stops rather than call it compatible.
+    if (byPointer.size >= MAX_PARTS_PER_SCHEMA) {
+      throw limitExceeded(`a schema at ${resolvedParts[0]!.pointer} combines more than ${MAX_PARTS_PER_SCHEMA} allOf parts; it cannot be compared in full`);
     }
     byPointer.set(part.pointer, { ...part });
     const members = part.node.allOf;
@@ -204,15 +209,21 @@ function readAdditionalProperties(view: SchemaView, node: JsonObject, pointer: s
 }
 
 /**
- * `oneOf` (else `anyOf`) members, each merged with every other part of the schema (marked so
- * that their own alternatives are not split again): `{ properties: {id}, oneOf: [A, B] }` has the
- * alternatives "id and A" and "id and B".
+ * `oneOf` (else `anyOf`) members, each merged with every other part of the schema (this part
+ * marked so that its alternatives are not split again): `{ properties: {id}, oneOf: [A, B] }` has
+ * the alternatives "id and A" and "id and B".
  */
 function readAlternatives(node: JsonObject, pointer: string, parts: Part[]): Alternative[] | undefined {
-  const keyword = Array.isArray(node.oneOf) ? 'oneOf' : Array.isArray(node.anyOf) ? 'anyOf' : undefined;
-  if (!keyword) return undefined;
+  if (!hasAlternatives(node)) return undefined;
+  const keyword = Array.isArray(node.oneOf) ? 'oneOf' : 'anyOf';
   const members = node[keyword] as JsonValue[];
-  const base: SchemaLink[] = parts.map((part) => ({ node: part.node, pointer: part.pointer, skipAlternatives: true }));
+  // Only this part's alternatives are split here: another allOf part's own `oneOf` is split in turn
+  // inside each alternative, so every combination is compared.
+  const base: SchemaLink[] = parts.map((part) => ({
+    node: part.node,
+    pointer: part.pointer,
+    skipAlternatives: part.skipAlternatives || part.pointer === pointer || !hasAlternatives(part.node),
+  }));
   return members.map((member, index) => {
     const memberPointer = childPointer(pointer, keyword, index);
     return {
@@ -221,6 +232,10 @@ function readAlternatives(node: JsonObject, pointer: string, parts: Part[]): Alt
       pointer: memberPointer,
     };
   });
+}
+
+function hasAlternatives(node: JsonObject): boolean {
+  return Array.isArray(node.oneOf) || Array.isArray(node.anyOf);
 }
 
 function alternativeIdentity(member: JsonValue): string | undefined {
