@@ -50,8 +50,10 @@ export function diffRequestBody(
       continue;
     }
     const newSchema = schemaOf(accepting);
-    if (!oldSchema || !newSchema) continue;
-    append(changes, inSection(Section.REQUEST_BODY, oldMedia.type, location, diffSchemas(session, [oldSchema], [newSchema], 'request')));
+    if (!newSchema) continue; // no schema any more: anything is accepted
+    // No schema before took any body: compared as the empty schema, the new one's demands show.
+    const before = oldSchema ?? { node: {}, pointer: childPointer(oldMedia.pointer, 'schema') };
+    append(changes, inSection(Section.REQUEST_BODY, oldMedia.type, location, diffSchemas(session, [before], [newSchema], 'request')));
   }
   return changes;
 }

@@ -40,6 +40,11 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
   }
 
   const changes: FoundChange[] = [];
+  if (direction === 'request' && !oldView.types && !oldView.enumValues && newView.types) {
+    // The old schema took a value of any type; requests of the others are refused now.
+    const newTypes = describeTypes(newView.types);
+    changes.push(change('TYPE_CHANGED', newView.pointer, `now accepts only ${newTypes} (any type before)`, 'any type', newTypes));
+  }
   if (direction === 'request') {
     append(changes, removedEnumValues(oldView, newView));
     append(changes, newlyRequired(session, oldView, newView));
