@@ -29,7 +29,8 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
   if (oldView.alternatives || newView.alternatives) {
     const oldAlternatives = oldView.alternatives ?? [wholeSchema(oldView, oldRef)];
     const newAlternatives = newView.alternatives ?? [wholeSchema(newView, newRef)];
-    return diffAlternatives(session, oldAlternatives, newAlternatives, direction);
+    const changes = diffAlternatives(session, oldAlternatives, newAlternatives, direction);
+    return direction === 'request' ? [...removedDiscriminatorTags(oldView, newView), ...changes] : changes;
   }
 
   if (oldView.types && newView.types && !typesCompatible(oldView.types, newView.types, direction)) {
@@ -46,6 +47,7 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
     changes.push(change('TYPE_CHANGED', newView.pointer, `now accepts only ${newTypes} (any type before)`, 'any type', newTypes));
   }
   if (direction === 'request') {
+    append(changes, removedDiscriminatorTags(oldView, newView));
     append(changes, removedEnumValues(oldView, newView));
     append(changes, newlyRequired(session, oldView, newView));
   } else {
@@ -68,6 +70,23 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
 /** readOnly properties are not sent by clients; writeOnly ones are not returned to them. */
 function ignoredInDirection(session: CompareSession, oldLinks: SchemaRef, newLinks: SchemaRef, direction: Direction): boolean {
   return direction === 'request' ? session.view('new', newLinks).readOnly : session.view('old', oldLinks).writeOnly;
+}
+
+/**
+ * A request whose discriminator value the new document no longer maps is refused (validation
+ * dispatches on it): a mapping key removed or renamed, or an unmapped alternative's component renamed.
+ */
+function removedDiscriminatorTags(oldView: SchemaView, newView: SchemaView): FoundChange[] {
+  const before = oldView.discriminator;
+  const after = newView.discriminator;
+  if (!before || !after || before.property !== after.property) return NONE;
+  const kept = new Set(after.tags);
+  const removed = before.tags.filter((tag) => !kept.has(tag));
+  if (removed.length === 0) return NONE;
+  const list = removed.map((tag) => JSON.stringify(tag)).join(', ');
+  return underField(before.property, [
+    change('ENUM_VALUE_REMOVED', after.pointer, `no longer accepts ${list} (discriminator values)`, JSON.stringify(before.tags), JSON.stringify(after.tags)),
+  ]);
 }
 
 function removedEnumValues(oldView: SchemaView, newView: SchemaView): FoundChange[] {

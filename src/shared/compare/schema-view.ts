@@ -42,8 +42,17 @@ export interface SchemaView {
   additionalProperties: SchemaLink[] | false | undefined;
   items: SchemaLink[] | undefined;
   alternatives: Alternative[] | undefined;
+  /** The `discriminator` of the schema: its property and the values that select a subtype. */
+  discriminator: Discriminator | undefined;
   readOnly: boolean;
   writeOnly: boolean;
+}
+
+/** A discriminator's tags: `mapping` keys, and the component name of each `$ref` alternative no key maps. */
+export interface Discriminator {
+  property: string;
+  tags: string[];
+  pointer: string;
 }
 
 export interface Part extends Located<JsonObject> {
@@ -115,6 +124,7 @@ export function readSchemaView(root: JsonValue, resolved: ResolvedSchemaRef, res
       (view.items ??= []).push({ node: node.items, pointer: childPointer(pointer, 'items') });
     }
     if (!part.skipAlternatives && !view.alternatives) view.alternatives = readAlternatives(node, pointer, parts);
+    view.discriminator ??= readDiscriminator(node, pointer);
     if (node.readOnly === true) view.readOnly = true;
     if (node.writeOnly === true) view.writeOnly = true;
   }
@@ -136,6 +146,7 @@ function emptyView(identity: SchemaIdentity, parts: Part[]): SchemaView {
     additionalProperties: undefined,
     items: undefined,
     alternatives: undefined,
+    discriminator: undefined,
     readOnly: false,
     writeOnly: false,
   };
@@ -232,6 +243,22 @@ function readAlternatives(node: JsonObject, pointer: string, parts: Part[]): Alt
       pointer: memberPointer,
     };
   });
+}
+
+/** OpenAPI 3: a discriminator's values are its mapping's keys, and the names of the `$ref` alternatives not mapped. */
+function readDiscriminator(node: JsonObject, pointer: string): Discriminator | undefined {
+  const discriminator = node.discriminator;
+  if (!isJsonObject(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
+  const mapping = isJsonObject(discriminator.mapping) ? discriminator.mapping : {};
+  const tags = Object.keys(mapping);
+  const mapped = new Set(Object.values(mapping).filter((target): target is string => typeof target === 'string'));
+  const members = [node.oneOf, node.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  for (const member of members) {
+    const ref = isJsonObject(member) && typeof member.$ref === 'string' ? member.$ref : undefined;
+    if (ref === undefined || mapped.has(ref) || mapped.has(ref.slice(ref.lastIndexOf('/') + 1))) continue;
+    tags.push(ref.slice(ref.lastIndexOf('/') + 1));
+  }
+  return { property: discriminator.propertyName, tags, pointer: childPointer(pointer, 'discriminator') };
 }
 
 function hasAlternatives(node: JsonObject): boolean {
