@@ -19,6 +19,10 @@ import type { Alternative, SchemaLink, SchemaRef, SchemaView } from './schema-vi
 const NONE: FoundChange[] = [];
 
 export function diffSchemas(session: CompareSession, oldRef: SchemaRef, newRef: SchemaRef, direction: Direction): FoundChange[] {
+  // 3.1's `false` schema takes no value: a request field that took some and now takes none is refused.
+  if (direction === 'request' && refusesEverything(newRef) && !refusesEverything(oldRef)) {
+    return [change('TYPE_CHANGED', newRef[0]!.pointer, 'no longer accepts any value (false schema)', 'a value', 'none')];
+  }
   const oldView = session.view('old', oldRef);
   const newView = session.view('new', newRef);
   if (!oldView.known || !newView.known) return NONE;
@@ -63,6 +67,12 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
   }
   if (oldView.items && newView.items) {
     append(changes, underField(ITEMS, diffSchemas(session, oldView.items, newView.items, direction)));
+  }
+  if (oldView.prefixItems && newView.prefixItems) {
+    const positions = Math.min(oldView.prefixItems.length, newView.prefixItems.length);
+    for (let i = 0; i < positions; i++) {
+      append(changes, underField(ITEMS, diffSchemas(session, [oldView.prefixItems[i]!], [newView.prefixItems[i]!], direction)));
+    }
   }
   return changes;
 }
@@ -197,6 +207,10 @@ function wholeSchema(view: SchemaView, ref: SchemaRef): Alternative {
 
 function change(type: FoundChange['type'], pointer: string, what: string, oldValue: string, newValue: string): FoundChange {
   return { type, field: [], pointer, what, oldValue, newValue };
+}
+
+function refusesEverything(ref: SchemaRef): boolean {
+  return ref.some((link) => link.node === false);
 }
 
 /** A located schema as a one-link reference. */

@@ -41,6 +41,8 @@ export interface SchemaView {
   /** A schema for extra properties; `false` when forbidden; undefined when free. */
   additionalProperties: SchemaLink[] | false | undefined;
   items: SchemaLink[] | undefined;
+  /** 3.1 `prefixItems`: the schema of each leading position (the first part that declares them). */
+  prefixItems: SchemaLink[] | undefined;
   alternatives: Alternative[] | undefined;
   /** The `discriminator` of the schema: its property and the values that select a subtype. */
   discriminator: Discriminator | undefined;
@@ -123,6 +125,9 @@ export function readSchemaView(root: JsonValue, resolved: ResolvedSchemaRef, res
     if (node.items !== undefined && !Array.isArray(node.items)) {
       (view.items ??= []).push({ node: node.items, pointer: childPointer(pointer, 'items') });
     }
+    if (Array.isArray(node.prefixItems) && view.prefixItems === undefined) {
+      view.prefixItems = node.prefixItems.map((item, index) => ({ node: item, pointer: childPointer(pointer, 'prefixItems', index) }));
+    }
     if (!part.skipAlternatives && !view.alternatives) view.alternatives = readAlternatives(node, pointer, parts);
     view.discriminator ??= readDiscriminator(node, pointer);
     if (node.readOnly === true) view.readOnly = true;
@@ -145,6 +150,7 @@ function emptyView(identity: SchemaIdentity, parts: Part[]): SchemaView {
     required: new Map(),
     additionalProperties: undefined,
     items: undefined,
+    prefixItems: undefined,
     alternatives: undefined,
     discriminator: undefined,
     readOnly: false,
@@ -274,6 +280,6 @@ function alternativeIdentity(member: JsonValue): string | undefined {
 /** A schema without `type` that lists properties is an object, one with `items` an array. */
 function inferTypes(view: SchemaView): TypeToken[] | undefined {
   if (view.properties.size > 0 || view.additionalProperties !== undefined || view.required.size > 0) return ['object'];
-  if (view.items) return ['array'];
+  if (view.items || view.prefixItems) return ['array'];
   return undefined;
 }
