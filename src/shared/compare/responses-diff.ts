@@ -1,8 +1,9 @@
 /**
  * The responses of one operation, per status code. A success status (2xx) the new version no
  * longer declares is RESPONSE_SCHEMA_CHANGED; other statuses may come and go. A status kept (the
- * same code, else a covering range such as 2XX, else for an old range every new code inside it)
- * has its body, per media type, and its headers compared as response schemas.
+ * same code, else a covering range such as 2XX, else for an old range every new code inside it,
+ * and for an old `default` that stood for every success, each new success status) has its body,
+ * per media type, and its headers compared as response schemas.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import type { OperationEntry } from '../openapi/operations';
@@ -35,8 +36,12 @@ export function diffResponses(
   const oldResponses = responsesOf(session, 'old', oldEntry, oldPointers);
   const newResponses = responsesOf(session, 'new', newEntry, newPointers);
   const changes: OperationChange[] = [];
+  // An operation that declared no success status promised its successes by `default`: each success
+  // status the new version declares carries that promise on.
+  const successByDefault = !oldResponses.some((entry) => isSuccess(entry.status));
   for (const old of oldResponses) {
     const kept = keptStatuses(old.status, newResponses);
+    if (old.status === 'default' && successByDefault) append(kept, newResponses.filter((entry) => isSuccess(entry.status)));
     if (kept.length === 0) {
       if (isSuccess(old.status)) {
         const remaining = newResponses.map((entry) => entry.status).join(', ') || 'none';
