@@ -90,4 +90,22 @@ describe('fixture refusals', () => {
     const parameter = refusal(() => generateRequest(document, { method: 'GET', path: '/impossible/{id}' }));
     assert.match(parameter.message, /^no valid value for path parameter "id" of GET \/impossible\/\{id\} can be generated: at \/parameters\/path\/id: no string found/);
   });
+  it('a value the generator cannot see is invalid is refused with what validation said, never handed out', () => {
+    const keywords = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/dependent': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: {
+          type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a'], dependentRequired: { a: ['c'] },
+        } } } } } } },
+        '/counted': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: {
+          type: 'array', contains: { type: 'integer', minimum: 100 }, minContains: 2, items: { type: 'integer' },
+        } } } } } } },
+      },
+    } as unknown as OpenApiDocument;
+    const dependent = refusal(() => generateResponse(keywords, { method: 'GET', path: '/dependent' }));
+    assert.equal(dependent.code, ErrorCode.INVALID_SCHEMA);
+    assert.match(dependent.message, /^no valid 200 response of GET \/dependent can be generated: the one generated fails validation: response body: property "c" is required/);
+    assert.match(refusal(() => generateResponse(keywords, { method: 'GET', path: '/counted' })).message, /fails validation: response body: must contain at least 2 matching items/);
+  });
 });

@@ -1,0 +1,48 @@
+/**
+ * Every generated request and response is checked by the validator itself before it is handed
+ * out. The generator builds values from the keywords it knows and checks them with its own quick
+ * conformance test (schema-check.ts), but validation knows more (dependentRequired, if/then/else,
+ * counted contains, a parameter read back from its serialization): a fixture svc's own validation
+ * refuses must never be answered, so such a one is refused, quoting what validation said.
+ */
+import type { OpenApiDocument } from '../openapi/document';
+import { CompiledContract } from '../validation/compiled-contract';
+import type { ValidationOutcome } from '../validation/types';
+import { refusals } from './refusals';
+import type { GeneratedFixtureRecord, GeneratedRequestRecord, GeneratedResponseRecord } from './types';
+
+/** One compiled contract per loaded document, as long as the document lives (operations compile on first use). */
+const contracts = new WeakMap<OpenApiDocument, CompiledContract>();
+
+function contractOf(document: OpenApiDocument): CompiledContract {
+  let contract = contracts.get(document);
+  if (contract === undefined) contracts.set(document, (contract = new CompiledContract(document)));
+  return contract;
+}
+
+/** The request, once consumer-mode validation of it passes. */
+export function validatedRequest(document: OpenApiDocument, request: GeneratedRequestRecord, where: string): GeneratedRequestRecord {
+  refuseUnlessValid(contractOf(document).validateInteraction({ request }), `request for ${where}`);
+  return request;
+}
+
+/**
+ * The response, once producer-mode validation of it passes. It is routed by the path template; a
+ * key that only a request's query or headers select (`/#Action=AddTags`) cannot be routed without
+ * one, and is left unchecked.
+ */
+export function validatedResponse(document: OpenApiDocument, method: string, pathTemplate: string, response: GeneratedResponseRecord, where: string): GeneratedResponseRecord {
+  const outcome = contractOf(document).validateProducerResponse({ method, path: pathTemplate, response });
+  if (outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
+  return response;
+}
+
+/** A whole fixture, once consumer-mode validation of the pair passes (the request routes the response). */
+export function validatedFixture(document: OpenApiDocument, fixture: GeneratedFixtureRecord, where: string): GeneratedFixtureRecord {
+  refuseUnlessValid(contractOf(document).validateInteraction(fixture), `fixture for ${where}`);
+  return fixture;
+}
+
+function refuseUnlessValid(outcome: ValidationOutcome, what: string): void {
+  if (!outcome.valid) throw refusals.noValidValue(what, outcome.errors.map((error) => `the one generated fails validation: ${error}`));
+}
