@@ -59,7 +59,8 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
   }
   for (const [name, oldLinks] of oldView.properties) {
     const newLinks = newView.properties.get(name);
-    if (newLinks && direction === 'request' && session.view('new', newLinks).readOnly && !session.view('old', oldLinks).readOnly) {
+    const madeReadOnly = newLinks && direction === 'request' && session.view('new', newLinks).readOnly && !session.view('old', oldLinks).readOnly;
+    if (madeReadOnly) {
       // Validation refuses a readOnly property sent in a request: clients that sent it are refused now.
       append(changes, underField(name, [change('TYPE_CHANGED', session.view('new', newLinks).pointer, 'is now read-only: a request that sends it is refused', 'writable', 'read-only')]));
       continue;

@@ -102,7 +102,7 @@ export function queryParameterValue(
   return fromText(parameter, values[0]!, ',', category, call);
 }
 
-/** Headers (request parameters and response headers) use the simple style: commas, or tabs for Swagger 2.0's tsv. */
+/** Headers (request parameters and response headers) use the simple style (commas), or a Swagger 2.0 collectionFormat kept (tabs, pipes, spaces). */
 export function headerParameterValue(parameter: ParameterPlan, raw: string | undefined, category: ErrorCategory, call: CallContext): ParameterRead {
   if (raw === undefined) return ABSENT;
   return fromText(parameter, raw.trim(), arraySeparator(parameter.style), category, call);
