@@ -38,6 +38,18 @@ const DOCUMENT = JSON.stringify({
         responses: { 204: { description: 'found' } },
       },
     },
+    '/hosts/{addresses}': {
+      get: {
+        parameters: [{ name: 'addresses', in: 'path', required: true, style: 'label', explode: true, schema: { type: 'array', minItems: 2, items: { type: 'string', format: 'ipv4' } } }],
+        responses: { 204: { description: 'found' } },
+      },
+    },
+    '/required-list': {
+      get: {
+        parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'array', items: { type: 'string' } }, example: [] }],
+        responses: { 204: { description: 'found' } },
+      },
+    },
     '/cookie-text': {
       get: {
         parameters: [
@@ -99,5 +111,19 @@ describe('fixture parameters round-trip through validation', () => {
     const generated = generateRequest(document, { method: 'GET', path: '/cookie-text' });
     assert.match(generated.headers.Cookie!, /^who=Ana%20Mar%C3%ADa%2C%20100%25; names=(a%2Cb|c%20d)(,(a%2Cb|c%20d))+; at=%7B/);
     assertValid(get(generated.path, generated.headers));
+  });
+  it('writes a label item\'s dots encoded, so that exploded items split where they should, and they validate', () => {
+    assertValid(get('/hosts/.192%2E0%2E2%2E1.10%2E0%2E0%2E1'));
+    assertInvalid(get('/hosts/.192.0.2.1'), 'request_invalid', 'parameter "addresses" in path /0: value "192" must match format "ipv4"',
+      'parameter "addresses" in path /1: value "0" must match format "ipv4"', 'parameter "addresses" in path /2: value "2" must match format "ipv4"',
+      'parameter "addresses" in path /3: value "1" must match format "ipv4"');
+    const generated = generateRequest(document, { method: 'GET', path: '/hosts/{addresses}' });
+    assert.match(generated.path, /^\/hosts\/(\.\d+%2E\d+%2E\d+%2E\d+){2,}$/);
+    assertValid(get(generated.path));
+  });
+  it('never writes a required parameter empty: an empty array would write no value at all', () => {
+    const generated = generateRequest(document, { method: 'GET', path: '/required-list', useExamples: true });
+    assert.match(generated.path, /^\/required-list\?q=[^&]+/);
+    assertValid(get(generated.path));
   });
 });
