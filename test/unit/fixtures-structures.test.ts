@@ -65,6 +65,16 @@ describe('fixture values: objects', () => {
     for (const value of valuesFor(schema, { openapi: '3.1.0' })) assert.deepEqual(Object.keys(asObject(value)), ['fine']);
   });
 
+  it('leaves out an optional property that a `not` forbids beside another (mutually exclusive properties)', () => {
+    const exclusive = { type: 'object', properties: { email: { type: 'string', format: 'email' }, phone: { type: 'string' } }, not: { required: ['email', 'phone'] } };
+    for (const value of valuesFor(exclusive)) {
+      const keys = Object.keys(value as object);
+      assert.ok(!(keys.includes('email') && keys.includes('phone')), JSON.stringify(value));
+    }
+    const forbidden = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a'], not: { required: ['b'] } };
+    for (const value of valuesFor(forbidden)) assert.deepEqual(Object.keys(value as object), ['a']);
+  });
+
   it('keeps within maxProperties, required first, and reaches minProperties', () => {
     const bounded = {
       type: 'object',
