@@ -196,6 +196,13 @@ describe('fixture values: composition', () => {
     }
   });
 
+  it('gives a oneOf value exactly one branch accepts when the branches overlap on strings or numbers', () => {
+    for (const value of valuesFor({ oneOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', pattern: '^[a-c]$' }] })) assert.equal(value, 'c');
+    for (const value of valuesFor({ oneOf: [{ type: 'integer', multipleOf: 2 }, { type: 'integer', multipleOf: 3 }], minimum: 1, maximum: 100 })) {
+      assert.ok(Number.isInteger(value) && ((value as number) % 2 === 0) !== ((value as number) % 3 === 0), String(value));
+    }
+  });
+
   it('gives an anyOf value some branch accepts, and prefers data to null', () => {
     for (const value of valuesFor({ anyOf: [{ type: 'null' }, { type: 'string', maxLength: 3 }] }, { openapi: '3.1.0' })) {
       assert.ok(typeof value === 'string' && value.length <= 3);
