@@ -184,6 +184,15 @@ describe('fixture values: strings', () => {
   });
 });
 
+describe('fixture values: patterns beyond ASCII', () => {
+  it('reads \\u escapes and draws from non-ASCII classes the pattern names', () => {
+    for (const [pattern, extra] of [[String.raw`^[\u4e00-\u9fa5]{2,10}$`, {}], [String.raw`^\u00e9+$`, { minLength: 2 }], ['^[αβγ]{3}$', {}]] as const) {
+      const expression = new RegExp(pattern, 'u');
+      for (const value of valuesFor({ type: 'string', pattern, ...extra })) assert.match(value as string, expression);
+    }
+  });
+});
+
 describe('fixture values: enum and const', () => {
   it('picks enum members only, those that fit the rest of the schema', () => {
     for (const value of valuesFor({ type: 'string', enum: ['toolong', 'ok'], maxLength: 3 })) assert.equal(value, 'ok');
