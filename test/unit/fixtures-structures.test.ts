@@ -90,6 +90,11 @@ describe('fixture values: objects', () => {
     }
   });
 
+  it('names map entries from a propertyNames enum, each name once', () => {
+    const map = { type: 'object', additionalProperties: { type: 'integer' }, minProperties: 2, propertyNames: { enum: ['k1', 'zz'] } };
+    for (const value of valuesFor(map)) assert.deepEqual(Object.keys(asObject(value)).sort(), ['k1', 'zz']);
+  });
+
   it('shows one entry of a map, named by propertyNames or patternProperties when given', () => {
     for (const value of valuesFor({ type: 'object', additionalProperties: { type: 'string' } })) {
       assert.equal(Object.keys(asObject(value)).length, 1);
