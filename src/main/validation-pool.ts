@@ -165,6 +165,14 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   filename: path.resolve(__dirname, '../workers/validation-worker.js'),
 });
 
+/**
+ * Replaced threads a lane may have ending at once. A thread inside RE2's native code ends only when
+ * that call returns, and the batch its replacement runs must be held to the budget meanwhile (with
+ * one, a second overrunning call ran unchecked until the first thread ended, and was answered);
+ * beyond this the lane waits for one to end, so stopped threads stay within twice the lanes.
+ */
+const MAX_ENDING_THREADS_PER_LANE = 2;
+
 /** Contracts remembered as slow at most (a set of content hashes). */
 const MAX_SLOW_CONTRACTS = 10_000;
 /**
@@ -217,10 +225,10 @@ interface Lane {
   /** When the oldest batch in flight began to run: when it was sent, or when the one before it answered. */
   runningSince: number;
   /**
-   * A thread this lane replaced (#replaceThread) has not ended yet (inside native code it runs on):
-   * the lane is not replaced again meanwhile, so stopped threads never outnumber the lanes.
+   * Threads this lane replaced (#replaceThread) that have not ended yet (inside native code they
+   * run on). At MAX_ENDING_THREADS_PER_LANE the lane is not replaced again until one ends.
    */
-  replacedThreadEnding: boolean;
+  endingThreads: number;
   /** A compile batch is out: nothing else is sent to this lane until it answers. */
   compiling: boolean;
   /** That compile is of a contract not compiled before, or one whose compiles were slow: it counts as slow work. */
@@ -335,7 +343,7 @@ export class ValidationPool {
     const { threads, logger } = this.#options;
     const lanes: Lane[] = [];
     for (let index = 0; index < threads; index++) {
-      const lane = { index, inFlight: [], runningSince: 0, replacedThreadEnding: false, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina' | 'startMark'> as Lane;
+      const lane = { index, inFlight: [], runningSince: 0, endingThreads: 0, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina' | 'startMark'> as Lane;
       this.#startThread(lane);
       lanes.push(lane);
     }
@@ -389,7 +397,7 @@ export class ValidationPool {
     if (this.#closing) return;
     const now = performance.now();
     for (const lane of this.#lanes) {
-      if (lane.inFlight.length === 0 || lane.replacedThreadEnding) continue;
+      if (lane.inFlight.length === 0 || lane.endingThreads >= MAX_ENDING_THREADS_PER_LANE) continue;
       // The thread has started a later batch: the oldest answered, and runningSince moves on when that answer is read.
       if (runningBatch(lane.inFlight, lane.startMark) !== lane.inFlight[0]) continue;
       const ranMs = now - lane.runningSince;
@@ -413,9 +421,9 @@ export class ValidationPool {
     const running = runningBatch(held, lane.startMark);
     const stopped = lane.piscina;
     this.#startThread(lane);
-    lane.replacedThreadEnding = true;
+    lane.endingThreads++;
     void stopped.destroy().finally(() => {
-      lane.replacedThreadEnding = false;
+      lane.endingThreads--;
     });
     lane.runningSince = performance.now();
     lane.heavy = 0;
