@@ -807,7 +807,6 @@ export class ValidationPool {
     }
   }
 
-
   /** Answers the calls the worker validated; returns those it sent back (`missing`, `cold`). */
   #settle(calls: PendingCall[], result: BatchResult): { missing: PendingCall[]; cold: PendingCall[] } {
     const retry = { missing: [] as PendingCall[], cold: [] as PendingCall[] };

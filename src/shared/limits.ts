@@ -346,4 +346,3 @@ export const LIMITS = Object.freeze({
 });
 
 export type Limits = typeof LIMITS;
-

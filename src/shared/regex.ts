@@ -19,6 +19,11 @@ export function compileSafeRegExp(pattern: string, flags = 'u'): SafeRegExp {
   return new RE2(pattern, flags.includes('u') ? flags : `${flags}u`);
 }
 
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** ECMA-262's WhiteSpace and LineTerminator characters: what its `\s` matches (RE2's is `[\t\n\f\r ]`). */
 const ECMA_WHITE_SPACE = '\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
 /** ECMA-262's `.` without the `s` flag: anything but a line terminator (RE2's excludes `\n` alone). */
@@ -88,18 +93,6 @@ function ecmaClass(written: string): string | undefined {
   if (!notWhiteSpace) return `[${negated ? '^' : ''}${members}]`;
   if (negated) return undefined;
   return members === '' ? `[^${ECMA_WHITE_SPACE}]` : `(?:[^${ECMA_WHITE_SPACE}]|[${members}])`;
-}
-
-/** The RE2 compile error as text, or undefined when RE2 accepts the pattern. */
-export function unsafePatternReason(pattern: string): string | undefined {
-  const re2Source = withEcmaClasses(pattern);
-  if (re2Source === undefined) return 'a \\S in a negated class has no RE2 equivalent';
-  try {
-    compileSafeRegExp(re2Source);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /** Something that tells whether a text holds a match (all AJV and the engines use). */

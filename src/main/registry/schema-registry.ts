@@ -548,8 +548,6 @@ function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): bool
   return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
 }
 
-
 function cacheKey(schemaId: string, version: string, hash: string): string {
   return `${schemaId}@${version}#${hash}`;
 }
-

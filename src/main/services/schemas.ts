@@ -204,4 +204,3 @@ function toOwnershipRecord(ownership: SchemaOwnership__Output | null): SchemaOwn
     readOnly: ownership.read_only,
   };
 }
-

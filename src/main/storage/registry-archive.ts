@@ -284,7 +284,6 @@ function versionKey(schemaId: string, version: string): string {
   return `${schemaId}\u0000${version}`;
 }
 
-
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -32,13 +32,14 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
   const session = createCompareSession(oldDoc, newDoc, limits);
   const found: SortableChange[] = [];
 
+  const newEntries = listOperations(newDoc);
   const newOperations = new Map<string, OperationEntry>();
-  for (const entry of listOperations(newDoc)) {
+  for (const entry of newEntries) {
     const key = operationKey(entry);
     if (!newOperations.has(key)) newOperations.set(key, entry);
   }
   const oldOperations = listOperations(oldDoc);
-  const moved = basePathMoves(oldDoc, newDoc, oldOperations, listOperations(newDoc));
+  const moved = basePathMoves(oldDoc, newDoc, oldOperations, newEntries);
   found.push(...moved.changes);
   for (const oldEntry of oldOperations) {
     session.step();

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../openapi/document';
 import { CompiledContract } from '../validation/compiled-contract';
 import type { ValidationOutcome } from '../validation/types';
 import { refusals } from './refusals';
-import type { GeneratedFixtureRecord, GeneratedRequestRecord, GeneratedResponseRecord } from './types';
+import type { GeneratedRequestRecord, GeneratedResponseRecord } from './types';
 
 /** One compiled contract per loaded document, as long as the document lives (operations compile on first use). */
 const contracts = new WeakMap<OpenApiDocument, CompiledContract>();
@@ -27,20 +27,19 @@ export function validatedRequest(document: OpenApiDocument, request: GeneratedRe
 }
 
 /**
- * The response, once producer-mode validation of it passes. It is routed by the path template; a
- * key that only a request's query or headers select (`/#Action=AddTags`) cannot be routed without
- * one, and is left unchecked.
+ * The response, once producer-mode validation of it passes, routed by the generated request when
+ * there is one, else by the path template. A key that only a request's query or headers select
+ * (`/#Action=AddTags`) cannot be routed by its template alone: without a request it is left unchecked.
  */
-export function validatedResponse(document: OpenApiDocument, method: string, pathTemplate: string, response: GeneratedResponseRecord, where: string): GeneratedResponseRecord {
-  const outcome = contractOf(document).validateProducerResponse({ method, path: pathTemplate, response });
-  if (outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
+export function validatedResponse(
+  document: OpenApiDocument,
+  route: { method: string; path: string; request?: GeneratedRequestRecord },
+  response: GeneratedResponseRecord,
+  where: string,
+): GeneratedResponseRecord {
+  const outcome = contractOf(document).validateProducerResponse({ ...route, response });
+  if (route.request !== undefined || outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
   return response;
-}
-
-/** A whole fixture, once consumer-mode validation of the pair passes (the request routes the response). */
-export function validatedFixture(document: OpenApiDocument, fixture: GeneratedFixtureRecord, where: string): GeneratedFixtureRecord {
-  refuseUnlessValid(contractOf(document).validateInteraction(fixture), `fixture for ${where}`);
-  return fixture;
 }
 
 function refuseUnlessValid(outcome: ValidationOutcome, what: string): void {

@@ -224,7 +224,6 @@ function removeMember(document: OpenApiDocument, pointer: string): boolean {
   return true;
 }
 
-/** resolvePointer reads a URI fragment: encode what a fragment would. */
 function describeValue(document: OpenApiDocument, pointer: string): string {
   const value = resolvePointer(document, pointerToRef(pointer)) as JsonValue | undefined;
   const text = JSON.stringify(value) ?? 'undefined';

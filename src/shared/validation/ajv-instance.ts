@@ -53,6 +53,7 @@ export function isMultipleOf(value: number, step: number): boolean {
   const quotient = value / step;
   return !(Math.abs(Math.round(quotient) - quotient) > MULTIPLE_OF_TOLERANCE * Math.abs(quotient));
 }
+
 const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
@@ -120,7 +121,6 @@ export function createAjv(dialect: SchemaDialect, maxErrors: number): AjvInstanc
   return ajv;
 }
 
-/** OpenAPI's formats (Data Types section): integer and float ranges; `double`, `binary` and `password` only name a representation. */
 /** Whether `format` is known to the instance; unknown formats are dropped (OpenAPI formats are open-ended). */
 export function hasFormat(ajv: AjvInstance, format: string): boolean {
   return Object.prototype.hasOwnProperty.call(ajv.formats, format);

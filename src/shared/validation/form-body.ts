@@ -8,6 +8,7 @@ import { setOwn } from '../json';
 import { LIMITS } from '../limits';
 import { FORM_MEDIA_TYPES } from '../openapi/document';
 import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
+import { escapeRegExp } from '../regex';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
@@ -55,7 +56,7 @@ function parseUrlEncoded(body: string): FormFields | { problem: string } {
  * inside a part's content is content; bare LF line breaks are taken too.
  */
 function parseMultipart(body: string, boundary: string): FormFields | { problem: string } {
-  const delimiter = new RegExp(`\\r?\\n--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  const delimiter = new RegExp(`\\r?\\n--${escapeRegExp(boundary)}`);
   // The preamble, the parts and the closing `--`: one section more than that means parts over the limit.
   const maxSections = MAX_FORM_PARTS + 3;
   // The first delimiter may open the body, with no line break before it.

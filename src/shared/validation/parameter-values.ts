@@ -164,8 +164,6 @@ function pieceText(parameter: ParameterPlan, piece: string): string {
   }
 }
 
-
-
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
   const value = parseGuardedJson(text, call.options);
   if (!(value instanceof JsonRefusal)) return value;

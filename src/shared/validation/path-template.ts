@@ -3,7 +3,7 @@
  * templates find-my-way reads differently, an RE2 matcher. Parameters are named by position
  * (`p0`, `p1`...) in both, so names that find-my-way would cut short (`{user-id}`) stay intact.
  */
-import { compileSafeRegExp, type SafeRegExp } from '../regex';
+import { compileSafeRegExp, escapeRegExp, type SafeRegExp } from '../regex';
 
 export type TemplatePart = { literal: string } | { parameter: string };
 
@@ -83,10 +83,6 @@ export function toTemplateMatcher(parts: readonly TemplatePart[], shape: Paramet
     body += `(${known ?? (followedByParameter ? '[^/]+?' : '[^/]+')})`;
   }
   return compileSafeRegExp(`^${body}/?$`);
-}
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** How literal a template is, segment by segment: literal beats mixed (`{name}:verb`) beats a bare parameter. */

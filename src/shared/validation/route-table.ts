@@ -14,12 +14,12 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS } from '../openapi/document';
 import { splitQuerySelector } from '../openapi/query-selector-paths';
-import type { SafeRegExp } from '../regex';
+import { escapeRegExp, type SafeRegExp } from '../regex';
 import { childPointer, followRefs, locate } from './document-pointer';
 import { headerValue } from './headers';
 import type { OperationPlan, OperationSite } from './operation-plan';
 import {
-  compareSpecificity, escapeRegExp, parameterNames, parseTemplate, templateSpecificity, toRouterPattern, toTemplateMatcher,
+  compareSpecificity, parameterNames, parseTemplate, templateSpecificity, toRouterPattern, toTemplateMatcher,
   type Specificity, type TemplatePart,
 } from './path-template';
 import { decodeComponent, parseQueryString, type QueryValues } from './query-string';

@@ -352,4 +352,3 @@ function allowNull(out: SchemaOut): SchemaOut {
   if (Object.keys(out).length === 0) return out; // already accepts null
   return { if: { type: 'null' }, else: out };
 }
-
