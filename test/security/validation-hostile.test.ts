@@ -119,6 +119,15 @@ test('^(a+)+$ against a long string answers in milliseconds (RE2, no backtrackin
   assert.ok(inPath.ms < 1000, `${inPath.ms} ms`);
 });
 
+test('a number no double holds is RESOURCE_EXHAUSTED naming it, not a verdict on Infinity', async () => {
+  await assert.rejects(server.client.call('ValidateInteraction', postItems('{"code":"aaa","tags":[1e400]}')), (error: grpc.ServiceError) => {
+    assert.equal(error.code, grpc.status.RESOURCE_EXHAUSTED);
+    assert.match(error.details, /^request body could not be checked: the number 1e400 is outside what a double holds/);
+    return true;
+  });
+  await assertHealthy();
+});
+
 test('invalid JSON is a result saying so', async () => {
   const { valid, errors } = await answerOf(postItems('{"code": '));
   assert.equal(valid, false);

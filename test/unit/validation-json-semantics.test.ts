@@ -1,9 +1,11 @@
 /**
  * Values as JSON Schema means them, not as JavaScript happens to hold them: numbers (`multipleOf`
- * with decimal steps, the ranges of OpenAPI's int64 and float formats), and a property named
- * __proto__ (AJV's `properties` passes over that name).
+ * with decimal steps, the ranges of OpenAPI's int64 and float formats, numbers no double holds),
+ * and a property named __proto__ (AJV's `properties` passes over that name).
  */
+import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { ErrorCode, isSvcError } from '../../src/shared/errors';
 import type { CompiledContract } from '../../src/shared/validation';
 import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
@@ -69,6 +71,56 @@ describe('numbers', () => {
     assertValid(post('{"ratio":3.4e38}'));
     assertValid(post('{"ratio":-1.5}'));
     assertInvalid(post('{"ratio":1e39}'), 'request_invalid', 'request body /ratio: must match format "float"');
+  });
+});
+
+describe('numbers no double holds', () => {
+  let contract: CompiledContract;
+  before(async () => {
+    const document = JSON.parse(postDocument({
+      type: 'object',
+      properties: { n: { type: 'number', exclusiveMinimum: true, minimum: 0 }, i: { type: 'integer' }, tree: { type: 'object' } },
+    }));
+    document.paths['/orders'].post.parameters = [{ name: 'limit', in: 'query', schema: { type: 'number', maximum: 10 } }];
+    document.paths['/orders'].post.requestBody.content['application/x-www-form-urlencoded'] = document.paths['/orders'].post.requestBody.content['application/json'];
+    ({ contract } = await textContract(JSON.stringify(document)));
+  });
+  const validate = (body: string, query = '', contentType = 'application/json') =>
+    contract.validateInteraction({ request: request('POST', `/orders${query}`, { headers: { 'content-type': contentType }, body }) });
+  const assertUncheckable = (run: () => unknown, message: string) =>
+    assert.throws(run, (error) => isSvcError(error) && error.code === ErrorCode.LIMIT_EXCEEDED && error.message === message);
+  const outside = (place: string, number: string) =>
+    `${place} could not be checked: the number ${number} is outside what a double holds (magnitudes from 5e-324 to 1.8e308)`;
+
+  it('a body number read as Infinity or as 0 gets no verdict: the call fails naming it', () => {
+    // JavaScript reads these as Infinity, -Infinity and 0: `i` would pass as an integer, `n` fail `> 0`.
+    assertUncheckable(() => validate('{"i":1e400}'), outside('request body', '1e400'));
+    assertUncheckable(() => validate('{"i":-1E+400}'), outside('request body', '-1E+400'));
+    assertUncheckable(() => validate('{"n":1e-400}'), outside('request body', '1e-400'));
+    assertUncheckable(() => validate(`{"n":0.${'0'.repeat(400)}1}`), outside('request body', `0.${'0'.repeat(38)}…`));
+    assertUncheckable(() => validate(`{"i":1${'0'.repeat(400)}}`), outside('request body', `1${'0'.repeat(39)}…`));
+  });
+
+  it('numbers a double holds, zeros with large exponents and numbers inside strings are checked as before', () => {
+    assertValid(validate('{"n":1.7e308,"i":1e300}'));
+    assertValid(validate('{"n":4.9e-324}'));
+    assertValid(validate(`{"i":1${'0'.repeat(250)}}`));
+    assertInvalid(validate('{"n":0e400}'), 'request_invalid', 'request body /n: must be > 0');
+    assertInvalid(validate('{"i":"1e400 9e999"}'), 'request_invalid', 'request body /i: must be integer');
+  });
+
+  it('parameters and form fields: the same', () => {
+    assertUncheckable(() => validate('{}', '?limit=-1e400'), outside('parameter "limit" in query', '-1e400'));
+    assertInvalid(validate('{}', '?limit=1e300'), 'request_invalid', 'parameter "limit" in query: value "1e300" must be <= 10');
+    const form = 'application/x-www-form-urlencoded';
+    assertUncheckable(() => validate('n=1e-999', '', form), outside('request body field "n"', '1e-999'));
+    assertUncheckable(() => validate(`tree=${encodeURIComponent('{"a":[1,2e400]}')}`, '', form), outside('request body field "tree"', '2e400'));
+    assertValid(validate(`n=2e-300&tree=${encodeURIComponent('{"a":1e300}')}`, '', form));
+  });
+
+  it('a form field read as JSON is held to the body depth limit (it reached the stack before)', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    assertInvalid(validate(`tree=${encodeURIComponent(deep)}`, '', 'application/x-www-form-urlencoded'), 'request_invalid', 'request body field "tree": value nests arrays/objects deeper than the limit of 256 levels (maxBodyDepth)');
   });
 });
 

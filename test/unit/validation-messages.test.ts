@@ -48,6 +48,7 @@ const BUILDER_SAMPLES: Record<keyof typeof validationMessages, string> = {
   parameterRequired: validationMessages.parameterRequired('parameter "q" in query'),
   notAValid: validationMessages.notAValid('parameter "limit" in query', 'abc', 'integer', 120),
   notValidJson: validationMessages.notValidJson('parameter "where" in query', '{x', 120),
+  valueTooDeep: validationMessages.valueTooDeep('request body field "tree"', 256),
   bodyRequired: validationMessages.bodyRequired('request'),
   bodyTooLarge: validationMessages.bodyTooLarge('request', 50 * 1024 * 1024, 10 * 1024 * 1024),
   bodyTooDeep: validationMessages.bodyTooDeep('response', 256),

@@ -6,8 +6,9 @@
  * checks only: the service carries no parser for them.
  */
 import type { CallContext } from './call-context';
+import { outsideDoubleRange } from './double-range';
 import { addError } from './error-report';
-import { formObject, isFormMediaType, parseFormBody } from './form-body';
+import { formObject, isFormMediaType, parseFormBody, type FieldProblem } from './form-body';
 import { headerValue } from './headers';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { essence, isJsonMediaType, lookupMediaType } from './media-type';
@@ -68,6 +69,7 @@ export function checkBody(
 
   // Parsed even without a schema: a JSON media type promises JSON text.
   const value = parseGuardedJson(body, call.options);
+  if (value instanceof JsonRefusal && value.reason === 'outside-double-range') throw outsideDoubleRange(`${part} body`, value.detail);
   if (value instanceof JsonRefusal) addError(call.report, category, refusalMessage(part, value, call));
   else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
 }
@@ -90,11 +92,16 @@ function checkFormBody(
     addError(call.report, category, validationMessages.bodyNotForm(part, mediaType, fields.problem));
     return;
   }
-  const { value, problems } = formObject(fields, media.fields!, media.fieldStyles);
-  for (const problem of problems) {
-    addError(call.report, category, validationMessages.notAValid(where.formField(part, problem.name), problem.value, problem.type, call.options.maxQuotedValueChars));
-  }
+  const { value, problems } = formObject(fields, media.fields!, call.options, media.fieldStyles);
+  for (const problem of problems) addError(call.report, category, fieldProblemMessage(where.formField(part, problem.name), problem, call));
   if (problems.length === 0 && media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
+}
+
+function fieldProblemMessage(place: string, problem: FieldProblem, call: CallContext): string {
+  if (problem.refusal === 'outside-double-range') throw outsideDoubleRange(place, problem.number ?? problem.value);
+  return problem.refusal === 'too-deep'
+    ? validationMessages.valueTooDeep(place, call.options.maxBodyDepth)
+    : validationMessages.notAValid(place, problem.value, problem.type, call.options.maxQuotedValueChars);
 }
 
 function refusalMessage(part: MessagePart, refusal: JsonRefusal, call: CallContext): string {

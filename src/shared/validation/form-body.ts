@@ -9,8 +9,9 @@ import { LIMITS } from '../limits';
 import { FORM_MEDIA_TYPES } from '../openapi/document';
 import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
 import { escapeRegExp } from '../regex';
+import { JsonRefusal, parseGuardedJson, type BodyLimits } from './json-body';
 import { decodeComponent } from './query-string';
-import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
+import { NOT_COERCIBLE, OUTSIDE_DOUBLE_RANGE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
 /**
  * Parts read from one multipart body, and fields from one urlencoded body (LIMITS.validationMaxFormParts);
@@ -89,7 +90,12 @@ function addField(fields: FormFields, name: string, value: string): void {
 export interface FieldProblem {
   name: string;
   value: string;
+  /** The type the text is not. */
   type: string;
+  /** Set when the text is of the type but refused by the body guards (json-body.ts). */
+  refusal?: 'too-deep' | 'outside-double-range';
+  /** For 'outside-double-range' in JSON text: the number. */
+  number?: string;
 }
 
 /**
@@ -100,10 +106,12 @@ export interface FieldProblem {
 export function formObject(
   fields: FormFields,
   shape: ValueShape,
+  limits: BodyLimits,
   styles?: ReadonlyMap<string, ParameterStyle>,
 ): { value: Record<string, unknown>; problems: FieldProblem[] } {
   const value: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
+  const coerceField = (text: string, fieldShape: ValueShape, name: string) => coerceFieldText(text, fieldShape, name, limits, problems);
   const { objects: deepObjects, memberNames } = deepObjectFields(fields, styles);
   for (const [name, texts] of fields) {
     if (deepObjects.has(name) || memberNames.has(name)) continue;
@@ -113,13 +121,13 @@ export function formObject(
     // A repeated field is an array whatever its schema says (docs/real-world-documents.md), so a
     // field of one value sent twice breaks its schema instead of passing on its first value.
     const coerced = fieldShape.kind === 'array'
-      ? items.flatMap((text) => coerceField(text, fieldShape.items, name, problems))
+      ? items.map((text) => coerceField(text, fieldShape.items, name))
       : texts.length > 1
-        ? texts.map((text) => coerceField(text, fieldShape, name, problems)[0])
-        : coerceField(texts[0]!, fieldShape, name, problems)[0];
+        ? texts.map((text) => coerceField(text, fieldShape, name))
+        : coerceField(texts[0]!, fieldShape, name);
     setOwn(value, name, coerced);
   }
-  for (const [name, members] of deepObjects) setOwn(value, name, deepObject(members, memberShape(shape, name), name, problems));
+  for (const [name, members] of deepObjects) setOwn(value, name, deepObject(members, memberShape(shape, name), name, coerceField));
   return { value, problems };
 }
 
@@ -150,33 +158,37 @@ function deepObjectFields(
 }
 
 /** A deepObject field's members (`addr[city]=X`) as the object its schema describes, each text coerced to its property's type. */
-function deepObject(members: ReadonlyMap<string, string>, shape: ValueShape, name: string, problems: FieldProblem[]): Record<string, unknown> {
+function deepObject(
+  members: ReadonlyMap<string, string>,
+  shape: ValueShape,
+  name: string,
+  coerceField: (text: string, shape: ValueShape, name: string) => unknown,
+): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (const [property, text] of members) setOwn(object, property, coerceField(text, memberShape(shape, property), `${name}[${property}]`, problems)[0]);
+  for (const [property, text] of members) setOwn(object, property, coerceField(text, memberShape(shape, property), `${name}[${property}]`));
   return object;
 }
 
-/** JSON text → value; undefined when the text is not JSON (the body's size is checked already). */
-function parseJsonText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function coerceField(text: string, shape: ValueShape, name: string, problems: FieldProblem[]): unknown[] {
+/**
+ * A field's text as its shape's type: objects and arrays read as JSON behind the body guards; the
+ * text itself, with a problem noted, when it is not of the type.
+ */
+function coerceFieldText(text: string, shape: ValueShape, name: string, limits: BodyLimits, problems: FieldProblem[]): unknown {
   if (shape.kind === 'object' || shape.kind === 'array') {
-    try {
-      return [JSON.parse(text)];
-    } catch {
-      problems.push({ name, value: text, type: `${shape.kind} (as JSON)` });
-      return [text];
-    }
+    const value = parseGuardedJson(text, limits);
+    if (!(value instanceof JsonRefusal)) return value;
+    const refusal = value.reason === 'too-deep' || value.reason === 'outside-double-range' ? value.reason : undefined;
+    problems.push({ name, value: text, type: `${shape.kind} (as JSON)`, refusal, number: refusal === 'outside-double-range' ? value.detail : undefined });
+    return text;
   }
-  if (shape.alternatives !== undefined) return [coerceAlternatives(text, shape.alternatives, parseJsonText)];
+  if (shape.alternatives !== undefined) {
+    return coerceAlternatives(text, shape.alternatives, (json) => {
+      const value = parseGuardedJson(json, limits);
+      return value instanceof JsonRefusal ? undefined : value;
+    });
+  }
   const value = coerceScalar(text, shape.kind);
-  if (value !== NOT_COERCIBLE) return [value];
-  problems.push({ name, value: text, type: shape.kind });
-  return [text];
+  if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
+  problems.push({ name, value: text, type: shape.kind, refusal: value === OUTSIDE_DOUBLE_RANGE ? 'outside-double-range' : undefined });
+  return text;
 }

@@ -79,6 +79,8 @@ export const validationMessages = Object.freeze({
     `${place}: value ${quote(value, maxChars)} is not a valid ${type}`,
   notValidJson: (place: string, value: string, maxChars: number) =>
     `${place}: value ${quote(value, maxChars)} is not valid JSON`,
+  valueTooDeep: (place: string, limit: number) =>
+    `${place}: value nests arrays/objects deeper than the limit of ${limit} levels (maxBodyDepth)`,
 
   // Bodies
   bodyRequired: (part: MessagePart) => `${part} body is required`,

@@ -6,6 +6,7 @@
 import { setOwn } from '../json';
 import type { CallContext } from './call-context';
 import { addError } from './error-report';
+import { outsideDoubleRange } from './double-range';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
 import { arraySeparator, queryArraySeparator } from '../openapi/parameter-style';
@@ -13,7 +14,7 @@ import type { ParameterPlan } from './operation-plan';
 import { decodeComponent, decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
 import type { ErrorCategory } from './types';
-import { NOT_COERCIBLE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
+import { NOT_COERCIBLE, OUTSIDE_DOUBLE_RANGE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
 /** The parameter is not in the message. */
 export const ABSENT: unique symbol = Symbol('absent');
@@ -167,7 +168,14 @@ function pieceText(parameter: ParameterPlan, piece: string): string {
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
   const value = parseGuardedJson(text, call.options);
   if (!(value instanceof JsonRefusal)) return value;
-  addError(call.report, category, validationMessages.notValidJson(parameter.place, text, call.options.maxQuotedValueChars));
+  if (value.reason === 'outside-double-range') throw outsideDoubleRange(parameter.place, value.detail);
+  addError(
+    call.report,
+    category,
+    value.reason === 'too-deep'
+      ? validationMessages.valueTooDeep(parameter.place, call.options.maxBodyDepth)
+      : validationMessages.notValidJson(parameter.place, text, call.options.maxQuotedValueChars),
+  );
   return REJECTED;
 }
 
@@ -175,7 +183,8 @@ function coerce(parameter: ParameterPlan, text: string, shape: ValueShape, categ
   if (shape.kind === 'array' || shape.kind === 'object') return nestedValue(text, shape.kind, call);
   if (shape.alternatives !== undefined) return coerceAlternatives(text, shape.alternatives, (json) => readJson(json, call));
   const value = coerceScalar(text, shape.kind);
-  if (value !== NOT_COERCIBLE) return value;
+  if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
+  if (value === OUTSIDE_DOUBLE_RANGE) throw outsideDoubleRange(parameter.place, text);
   addError(call.report, category, validationMessages.notAValid(parameter.place, text, shape.kind, call.options.maxQuotedValueChars));
   return REJECTED;
 }

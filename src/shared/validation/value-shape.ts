@@ -5,6 +5,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { refToPointer, resolveJsonPointer } from '../openapi/refs';
+import { leavesDoubleRange } from './double-range';
 
 export type ScalarKind = 'integer' | 'number' | 'boolean' | 'string' | 'null' | 'any';
 
@@ -22,6 +23,8 @@ export type ValueShape =
 
 /** Returned by coerceScalar when the text is not of the kind. */
 export const NOT_COERCIBLE: unique symbol = Symbol('not coercible');
+/** Returned by coerceScalar for a number a double cannot hold (see double-range.ts). */
+export const OUTSIDE_DOUBLE_RANGE: unique symbol = Symbol('outside double range');
 
 const ANY: ValueShape = Object.freeze({ kind: 'any' });
 const MAX_SHAPE_DEPTH = 8;
@@ -81,20 +84,20 @@ export function coerceAlternatives(text: string, alternatives: readonly ValueSha
   for (const alternative of alternatives) {
     if (alternative.kind === 'any' || alternative.kind === 'string' || alternative.kind === 'object' || alternative.kind === 'array') continue;
     const value = coerceScalar(text, alternative.kind);
-    if (value !== NOT_COERCIBLE) return value;
+    if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
   }
   const structured = alternatives.some((alternative) => (alternative.kind === 'object' && text.startsWith('{')) || (alternative.kind === 'array' && text.startsWith('[')));
   const value = structured ? readJson(text) : undefined;
   return value === undefined ? text : value;
 }
 
-/** Text → value of the kind; NOT_COERCIBLE when the text cannot be one. */
+/** Text → value of the kind; NOT_COERCIBLE when the text cannot be one, OUTSIDE_DOUBLE_RANGE for a number a double cannot hold. */
 export function coerceScalar(text: string, kind: ScalarKind): unknown {
   switch (kind) {
     case 'integer':
-      return INTEGER_TEXT.test(text) ? Number(text) : NOT_COERCIBLE;
+      return INTEGER_TEXT.test(text) ? numberOf(text) : NOT_COERCIBLE;
     case 'number':
-      return NUMBER_TEXT.test(text) ? Number(text) : NOT_COERCIBLE;
+      return NUMBER_TEXT.test(text) ? numberOf(text) : NOT_COERCIBLE;
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : NOT_COERCIBLE;
     case 'null':
@@ -102,6 +105,11 @@ export function coerceScalar(text: string, kind: ScalarKind): unknown {
     default:
       return text;
   }
+}
+
+function numberOf(text: string): number | typeof OUTSIDE_DOUBLE_RANGE {
+  const value = Number(text);
+  return leavesDoubleRange(text, value) ? OUTSIDE_DOUBLE_RANGE : value;
 }
 
 function followSchemaRefs(document: JsonValue, schema: JsonValue | undefined): JsonObject | undefined {
