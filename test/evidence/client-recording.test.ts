@@ -185,7 +185,7 @@ describe('recording real traffic through the client', () => {
       const recording = client.openRecording({ environment: 'redaction', redactKeys: [...DEFAULT_REDACTED_KEYS, 'ssn'], maxQueuedInteractions: 2 });
       const accepted = [1, 2, 3].map((n) => recording.record({
         schemaId: SCHEMA, schemaVersion: '1.0.0', consumerId: 'hr', valid: true,
-        request: { method: 'GET', path: `/users/${n}`, headers: { authorization: 'Bearer top-secret' } },
+        request: { method: 'GET', path: `/users/${n}?ssn=078-05-1120&page=2`, headers: { authorization: 'Bearer top-secret' } },
         response: { statusCode: 200, headers: { 'content-type': 'application/json' }, body: { id: String(n), name: 'Ann', nick: 'a', email: 'ann@example', ssn: '078-05-1120' } as object },
       }));
       assert.deepEqual(accepted, [true, true, false]);
@@ -199,6 +199,7 @@ describe('recording real traffic through the client', () => {
     assert.ok(stored.length > 0);
     assert.doesNotMatch(stored, /078-05-1120|top-secret/);
     assert.match(stored, /ssn\\":\\"\[REDACTED\]/, 'a key only the client lists was redacted by the client');
+    assert.match(stored, /\?ssn=\[REDACTED\]&page=2/, 'in the query too');
   });
 
   it('counts a server that is down as failed, and never throws at the app', async () => {

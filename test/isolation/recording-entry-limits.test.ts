@@ -4,7 +4,8 @@
  * 100,000 request and 100,000 response headers (about 2.8 MiB) once held the main thread for 630 ms
  * and answered "not kept: 1 limit". Now the answer names the limit, one info line says so, and another
  * client's validation calls stay prompt meanwhile. Bodies over recordingMaxBodyChars are dropped by
- * their length before the main thread reads them (an 8.4 MiB body once held it 598 ms).
+ * their length before the main thread reads them (an 8.4 MiB body once held it 598 ms), and bodies
+ * nested deeper than maxBodyDepth by a scan of their text.
  */
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -222,4 +223,24 @@ test('a read field over recordingMaxReadFieldBytes drops its interaction, naming
     accepted: 1, dropped: 2,
     message: `not kept: 2 with a read field over the limit of ${limit} bytes (recordingMaxReadFieldBytes)`,
   });
+});
+
+test('a body nested deeper than maxBodyDepth drops its interaction, naming the limit; the server stays up and keeps the others', async () => {
+  // 5,000 levels is 10 KB: redacting it once overflowed the main thread's stack and ended the process.
+  const nested = (levels: number) => `{"id":"1","deep":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+  const withResponseBody = (body: string) => ({ ...recorded(), response: { status_code: 200, headers: { 'content-type': 'application/json' }, body } });
+  const withRequestBody = (body: string) => ({ ...recorded(), request: { method: 'GET', path: '/users/42', headers: {}, body } });
+  const limit = LIMITS.validationMaxBodyDepth;
+  const answer = await recordInteractions(server.client, [
+    recorded(),
+    withResponseBody(nested(5_000)),
+    withRequestBody(nested(100_000)),
+    withResponseBody(nested(limit - 1)),
+    recorded(),
+  ]);
+  assert.deepEqual(answer, {
+    accepted: 3, dropped: 2,
+    message: `not kept: 2 with a body nesting arrays/objects deeper than the limit of ${limit} levels (maxBodyDepth)`,
+  });
+  assert.equal((await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER, { schema_version: '1.0.0' }))).valid, true);
 });

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody } from '../../src/shared/evidence/redaction';
+import { Redactor } from '@svc/client';
+import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody, redactPath } from '../../src/shared/evidence/redaction';
 import { fieldPaths, shapeDigest } from '../../src/shared/evidence/field-paths';
 import { describeRecordedExchange } from '../../src/shared/evidence/recorded-evidence';
 import { attributeInteraction, observationOf } from '../../src/main/evidence/observe-interaction';
@@ -26,6 +27,22 @@ test('a `__proto__` key is kept as a field, and redacted inside like any other',
   assert.equal(text, '{"id":1,"__proto__":{"password":"[REDACTED]","x":1}}');
   assert.deepEqual(fieldPaths(value), ['id', '__proto__', '__proto__.password', '__proto__.x']);
   assert.equal(Object.getPrototypeOf(value), Object.prototype, 'the field did not become the prototype');
+});
+
+test('query parameters named like a redacted key lose their values; the rest of the path stays as written', () => {
+  assert.equal(redactPath('/users/1?access_token=SECRET123&api%5Fkey=SECRET456&page=2&x', DEFAULT_KEYS), '/users/1?access_token=[REDACTED]&api%5Fkey=[REDACTED]&page=2&x');
+  assert.equal(redactPath('/a?Client+Secret=s&q=%E2%82%AC&userPassword=p&%ZZ=1', DEFAULT_KEYS), '/a?Client+Secret=[REDACTED]&q=%E2%82%AC&userPassword=[REDACTED]&%ZZ=1');
+  assert.equal(redactPath('/token/abc', DEFAULT_KEYS), '/token/abc');
+  const { interactionJson } = describeRecordedExchange({
+    method: 'GET', path: '/users/1?access_token=SECRET123', requestHeaders: {}, requestBody: '', statusCode: 204, responseHeaders: {}, responseBody: '', readFields: undefined,
+  }, DEFAULT_KEYS);
+  assert.equal(JSON.parse(interactionJson).request.path, '/users/1?access_token=[REDACTED]');
+});
+
+test('the Node.js client redacts a path and a `__proto__` key as the server does', () => {
+  const redactor = new Redactor();
+  assert.equal(redactor.path('/users/1?access_token=SECRET123&page=2'), '/users/1?access_token=[REDACTED]&page=2');
+  assert.equal(redactor.body('{"id":1,"__proto__":{"password":"hunter2","x":1}}'), '{"id":1,"__proto__":{"password":"[REDACTED]","x":1}}');
 });
 
 test('a key name is decided per list of keys', () => {

@@ -8,6 +8,7 @@
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { LIMITS } from '../../shared/limits';
 import type { RecordedEvidence, RecordedExchange } from '../../shared/evidence/recorded-evidence';
+import { nestingExceeds } from '../../shared/validation/json-body';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
 import type { UsageObservation } from './usage-registry';
@@ -48,6 +49,8 @@ export function attributeInteraction(
   if (!operation) return { skipped: 'route' };
   // Checked before anything reads a body: describing one costs per character.
   if (request.body.length > LIMITS.recordingMaxBodyChars || response.body.length > LIMITS.recordingMaxBodyChars) return { skipped: 'body_size' };
+  // Redaction, field paths and the shape walk a body once per level, as validation does.
+  if (nestingExceeds(request.body, LIMITS.validationMaxBodyDepth) || nestingExceeds(response.body, LIMITS.validationMaxBodyDepth)) return { skipped: 'body_depth' };
   return {
     interaction: {
       consumerId, environment, schemaId: message.schema_id, schemaVersion: resolved.version,

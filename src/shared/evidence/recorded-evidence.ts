@@ -6,7 +6,7 @@
  * interactions on its main thread and large ones on a document-task thread, with this one function.
  */
 import { fieldPaths, shapeDigest } from './field-paths';
-import { redactBody, redactHeaders } from './redaction';
+import { redactBody, redactHeaders, redactPath } from './redaction';
 
 /** One exchange as recorded, with the method in upper case and the real path. */
 export interface RecordedExchange {
@@ -33,7 +33,7 @@ export interface RecordedEvidence {
 export function describeRecordedExchange(exchange: RecordedExchange, redactedKeys: ReadonlySet<string>): RecordedEvidence {
   const requestBody = redactBody(exchange.requestBody, redactedKeys);
   const responseBody = redactBody(exchange.responseBody, redactedKeys);
-  const request = { method: exchange.method, path: exchange.path, headers: redactHeaders(exchange.requestHeaders, redactedKeys), body: requestBody.text };
+  const request = { method: exchange.method, path: redactPath(exchange.path, redactedKeys), headers: redactHeaders(exchange.requestHeaders, redactedKeys), body: requestBody.text };
   const response = { status_code: exchange.statusCode, headers: redactHeaders(exchange.responseHeaders, redactedKeys), body: responseBody.text };
   const received = fieldPaths(responseBody.value);
   const { readFields } = exchange;

@@ -1,23 +1,16 @@
 /**
  * Redaction of recorded interactions before anything is stored (docs/evidence.md): the value of
- * every key whose name matches the list is replaced, the structure is kept so that the shape and
- * the field paths stay true. The match ignores case and `-`/`_`, so `api_key`, `X-Api-Key` and
- * `apiKey` all match `apikey`.
+ * every header, query parameter and JSON key whose name matches the list is replaced, the structure
+ * is kept so that the shape and the field paths stay true. The match ignores case and `-`/`_`, so
+ * `api_key`, `X-Api-Key` and `apiKey` all match `apikey`; its rules and the default list are the
+ * Node.js client's (@svc/client/redaction), as senders redact first and the server again.
  */
-export const REDACTED_VALUE = '[REDACTED]';
+import { DEFAULT_REDACTED_KEYS, REDACTED_VALUE, matchesRedactedKey, redactQuery } from '@svc/client/redaction';
 
-/** Key names (normalised: lower case, no `-` or `_`) whose values never reach storage. */
-export const DEFAULT_REDACTED_KEYS: readonly string[] = Object.freeze([
-  'authorization', 'proxyauthorization', 'cookie', 'setcookie', 'password', 'passwd', 'token', 'accesstoken',
-  'refreshtoken', 'idtoken', 'secret', 'clientsecret', 'apikey', 'xapikey',
-]);
+export { DEFAULT_REDACTED_KEYS, REDACTED_VALUE };
 
 /** The keys the server redacts with, again after the sender (a sender may use a longer list). */
 export const SERVER_REDACTED_KEYS: ReadonlySet<string> = new Set(DEFAULT_REDACTED_KEYS);
-
-export function normaliseKey(name: string): string {
-  return name.toLowerCase().replace(/[-_]/g, '');
-}
 
 /**
  * Each list of keys decides a name once: a body repeats its key names (a list of 5,000 objects
@@ -49,13 +42,6 @@ function deciderFor(keys: ReadonlySet<string>): (name: string) => boolean {
 /** True when the key is on the list or contains one of its words (`userPassword`, `x-auth-token`). */
 export function isRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
   return deciderFor(keys)(name);
-}
-
-function matchesRedactedKey(name: string, keys: ReadonlySet<string>): boolean {
-  const normalised = normaliseKey(name);
-  if (keys.has(normalised)) return true;
-  for (const key of keys) if (key.length >= 5 && normalised.includes(key)) return true;
-  return false;
 }
 
 /** A copy of the JSON value with redacted keys' values replaced, at any depth. */
@@ -96,6 +82,11 @@ export function redactBody(body: string, keys: ReadonlySet<string>): RedactedBod
   }
   const value = redactJson(parsed, keys);
   return { text: JSON.stringify(value), value };
+}
+
+/** A real path with the values of its redacted query parameters replaced (`?access_token=[REDACTED]`). */
+export function redactPath(path: string, keys: ReadonlySet<string>): string {
+  return redactQuery(path, deciderFor(keys));
 }
 
 export function redactHeaders(headers: Record<string, string>, keys: ReadonlySet<string>): Record<string, string> {

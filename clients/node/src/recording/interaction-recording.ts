@@ -247,7 +247,7 @@ export class InteractionRecording {
       schema_version: version,
       environment: this.#options.environment,
       consumer_id: interaction.consumerId,
-      request: { ...requestData, headers: this.#redactor.headers(requestData.headers ?? {}), body: this.#redactor.body(requestData.body ?? '') },
+      request: { ...requestData, path: this.#redactor.path(requestData.path ?? ''), headers: this.#redactor.headers(requestData.headers ?? {}), body: this.#redactor.body(requestData.body ?? '') },
       response: { ...responseData, headers: this.#redactor.headers(responseData.headers ?? {}), body: this.#redactor.body(responseData.body ?? '') },
       valid,
       read_fields: readFields ? [...readFields].sort() : [],
