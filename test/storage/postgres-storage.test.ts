@@ -1,9 +1,13 @@
-/** What only the PostgreSQL store does: migrations under a lock, start-up errors, the change feed, conditional writes across connections. */
+/**
+ * What only the PostgreSQL store does: migrations under a lock, start-up errors, the change feed,
+ * conditional writes across connections, recorded usage added in one transaction.
+ */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
+import { UsageRegistry } from '../../src/main/evidence/usage-registry';
 import { MIGRATIONS } from '../../src/main/storage/postgres/migrations';
 import type { SchemaVersionRecord, StorageChange } from '../../src/main/storage/storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
@@ -198,6 +202,37 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
       await writer.saveSchemaVersion(readOnly);
     } finally {
       await Promise.all([writer.close(), follower.close()]);
+    }
+  });
+
+  it('adds recorded usage whole or not at all: a failed sample write leaves the counts as they were, and the retry counts once and keeps the sample', async () => {
+    const databaseUrl = await freshDatabase();
+    const store = await PostgresStorage.open({ databaseUrl });
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const registry = await UsageRegistry.open(store, { limits: { flushIntervalMs: 3_600_000 } });
+    try {
+      await admin.query(`CREATE FUNCTION refuse_sample() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'samples refused'; END $$;
+        CREATE TRIGGER refuse_sample BEFORE INSERT ON svc_usage_samples FOR EACH ROW EXECUTE FUNCTION refuse_sample()`);
+      const observation = {
+        consumerId: 'web', schemaId: 'users', schemaVersion: '1.0.0', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
+        valid: true, usedFields: ['id'], receivedFields: [], shape: 'shape-1', interactionJson: '{"request":{},"response":{}}',
+      };
+      assert.equal(registry.observe(observation), undefined);
+      await assert.rejects(registry.persist(), /samples refused/);
+      // Before, the usage rows were committed ahead of the samples: this read 1, and the retry made it 2.
+      assert.deepEqual(await store.listUsageCounts({}), []);
+
+      await admin.query('DROP TRIGGER refuse_sample ON svc_usage_samples');
+      await registry.persist();
+      const [usage] = await store.listUsageCounts({});
+      assert.deepEqual([usage?.callCount, usage?.validCount], [1, 1]);
+      // Before, the sample was dropped while its shape stayed known, so it was never written.
+      assert.deepEqual((await store.listSamples({})).map((sample) => sample.shape), ['shape-1']);
+    } finally {
+      await registry.close();
+      await admin.end();
+      await store.close();
     }
   });
 });

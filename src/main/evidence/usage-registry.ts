@@ -214,12 +214,18 @@ export class UsageRegistry {
         samplesWritten = samplesEnd;
       }
     } catch (error) {
-      // What was not added goes back in front of what was seen since; lost samples are only examples.
+      // A portion is added whole or not at all (Storage.addUsage): what was not added goes back in
+      // front of what was seen since, samples within maxPendingSamples. A sample past that forgets
+      // its shape, so that the next interaction of the shape is sampled again.
       for (const addition of additions.slice(usageWritten)) {
         const key = usageKeyString(addition);
         const since = this.#pending.get(key);
         this.#pending.set(key, since === undefined ? addition : mergeUsage(addition, since, maxFieldsPerKey));
       }
+      const unwritten = samples.slice(samplesWritten);
+      const room = Math.max(0, this.limits.maxPendingSamples - this.#pendingSamples.length);
+      this.#pendingSamples = [...unwritten.slice(0, room), ...this.#pendingSamples];
+      for (const sample of unwritten.slice(room)) this.#shapes.get(usageKeyString(sample))?.delete(sample.shape);
       throw error;
     }
   }

@@ -247,7 +247,9 @@ export interface Storage {
    * `maxFieldsPerKey`), atomically per key, so replicas adding to one key lose nothing. Samples
    * are inserted or replaced (a sample of the same key and shape replaces the older one), then the
    * newest `samplesPerKey` of every key touched are kept, then the oldest samples of any key are
-   * removed while all of them together hold more than `maxSampleBytesTotal`. Durable when the promise resolves.
+   * removed while all of them together hold more than `maxSampleBytesTotal`. All of it or none:
+   * a call that fails added nothing, so the caller can add it again without counting twice.
+   * Durable when the promise resolves.
    */
   addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void>;
   listUsage(filter: UsageFilter): Promise<UsageRecord[]>;

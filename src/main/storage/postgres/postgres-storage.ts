@@ -329,8 +329,14 @@ export class PostgresStorage implements Storage {
       byKey.set(key, mergeUsage(byKey.get(key), added, maxFieldsPerKey));
     }
     const ordered = [...byKey.values()].sort(compareUsage);
-    if (ordered.length > 0) {
-      await this.#transaction(async (client) => {
+    const sampleRows = [...new Map(samples.map((sample) => [sampleKeyString(sample), sampleToRow(sample)])).entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, row]) => row);
+    if (ordered.length === 0 && sampleRows.length === 0) return;
+    // One transaction: a portion is added whole or not at all, so the registry can put back what
+    // failed without counting twice what was already committed.
+    await this.#transaction(async (client) => {
+      if (ordered.length > 0) {
         // Rows for new keys first (empty, so the merge below is the same for every key), then every
         // row locked until commit: the merge reads what no other replica can change meanwhile.
         const empty = ordered.map((added) => usageToRow({ ...added, callCount: 0, validCount: 0, usedFields: [], receivedFields: [] }));
@@ -347,40 +353,21 @@ export class PostgresStorage implements Storage {
         const update = multiRowInsert('svc_usage', USAGE_COLUMNS, merged);
         await client.query(`${update.text} ON CONFLICT (${USAGE_KEY_COLUMNS.join(', ')}) DO UPDATE SET
             ${USAGE_COLUMNS.slice(USAGE_KEY_COLUMNS.length).map((column) => `${column} = excluded.${column}`).join(', ')}`, update.values);
-      });
-    }
-    const sampleRows = [...new Map(samples.map((sample) => [sampleKeyString(sample), sampleToRow(sample)])).values()];
-    if (sampleRows.length === 0) return;
-    const { text, values } = multiRowInsert('svc_usage_samples', SAMPLE_COLUMNS, sampleRows.map((row) => ({ ...row, valid: row.valid === 1 })));
-    await this.#query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status, shape) DO UPDATE SET
-        ${SAMPLE_COLUMNS.slice(7).map((column) => `${column} = excluded.${column}`).join(', ')}`, values);
-    const touched = new Map(sampleRows.map((row) => [usageKeyString(rowToSample(row)), row]));
-    for (const row of touched.values()) {
-      await this.#query(
-        `DELETE FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} AND shape NOT IN (
-            SELECT shape FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} ORDER BY recorded_at DESC, shape LIMIT $7)`,
-        [row.consumer_id, row.schema_id, row.environment, row.method, row.path, row.status, samplesPerKey],
-      );
-    }
-    await this.#removeOldestSamplesOver(maxSampleBytesTotal);
-  }
-
-  /**
-   * The oldest samples out while all of them hold more than `maxBytes`. Replicas doing this at once
-   * may remove a few more than needed; a sample another removed first is simply not found.
-   */
-  async #removeOldestSamplesOver(maxBytes: number): Promise<void> {
-    for (;;) {
-      const { rows: [total] } = await this.#query<{ total: string }>('SELECT total FROM svc_usage_sample_bytes', []);
-      const excess = Number(total?.total ?? 0) - maxBytes;
-      if (excess <= 0) return;
-      const { rows: oldest } = await this.#query<{ ctid: string; bytes: string }>(
-        'SELECT ctid, bytes FROM svc_usage_samples ORDER BY recorded_at LIMIT $1', [OLDEST_SAMPLES_READ],
-      );
-      if (oldest.length === 0) return;
-      const chosen = samplesToRemove(oldest, excess).map((sample) => sample.ctid);
-      await this.#query('DELETE FROM svc_usage_samples WHERE ctid = ANY($1::tid[])', [chosen]);
-    }
+      }
+      if (sampleRows.length === 0) return;
+      const { text, values } = multiRowInsert('svc_usage_samples', SAMPLE_COLUMNS, sampleRows.map((row) => ({ ...row, valid: row.valid === 1 })));
+      await client.query(`${text} ON CONFLICT (consumer_id, schema_id, environment, method, path, status, shape) DO UPDATE SET
+          ${SAMPLE_COLUMNS.slice(7).map((column) => `${column} = excluded.${column}`).join(', ')}`, values);
+      const touched = new Map(sampleRows.map((row) => [usageKeyString(rowToSample(row)), row]));
+      for (const row of touched.values()) {
+        await client.query(
+          `DELETE FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} AND shape NOT IN (
+              SELECT shape FROM svc_usage_samples WHERE ${SAMPLE_KEY_MATCH} ORDER BY recorded_at DESC, shape LIMIT $7)`,
+          [row.consumer_id, row.schema_id, row.environment, row.method, row.path, row.status, samplesPerKey],
+        );
+      }
+      await removeOldestSamplesOver(client, maxSampleBytesTotal);
+    });
   }
 
   async listUsage(filter: UsageFilter): Promise<UsageRecord[]> {
@@ -627,4 +614,23 @@ function usageFilterSql(seenColumn: string): string {
 
 function usageFilterValues(filter: UsageFilter): unknown[] {
   return [filter.schemaId ?? null, filter.consumerId ?? null, filter.environment ?? null, filter.before ?? null];
+}
+
+/**
+ * Inside addUsage's transaction: the oldest samples out while all of them hold more than `maxBytes`.
+ * Replicas doing this at once may remove a few more than needed; a sample another removed first is
+ * simply not found.
+ */
+async function removeOldestSamplesOver(client: pg.PoolClient, maxBytes: number): Promise<void> {
+  for (;;) {
+    const { rows: [total] } = await client.query<{ total: string }>('SELECT total FROM svc_usage_sample_bytes', []);
+    const excess = Number(total?.total ?? 0) - maxBytes;
+    if (excess <= 0) return;
+    const { rows: oldest } = await client.query<{ ctid: string; bytes: string }>(
+      'SELECT ctid, bytes FROM svc_usage_samples ORDER BY recorded_at LIMIT $1', [OLDEST_SAMPLES_READ],
+    );
+    if (oldest.length === 0) return;
+    const chosen = samplesToRemove(oldest, excess).map((sample) => sample.ctid);
+    await client.query('DELETE FROM svc_usage_samples WHERE ctid = ANY($1::tid[])', [chosen]);
+  }
 }
