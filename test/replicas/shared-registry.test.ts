@@ -1,7 +1,9 @@
-/** Three replicas on one PostgreSQL database: what one registers, the others see at once. */
+/** Three replicas on one PostgreSQL database: what one registers, the others see (and record against) at once. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { POSTGRES_SKIP_REASON } from '../helpers/postgres';
+import { recordInteractions } from '../helpers/recording';
 import { USER_INTERACTION, startReplicaSet, usersDocument, within, type ReplicaSet } from './replica-set';
 
 describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, () => {
@@ -52,5 +54,26 @@ describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, ()
     assert.deepEqual(listed.consumers.map((info: { consumer_id: string }) => info.consumer_id), ['web']);
     const verdict = await b!.call('CanIDeploy', { schema_id: 'users', new_version: '1.1.0', environment: 'prod' });
     assert.equal(verdict.affected_consumers.length, 1);
+  });
+
+  it('traffic recorded on B against a version registered on A a moment ago is kept, while B has not heard of it', async () => {
+    const [a, b] = set.replicas.map((replica) => replica.client);
+    // Every replica's change listener loses its connection; each reconnects after reconnectDelayMs (500 ms).
+    const admin = new pg.Client({ connectionString: set.databaseUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'");
+      assert.ok(rows.length >= 2, 'the replicas listen');
+    } finally {
+      await admin.end();
+    }
+    const registered = await a!.call('RegisterSchema', { schema_id: 'orders', schema_content: usersDocument('1.0.0'), schema_version: '1.0.0' });
+    assert.equal(registered.success, true, registered.message);
+    const answer = await recordInteractions(b!, [{
+      schema_id: 'orders', schema_version: '1.0.0', environment: 'prod', consumer_id: 'web', valid: true, read_fields: [], read_fields_tracked: false,
+      ...USER_INTERACTION,
+    }]);
+    // Before, it was dropped as "unknown schema" until B's listener was back and had resynchronised.
+    assert.deepEqual(answer, { accepted: 1, dropped: 0, message: '' });
   });
 });

@@ -61,6 +61,8 @@ export function replaySamples(ctx: ServiceContext, source: ConsumerSamples, cand
 /** undefined: still valid; 'skipped': not valid against its own version any more (redaction, a re-registration). */
 async function replayOne(ctx: ServiceContext, sample: InteractionSampleRecord, candidate: ContractRef): Promise<ReplayEvidence | undefined | 'skipped'> {
   const stored = JSON.parse(sample.interactionJson) as StoredInteraction;
+  // Recorded on another replica, against a version this one may not have indexed yet.
+  await ctx.schemas.readThrough(sample.schemaId, sample.schemaVersion);
   const recordedRef = ctx.schemas.findVersionRef(sample.schemaId, sample.schemaVersion);
   if (!recordedRef) return 'skipped';
   const message = (version: string): Buffer => interactionCodec().requestSerialize({

@@ -66,6 +66,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         callback(error, response);
       };
       const skipped = new Map<RecordingDropReason, number>();
+      /** Schema versions this stream found in no store (`schemaId\nversion`). */
+      const unknownVersions = new Set<string>();
       /** Which of the usage registry's limits the `limit` drops met. */
       const usageLimited = new Map<UsageDropReason, number>();
       const drop = (reason: RecordingDropReason) => {
@@ -83,7 +85,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           drop(overLimit);
           return;
         }
-        const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller);
+        const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller, unknownVersions);
         const attribution = resolved ? attributeInteraction(message, resolved) : { skipped: 'unknown_schema' as const };
         if ('skipped' in attribution) {
           drop(attribution.skipped);
@@ -180,9 +182,24 @@ function createMatcherCache(ctx: ServiceContext) {
       const matcher = ref && cache.get(ref.hash);
       return ref && matcher ? { version: ref.version, matcher } : undefined;
     },
-    async load(schemaId: string, version: string, caller: string): Promise<ResolvedMatcher | undefined> {
+    /**
+     * Reads through to a shared store for a version this replica has not indexed yet (registered on
+     * another one a moment ago), once per stream for each miss: `missed` remembers them.
+     */
+    async load(schemaId: string, version: string, caller: string, missed: Set<string>): Promise<ResolvedMatcher | undefined> {
+      const key = `${schemaId}\n${version}`;
+      if (missed.has(key)) return undefined;
+      try {
+        await ctx.schemas.readThrough(schemaId, version);
+      } catch (error) {
+        // An id that could never be registered is just unknown here.
+        if (!(error instanceof SvcError && error.code === ErrorCode.INVALID_ARGUMENT)) throw error;
+      }
       const ref = ctx.schemas.findVersionRef(schemaId, version);
-      if (!ref) return undefined;
+      if (!ref) {
+        missed.add(key);
+        return undefined;
+      }
       let matcher: OperationMatcher;
       try {
         // Listed off the main thread: a recording stream never parses a document here.
