@@ -7,9 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor } from '@svc/client';
 import { DEFAULT_REDACTED_KEYS, isRedactedKey, redactBody, redactPath } from '../../src/shared/evidence/redaction';
-import { fieldPaths, shapeDigest } from '../../src/shared/evidence/field-paths';
+import { ALL_FIELDS, MAX_FIELD_PATHS_PER_BODY, fieldPaths, shapeDigest } from '../../src/shared/evidence/field-paths';
+import { splitByUsedFields } from '../../src/main/evidence/field-level-impact';
+import { uniteFields } from '../../src/main/storage/usage-merge';
 import { describeRecordedExchange } from '../../src/shared/evidence/recorded-evidence';
-import { attributeInteraction, observationOf } from '../../src/main/evidence/observe-interaction';
+import { MAX_READ_FIELDS, attributeInteraction, observationOf } from '../../src/main/evidence/observe-interaction';
 import type { OperationMatcher } from '../../src/main/evidence/operation-matcher';
 import type { UsageObservation } from '../../src/main/evidence/usage-registry';
 
@@ -25,7 +27,7 @@ function observeInteraction(...[message, resolved, keys]: [...Parameters<typeof 
 test('a `__proto__` key is kept as a field, and redacted inside like any other', () => {
   const { text, value } = redactBody('{"id":1,"__proto__":{"password":"hunter2","x":1}}', DEFAULT_KEYS);
   assert.equal(text, '{"id":1,"__proto__":{"password":"[REDACTED]","x":1}}');
-  assert.deepEqual(fieldPaths(value), ['id', '__proto__', '__proto__.password', '__proto__.x']);
+  assert.deepEqual(fieldPaths(value), { paths: ['id', '__proto__', '__proto__.password', '__proto__.x'], cut: false });
   assert.equal(Object.getPrototypeOf(value), Object.prototype, 'the field did not become the prototype');
 });
 
@@ -61,6 +63,34 @@ test('a body that is not JSON is dropped whole', () => {
   assert.deepEqual(redactBody('', DEFAULT_KEYS), { text: '', value: undefined });
 });
 
+test('a list of used fields cut at a limit ends with ALL_FIELDS: received paths past MAX_FIELD_PATHS_PER_BODY, read fields past MAX_READ_FIELDS, a stored row past maxFieldsPerKey', () => {
+  const matcher = { match: () => ({ method: 'GET', path: '/wide' }) } as unknown as OperationMatcher;
+  const wide = Object.fromEntries(Array.from({ length: MAX_FIELD_PATHS_PER_BODY + 100 }, (_, i) => [`f${i}`, i]));
+  const observe = (readFields: string[] | undefined) => {
+    const result = observeInteraction({
+      consumer_id: 'web', environment: 'dev', schema_id: 'wide', valid: true, read_fields_tracked: readFields !== undefined, read_fields: readFields ?? [],
+      request: { method: 'GET', path: '/wide', headers: {}, body: '' },
+      response: { status_code: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(wide) },
+    } as never, { version: '1.0.0', matcher }, DEFAULT_KEYS);
+    assert.ok('observation' in result);
+    return result.observation.usedFields;
+  };
+  const untracked = observe(undefined);
+  assert.equal(untracked.length, MAX_FIELD_PATHS_PER_BODY + 1);
+  assert.equal(untracked.at(-1), ALL_FIELDS);
+  // Before, f599 was in no list and its removal was set aside as unreached: SAFE.
+  const removed = { description: 'GET /wide: response 200 field "f599" was removed (at #/paths/~1wide/get)' } as never;
+  assert.deepEqual(splitByUsedFields([removed], () => untracked).reached, [removed]);
+
+  const allRead = Array.from({ length: MAX_READ_FIELDS + 20 }, (_, i) => `f${i}`);
+  assert.deepEqual(observe(allRead), [...allRead.slice(0, MAX_READ_FIELDS), ALL_FIELDS]);
+  assert.deepEqual(observe(allRead.slice(0, MAX_READ_FIELDS)), allRead.slice(0, MAX_READ_FIELDS), 'at the limit, nothing was cut');
+
+  const united = uniteFields({ usedFields: ['a', 'b'], receivedFields: [] }, { usedFields: ['b', 'c', 'd'], receivedFields: ['e'] }, 3);
+  assert.deepEqual(united, { usedFields: [ALL_FIELDS, 'a', 'b', 'c'], receivedFields: [] });
+  assert.deepEqual(uniteFields(united, { usedFields: ['a'], receivedFields: [] }, 3).usedFields, [ALL_FIELDS, 'a', 'b'], 'the mark is kept');
+});
+
 test('the observation\'s fields and shape are those of the redacted text it stores', () => {
   const matcher = { match: () => ({ method: 'POST', path: '/users' }) } as unknown as OperationMatcher;
   const users = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `n${i}`, token: `t${i}`, tags: i % 2 ? ['a'] : [], nested: { apiKey: 'k', deep: [{ v: null }] } }));
@@ -75,7 +105,7 @@ test('the observation\'s fields and shape are those of the redacted text it stor
   assert.doesNotMatch(observation.interactionJson, /Bearer x|"k"|t1/);
   const requestValue = JSON.parse(stored.request.body);
   const responseValue = JSON.parse(stored.response.body);
-  assert.deepEqual(observation.usedFields, fieldPaths(responseValue));
+  assert.deepEqual(observation.usedFields, fieldPaths(responseValue).paths);
   assert.equal(observation.shape, shapeDigest([stored.request.method, requestValue, 201, responseValue]));
   assert.ok(observation.usedFields.includes('[].nested.apiKey'));
 });

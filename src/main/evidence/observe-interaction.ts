@@ -8,6 +8,7 @@
 import type { RecordedInteraction__Output } from '@svc/client/protocol';
 import { LIMITS } from '../../shared/limits';
 import type { RecordedEvidence, RecordedExchange } from '../../shared/evidence/recorded-evidence';
+import { usedFieldList } from '../../shared/evidence/field-paths';
 import { nestingExceeds } from '../../shared/validation/json-body';
 import type { RecordingDropReason } from './drop-reasons';
 import type { OperationMatcher } from './operation-matcher';
@@ -17,7 +18,10 @@ import type { UsageObservation } from './usage-registry';
 export const UNKNOWN_CONSUMER = 'unknown';
 const CONSUMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
 const ENVIRONMENT_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** Read-field paths taken from one interaction at most (the rest are not even decoded: recorded-interaction-codec.ts). */
+/**
+ * Read-field paths taken from one interaction at most (the rest are not even decoded:
+ * recorded-interaction-codec.ts, which keeps one more to tell that there were more).
+ */
 export const MAX_READ_FIELDS = 500;
 
 /** An interaction attributed to a consumer and an operation, waiting to be described. */
@@ -59,7 +63,7 @@ export function attributeInteraction(
       exchange: {
         method: request.method.toUpperCase(), path: request.path, requestHeaders: request.headers, requestBody: request.body,
         statusCode: response.status_code, responseHeaders: response.headers, responseBody: response.body,
-        readFields: message.read_fields_tracked ? message.read_fields.slice(0, MAX_READ_FIELDS) : undefined,
+        readFields: message.read_fields_tracked ? usedFieldList(message.read_fields.slice(0, MAX_READ_FIELDS), message.read_fields.length > MAX_READ_FIELDS) : undefined,
       },
     },
   };

@@ -49,7 +49,8 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
       case RECORDED.RESPONSE: responses.push(readEmbedded(reader, tag)); break;
       case RECORDED.VALID: message.valid = readBool(reader, tag); break;
       case RECORDED.READ_FIELDS: {
-        if (message.read_fields.length >= MAX_READ_FIELDS || overLimit !== undefined) {
+        // One past the limit is kept, to tell that the list was cut (observe-interaction.ts).
+        if (message.read_fields.length > MAX_READ_FIELDS || overLimit !== undefined) {
           readEmbedded(reader, tag);
           break;
         }

@@ -3,6 +3,7 @@
  * storage backend does when it is added to a stored row. One rule, so a row reads the same whichever
  * replica or backend wrote it, and replicas adding to one key lose nothing.
  */
+import { ALL_FIELDS } from '../../shared/evidence/field-paths';
 import type { UsageRecord } from './storage';
 
 /** Field names seen on one key: used (read by the consumer) and received (sent, not read). */
@@ -31,14 +32,20 @@ export function mergeUsage(stored: UsageRecord | undefined, added: UsageRecord, 
 
 /**
  * The fields of both, sorted: a field used by either is used, never also received. At most
- * `maxFields` in all; what `into` holds comes first, used fields before received ones.
+ * `maxFields` in all; what `into` holds comes first, used fields before received ones. Used fields
+ * left out for want of room leave ALL_FIELDS in their place (one past `maxFields`).
  */
 export function uniteFields(into: FieldSets, added: FieldSets, maxFields: number): { usedFields: string[]; receivedFields: string[] } {
   // Runs once per recorded interaction on the main thread: no concatenated copies of the lists.
   const used = new Set<string>();
+  let cut = false;
   for (const fields of [into.usedFields, added.usedFields]) {
-    for (const field of fields) if (used.size < maxFields) used.add(field);
+    for (const field of fields) {
+      if (used.size < maxFields) used.add(field);
+      else if (!used.has(field)) cut = true;
+    }
   }
+  if (cut) used.add(ALL_FIELDS);
   const received = new Set<string>();
   for (const fields of [into.receivedFields, added.receivedFields]) {
     for (const field of fields) if (!used.has(field) && used.size + received.size < maxFields) received.add(field);

@@ -9,11 +9,24 @@ export const MAX_FIELD_PATHS_PER_BODY = 500;
 /** Deeper values are not walked. */
 export const MAX_FIELD_PATH_DEPTH = 16;
 
-/** Leaf and object paths of the value, `items[].id` style, at most `limit`. */
-export function fieldPaths(value: unknown, limit = MAX_FIELD_PATHS_PER_BODY): string[] {
+/**
+ * A used field that stands for every field: a list of used fields cut at one of its limits ends
+ * with it, so that field-level impact counts every change of the endpoint as reached instead of
+ * setting aside a change to a field the list had no room for. (It reaches every field path as a
+ * map's `*` reaches any key.)
+ */
+export const ALL_FIELDS = '*';
+
+/**
+ * Leaf and object paths of the value, `items[].id` style, at most `limit`; `cut` when the value
+ * has more. Values deeper than MAX_FIELD_PATH_DEPTH are not walked: their deepest listed path
+ * reaches them already.
+ */
+export function fieldPaths(value: unknown, limit = MAX_FIELD_PATHS_PER_BODY): { paths: string[]; cut: boolean } {
   const paths = new Set<string>();
+  let cut = false;
   const walk = (node: unknown, prefix: string, depth: number): void => {
-    if (paths.size >= limit || depth > MAX_FIELD_PATH_DEPTH) return;
+    if (cut || depth > MAX_FIELD_PATH_DEPTH) return;
     if (Array.isArray(node)) {
       for (const item of node) walk(item, `${prefix}[]`, depth + 1);
       return;
@@ -21,13 +34,21 @@ export function fieldPaths(value: unknown, limit = MAX_FIELD_PATHS_PER_BODY): st
     if (node === null || typeof node !== 'object') return;
     for (const [name, child] of Object.entries(node as Record<string, unknown>)) {
       const path = prefix === '' ? name : `${prefix}.${name}`;
-      if (paths.size >= limit) return;
+      if (!paths.has(path) && paths.size >= limit) {
+        cut = true;
+        return;
+      }
       paths.add(path);
       walk(child, path, depth + 1);
     }
   };
   walk(value, '', 0);
-  return [...paths];
+  return { paths: [...paths], cut };
+}
+
+/** Used fields as listed, with ALL_FIELDS after them when the list was cut. */
+export function usedFieldList(fields: readonly string[], cut: boolean): string[] {
+  return cut ? [...fields, ALL_FIELDS] : [...fields];
 }
 
 /** A short digest of the value's structure: the same keys and value types give the same digest. */

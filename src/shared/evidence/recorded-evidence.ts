@@ -5,7 +5,7 @@
  * the costly part of recording (about 7 ms for a 250 Ki-character body): the server describes small
  * interactions on its main thread and large ones on a document-task thread, with this one function.
  */
-import { fieldPaths, shapeDigest } from './field-paths';
+import { fieldPaths, shapeDigest, usedFieldList } from './field-paths';
 import { redactBody, redactHeaders, redactPath } from './redaction';
 
 /** One exchange as recorded, with the method in upper case and the real path. */
@@ -17,7 +17,10 @@ export interface RecordedExchange {
   statusCode: number;
   responseHeaders: Record<string, string>;
   responseBody: string;
-  /** Response field paths the consumer's code read; undefined when not tracked (then all it received counts as used). */
+  /**
+   * Response field paths the consumer's code read (ending with ALL_FIELDS when there were more than
+   * could be taken); undefined when not tracked (then all it received counts as used).
+   */
   readFields: string[] | undefined;
 }
 
@@ -35,11 +38,11 @@ export function describeRecordedExchange(exchange: RecordedExchange, redactedKey
   const responseBody = redactBody(exchange.responseBody, redactedKeys);
   const request = { method: exchange.method, path: redactPath(exchange.path, redactedKeys), headers: redactHeaders(exchange.requestHeaders, redactedKeys), body: requestBody.text };
   const response = { status_code: exchange.statusCode, headers: redactHeaders(exchange.responseHeaders, redactedKeys), body: responseBody.text };
-  const received = fieldPaths(responseBody.value);
+  const { paths: received, cut } = fieldPaths(responseBody.value);
   const { readFields } = exchange;
   const read = new Set(readFields);
   return {
-    usedFields: readFields ?? received,
+    usedFields: readFields ?? usedFieldList(received, cut),
     receivedFields: readFields ? received.filter((field) => !read.has(field)) : [],
     shape: shapeDigest([request.method, requestBody.value, exchange.statusCode, responseBody.value]),
     interactionJson: JSON.stringify({ request, response }),
