@@ -110,3 +110,27 @@ test('--fail-if-no-consumers: with no consumers the text says the gate required 
   assert.equal(open.code, 0, open.stderr);
   assert.match(open.stdout, /No consumers are registered for users in dev: nothing can break\./);
 });
+
+test('a consumer with more changes than the answer lists: --json carries omitted_changes, the text and the table count them', async () => {
+  const removed = 150;
+  const paths = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`/r${i}`, { get: { responses: { 200: { description: 'ok' } } } }]));
+  const document = (version: string, count: number) => JSON.stringify({ openapi: '3.0.3', info: { title: 'many', version }, paths: { '/keep': { get: { responses: { 200: { description: 'ok' } } } }, ...paths(count) } });
+  for (const [version, count] of [['1.0.0', removed], ['2.0.0', 0]] as const) {
+    const response = await server.client.call('RegisterSchema', { schema_id: 'many', schema_version: version, schema_content: document(version, count) });
+    assert.equal(response.success, true, response.message);
+  }
+  const used_endpoints = Array.from({ length: removed }, (_, i) => ({ method: 'GET', path: `/r${i}` }));
+  const consumer = await server.client.call('RegisterConsumer', { consumer_id: 'crawler', consumer_version: '1.0.0', environment: 'prod', schema_id: 'many', schema_version: '1.0.0', used_endpoints });
+  assert.equal(consumer.success, true, consumer.message);
+
+  const args = ['can-i-deploy', '--schema', 'many', '--version', '2.0.0', '--env', 'prod', '--server', server.address];
+  const json = await runSvcInProcess([...args, '--json']);
+  assert.equal(json.code, 1, json.stderr);
+  const [impact] = JSON.parse(json.stdout).affected_consumers;
+  assert.equal(impact.relevant_changes.length + impact.omitted_changes, removed);
+  assert.ok(impact.omitted_changes > 0, 'the server lists fewer than all of them');
+  const text = await runSvcInProcess([...args, '--output', 'text']);
+  assert.match(text.stdout, new RegExp(`… and ${impact.omitted_changes} more changes not listed in the answer \\(canIDeployChangesPerConsumer\\); the verdict counts them`));
+  const table = await runSvcInProcess([...args, '--output', 'table']);
+  assert.match(table.stdout, new RegExp(`ENDPOINT_REMOVED GET /r\\d+ \\(\\+${removed - 1} more\\)`));
+});

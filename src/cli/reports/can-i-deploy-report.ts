@@ -33,6 +33,7 @@ export function canIDeployJson(question: DeployQuestion, answer: CanIDeployRespo
         method: failure.method, path: failure.path, status_code: failure.status_code, errors: failure.errors, recorded_at: Number(failure.recorded_at),
       })),
       unreached_changes: impact.unreached_changes.map((change) => changeToJson(fromProtoChange(change))),
+      omitted_changes: impact.omitted_changes,
     })),
     replayed_interactions: answer.replayed_interactions,
   };
@@ -91,6 +92,7 @@ function consumerLines(impact: ConsumerImpact__Output): string[] {
     lines.push(`    Endpoints affected: ${endpoints.join(', ')}`);
     for (const change of impact.relevant_changes) lines.push(`    Reason: [${change.type}] ${change.description}`);
   }
+  if (impact.omitted_changes > 0) lines.push(`    ${omittedText(impact.omitted_changes)}`);
   lines.push(...evidenceLines(impact));
   return lines;
 }
@@ -143,7 +145,13 @@ function reasonCell(impact: ConsumerImpact__Output): string {
   const [failure] = impact.replay_failures;
   if (!first && failure) return `replay failed: ${failure.method} ${failure.path} ${failure.status_code}${replayed}${unreached}`;
   if (!first) return '-';
-  return `${first.type} ${endpointOf(first)}${more.length > 0 ? ` (+${more.length} more)` : ''}${replayed}${unreached}`;
+  const others = more.length + impact.omitted_changes;
+  return `${first.type} ${endpointOf(first)}${others > 0 ? ` (+${others} more)` : ''}${replayed}${unreached}`;
+}
+
+/** The changes of a consumer the server's answer did not list (omitted_changes). */
+function omittedText(count: number): string {
+  return `… and ${count} more change${count === 1 ? '' : 's'} not listed in the answer (canIDeployChangesPerConsumer); the verdict counts them`;
 }
 
 function recommendation(question: DeployQuestion, safe: boolean, breaking: readonly ConsumerImpact__Output[]): string {
