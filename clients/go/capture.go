@@ -2,11 +2,15 @@ package svc
 
 import (
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -82,12 +86,12 @@ func (c *Capture) RoundTrip(req *http.Request) (*http.Response, error) {
 			Method: req.Method,
 			Path:   req.URL.RequestURI(),
 			Header: req.Header.Clone(),
-			Body:   recordedBody(requestBody, req.Header.Get("Content-Type")),
+			Body:   recordedBody(decodeContent(requestBody, req.Header, maxBodyBytes), req.Header.Get("Content-Type")),
 		},
 		Response: Response{
 			StatusCode: resp.StatusCode,
 			Header:     resp.Header.Clone(),
-			Body:       recordedBody(responseBody, resp.Header.Get("Content-Type")),
+			Body:       recordedBody(decodeContent(responseBody, resp.Header, maxBodyBytes), resp.Header.Get("Content-Type")),
 		},
 	}
 	if c.AutoValidate {
@@ -188,6 +192,43 @@ func readResponseBody(resp *http.Response, limit int64) ([]byte, error) {
 		return nil, nil
 	}
 	return body, nil
+}
+
+// decodeContent undoes the Content-Encoding of a recorded body, as the caller reads it: Go's
+// transport decompresses a response only when it asked for gzip itself, so a caller that sets
+// Accept-Encoding gets the encoded bytes, and the JSON to validate is what they decode to (Python's
+// capture records decoded bodies too). A coding it cannot undo (br, zstd), a corrupt body, or one
+// that decodes to more than limit is not recorded: compressed bytes are no JSON text.
+func decodeContent(body []byte, header http.Header, limit int64) []byte {
+	codings := strings.Split(strings.Join(header.Values("Content-Encoding"), ","), ",")
+	// Codings are listed in the order they were applied; undo the last first.
+	for i := len(codings) - 1; i >= 0 && len(body) > 0; i-- {
+		var decoder io.ReadCloser
+		var err error
+		switch strings.ToLower(strings.TrimSpace(codings[i])) {
+		case "", "identity":
+			continue
+		case "gzip", "x-gzip":
+			decoder, err = gzip.NewReader(bytes.NewReader(body))
+		case "deflate":
+			// zlib-wrapped as RFC 9110 says; some servers send raw deflate.
+			if decoder, err = zlib.NewReader(bytes.NewReader(body)); err != nil {
+				decoder, err = flate.NewReader(bytes.NewReader(body)), nil
+			}
+		default:
+			return nil
+		}
+		if err != nil {
+			return nil
+		}
+		decoded, err := io.ReadAll(io.LimitReader(decoder, limit+1))
+		decoder.Close()
+		if err != nil || int64(len(decoded)) > limit {
+			return nil
+		}
+		body = decoded
+	}
+	return body
 }
 
 var (

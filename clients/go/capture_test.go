@@ -1,9 +1,12 @@
 package svc_test
 
 import (
+	"compress/gzip"
+	"compress/zlib"
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -122,5 +125,99 @@ func TestCaptureValidatorDown(t *testing.T) {
 	// A contract test must not pass because nothing was checked.
 	if status.Code(err) != codes.Unavailable || errors.Is(err, svc.ErrRejected) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// encodingProvider answers user 42 compressed with the coding the caller accepts.
+func encodingProvider(t *testing.T) *httptest.Server {
+	t.Helper()
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		user := []byte(`{"id":42,"name":"Ada","email":"ada@example.com"}`)
+		var encoder io.WriteCloser
+		switch coding := r.Header.Get("Accept-Encoding"); coding {
+		case "gzip":
+			encoder = gzip.NewWriter(w)
+		case "deflate":
+			encoder = zlib.NewWriter(w)
+		case "br":
+			// Not a coding the Go client can undo; the bytes stand in for brotli.
+			w.Header().Set("Content-Encoding", coding)
+			_, _ = w.Write([]byte{0x8b, 0x02, 0x80, 0xff})
+			return
+		default:
+			_, _ = w.Write(user)
+			return
+		}
+		w.Header().Set("Content-Encoding", r.Header.Get("Accept-Encoding"))
+		_, _ = encoder.Write(user)
+		_ = encoder.Close()
+	}))
+	t.Cleanup(server.Close)
+	return server
+}
+
+func TestCaptureRecordsTheDecodedBodyOfAnEncodedResponse(t *testing.T) {
+	client, _ := newBoundClient(t)
+	provider := encodingProvider(t)
+	for _, test := range []struct {
+		name, acceptEncoding string
+		decode               func(io.Reader) (io.Reader, error)
+		recorded             bool
+	}{
+		// Go's transport asks for gzip itself and hands back the decoded body.
+		{name: "decompressed by the transport", recorded: true},
+		// A caller that asks for an encoding itself reads the encoded bytes.
+		{name: "gzip asked by the caller", acceptEncoding: "gzip", recorded: true,
+			decode: func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
+		{name: "deflate asked by the caller", acceptEncoding: "deflate", recorded: true,
+			decode: func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }},
+		{name: "a coding the client cannot undo", acceptEncoding: "br"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			capture := &svc.Capture{Validator: client, AutoValidate: true}
+			request, err := http.NewRequestWithContext(t.Context(), "GET", provider.URL+"/users/42", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if test.acceptEncoding != "" {
+				request.Header.Set("Accept-Encoding", test.acceptEncoding)
+			}
+			response, err := capture.Client().Do(request)
+			if err != nil {
+				t.Fatalf("the consumer's call failed: %v", err)
+			}
+			defer response.Body.Close()
+			if test.decode != nil {
+				// The caller still gets the bytes it asked for.
+				reader, err := test.decode(response.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if body, err := io.ReadAll(reader); err != nil || !strings.Contains(string(body), `"id":42`) {
+					t.Fatalf("the caller's body: %q %v", body, err)
+				}
+			}
+
+			interaction := capture.Interactions()[0]
+			body, isJSON := interaction.Response.Body.(json.RawMessage)
+			if !test.recorded {
+				if interaction.Response.Body != nil {
+					t.Fatalf("an encoded body was recorded as it is: %#v", interaction.Response.Body)
+				}
+				return
+			}
+			if !isJSON || !strings.Contains(string(body), `"email":"ada@example.com"`) {
+				t.Fatalf("recorded body %#v", interaction.Response.Body)
+			}
+			if interaction.Validation == nil || !interaction.Validation.Valid {
+				t.Fatalf("validation %+v", interaction.Validation)
+			}
+			// What was recorded can be validated again later.
+			results, err := client.ValidateMany(t.Context(), capture.Interactions())
+			if err != nil || !results[0].Valid {
+				t.Fatalf("%+v %v", results, err)
+			}
+		})
 	}
 }

@@ -252,7 +252,7 @@ func (c *Client) ValidateProducerResponse(ctx context.Context, request Request, 
 		SchemaId:      schemaID,
 		SchemaVersion: version,
 		Method:        requestData.Method,
-		Path:          request.Path,
+		Path:          requestData.Path,
 		Response:      responseData,
 		Request:       requestData,
 	})

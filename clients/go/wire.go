@@ -5,24 +5,41 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/svc-contracts/svc/clients/go/svcpb"
 )
 
 const jsonContentType = "application/json"
 
+// validText is s as a proto3 string field may hold it: protobuf refuses to marshal invalid UTF-8,
+// and the whole call would fail (in a batch, with every exchange sent along). Each byte that starts
+// no valid sequence becomes U+FFFD, as the Python and Java clients decode a binary or mis-declared
+// body, so the exchange is still validated with the others.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s { // range reads each invalid byte as utf8.RuneError (U+FFFD)
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // encodeBody returns the body as text, and whether it was JSON-encoded here (then a JSON content
-// type is implied). Text and bytes are taken as already encoded.
+// type is implied). Text and bytes are taken as already encoded, as UTF-8.
 func encodeBody(body any) (text string, jsonEncoded bool, err error) {
 	switch b := body.(type) {
 	case nil:
 		return "", false, nil
 	case string:
-		return b, false, nil
+		return validText(b), false, nil
 	case []byte:
-		return string(b), false, nil
+		return validText(string(b)), false, nil
 	case json.RawMessage:
-		return string(b), false, nil
+		return validText(string(b)), false, nil
 	default:
 		encoded, err := json.Marshal(b)
 		if err != nil {
@@ -32,14 +49,16 @@ func encodeBody(body any) (text string, jsonEncoded bool, err error) {
 	}
 }
 
-// flattenHeader lower-cases names and joins repeated values with ", " (RFC 9110).
+// flattenHeader lower-cases names and joins repeated values with ", " (RFC 9110); bytes that are
+// not UTF-8 (obs-text) become U+FFFD.
 func flattenHeader(header http.Header) map[string]string {
 	if len(header) == 0 {
 		return map[string]string{}
 	}
 	flat := make(map[string]string, len(header))
 	for name, values := range header {
-		flat[strings.ToLower(name)] = strings.Join(values, ", ")
+		// strings.ToLower already writes invalid bytes as U+FFFD.
+		flat[strings.ToLower(name)] = validText(strings.Join(values, ", "))
 	}
 	return flat
 }
@@ -67,7 +86,7 @@ func toRequestData(request Request) (*svcpb.RequestData, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &svcpb.RequestData{Method: strings.ToUpper(request.Method), Path: request.Path, Headers: headers, Body: body}, nil
+	return &svcpb.RequestData{Method: strings.ToUpper(request.Method), Path: validText(request.Path), Headers: headers, Body: body}, nil
 }
 
 func toResponseData(response Response) (*svcpb.ResponseData, error) {
