@@ -16,7 +16,8 @@ import java.util.TreeMap;
 /**
  * A response that copies what the servlet writes (up to the limit) while passing every write and
  * flush straight through: nothing is held back, so streamed responses stream as before. Event
- * streams are passed through without being copied.
+ * streams are passed through without being copied. What the container discards (resetBuffer,
+ * reset) is dropped from the copy too.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
     private final BodyCapture capture;
@@ -41,6 +42,26 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     public PrintWriter getWriter() throws IOException {
         if (writer == null) writer = new PrintWriter(new TeeWriter(super.getWriter()));
         return writer;
+    }
+
+    /**
+     * The container discards its buffer (or throws when the response is committed, before the
+     * capture is touched): what was written so far never reaches the client, so it leaves the copy
+     * too. Error handlers do this after a partial write.
+     */
+    @Override
+    public void resetBuffer() {
+        super.resetBuffer();
+        capture.clear();
+    }
+
+    /** As {@link #resetBuffer()}, with the status and headers; which of stream or writer was taken is forgotten too. */
+    @Override
+    public void reset() {
+        super.reset();
+        capture.clear();
+        stream = null;
+        writer = null;
     }
 
     boolean bodyCaptured() {
