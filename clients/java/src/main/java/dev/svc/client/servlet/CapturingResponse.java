@@ -64,6 +64,22 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         writer = null;
     }
 
+    /**
+     * The container discards the buffer and writes its own error page, past this wrapper: the copy
+     * cannot be what the client gets, so the exchange is not validated (counted as skipped).
+     */
+    @Override
+    public void sendError(int status, String message) throws IOException {
+        super.sendError(status, message);
+        capture.markIncomplete();
+    }
+
+    @Override
+    public void sendError(int status) throws IOException {
+        super.sendError(status);
+        capture.markIncomplete();
+    }
+
     boolean bodyCaptured() {
         return capture.complete();
     }

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The filter's copy of the response is what the client received: bodies written through the Writer are
- * held to maxBodyBytes by their UTF-8 size, and what a servlet discards with resetBuffer() or reset()
- * leaves the copy too. A real Jetty 12 serves {@code GET /users/{id}} of users-v1.yaml.
+ * held to maxBodyBytes by their UTF-8 size, what a servlet discards with resetBuffer() or reset()
+ * leaves the copy too, and a response ended by sendError() (whose page the container writes) is not validated. A real Jetty 12 serves {@code GET /users/{id}} of users-v1.yaml.
  */
 class ResponseCaptureTest {
     private static final String SCHEMA = "java-response-capture";
@@ -140,6 +140,22 @@ class ResponseCaptureTest {
         }
     }
 
+    @Test
+    void aResponseEndedBySendErrorIsSkippedNotValidatedAsWhatWasWrittenBefore() throws Exception {
+        List<ContractViolation> violations = new CopyOnWriteArrayList<>();
+        ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
+        try (App app = new App(filter)) {
+            HttpResponse<String> response = app.get("reset=error");
+            assertEquals(404, response.statusCode());
+            assertTrue(filter.flush(FLUSH));
+            assertEquals(List.of(), violations, "the part written before sendError never reached the client");
+            assertEquals(0, filter.stats().validated());
+            assertEquals(1, filter.stats().skipped());
+        } finally {
+            filter.destroy();
+        }
+    }
+
     /** A Jetty 12 server on a free loopback port, the filter in front of {@link UserServlet}. */
     private static final class App implements AutoCloseable {
         private final Server server = new Server(new InetSocketAddress("127.0.0.1", 0));
@@ -182,7 +198,7 @@ class ResponseCaptureTest {
      * the name); {@code ?reset=buffer}
      * first writes a part it discards with resetBuffer(); {@code ?reset=all} first sets a 500, a header and a
      * part, then reset() and the user through the output stream; {@code ?reset=committed} flushes the first half,
-     * and the refused resetBuffer() changes nothing.
+     * and the refused resetBuffer() changes nothing; {@code ?reset=error} writes a part, then sendError(404).
      */
     private static final class UserServlet extends HttpServlet {
         private static final long serialVersionUID = 1L;
@@ -200,6 +216,10 @@ class ResponseCaptureTest {
                 return;
             }
             switch (reset) {
+                case "error" -> {
+                    response.getWriter().write("{\"partial\":");
+                    response.sendError(404, "no such user");
+                }
                 case "buffer" -> {
                     response.getWriter().write("{\"partial\":");
                     response.resetBuffer();
