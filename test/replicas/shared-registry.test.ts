@@ -56,9 +56,8 @@ describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, ()
     assert.equal(verdict.affected_consumers.length, 1);
   });
 
-  it('traffic recorded on B against a version registered on A a moment ago is kept, while B has not heard of it', async () => {
-    const [a, b] = set.replicas.map((replica) => replica.client);
-    // Every replica's change listener loses its connection; each reconnects after reconnectDelayMs (500 ms).
+  /** Every replica's change listener loses its connection; each reconnects after reconnectDelayMs (500 ms), hearing nothing meanwhile. */
+  const deafenReplicas = async () => {
     const admin = new pg.Client({ connectionString: set.databaseUrl });
     await admin.connect();
     try {
@@ -67,6 +66,11 @@ describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, ()
     } finally {
       await admin.end();
     }
+  };
+
+  it('traffic recorded on B against a version registered on A a moment ago is kept, while B has not heard of it', async () => {
+    const [a, b] = set.replicas.map((replica) => replica.client);
+    await deafenReplicas();
     const registered = await a!.call('RegisterSchema', { schema_id: 'orders', schema_content: usersDocument('1.0.0'), schema_version: '1.0.0' });
     assert.equal(registered.success, true, registered.message);
     const answer = await recordInteractions(b!, [{
@@ -75,5 +79,21 @@ describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, ()
     }]);
     // Before, it was dropped as "unknown schema" until B's listener was back and had resynchronised.
     assert.deepEqual(answer, { accepted: 1, dropped: 0, message: '' });
+  });
+
+  it('a version assigned on B (no version given) never replaces one A registered a moment ago: B assigns the next', async () => {
+    const [a, b] = set.replicas.map((replica) => replica.client);
+    // info.version "draft" is no semantic version: each registration without schema_version gets the next patch.
+    const draft = (path: string) => usersDocument('draft', { [path]: { get: { responses: { 204: { description: 'none' } } } } });
+    assert.equal((await a!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/one') })).metadata.schema_version, '1.0.0');
+    await within(1_000, async () => (await b!.call('ListSchemas', {})).schemas.some((s: { schema_id: string }) => s.schema_id === 'drafts'));
+    await deafenReplicas();
+    const onA = await a!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/two') });
+    assert.equal(onA.metadata.schema_version, '1.0.1');
+    const onB = await b!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/three') });
+    // Before, B chose 1.0.1 from its stale index, read A's 1.0.1 and replaced it with other content.
+    assert.deepEqual([onB.success, onB.metadata.schema_version], [true, '1.0.2'], onB.message);
+    const kept = await a!.call('GetSchema', { schema_id: 'drafts', schema_version: '1.0.1' });
+    assert.equal(kept.metadata.schema_hash, onA.metadata.schema_hash);
   });
 });

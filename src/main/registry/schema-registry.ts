@@ -166,8 +166,14 @@ export class SchemaRegistry {
     return this.#writes.run(input.schemaId, async () => {
       // The whole id: an assigned version is the next one after the latest.
       await this.readThrough(input.schemaId);
-      const { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
+      let { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
+      const indexed = this.#summary(input.schemaId, version) !== undefined;
       await this.readThrough(input.schemaId, version);
+      // A version chosen here that another replica registered meanwhile is now read: choose again
+      // (the next patch after it, or it when it holds this content), never replace it unasked.
+      if (input.version === '' && !indexed && this.#summary(input.schemaId, version) !== undefined) {
+        ({ version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash));
+      }
       const existing = this.#summary(input.schemaId, version);
       const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
       const previousVersion = this.previousVersion(input.schemaId, version);
