@@ -125,3 +125,21 @@ describe('usage registry start', () => {
     }
   });
 });
+
+describe('usage registry sample size', () => {
+  it('holds a sample to maxSampleBytes in UTF-8 bytes, as the stores count them, not in characters', async () => {
+    const storage = new MemoryStorage();
+    const registry = await UsageRegistry.open(storage, { limits: { flushIntervalMs: 60_000, maxSampleBytes: 1_000 } });
+    try {
+      const observe = (shape: string, text: string) => registry.observe({
+        consumerId: 'app', schemaId: 'users', schemaVersion: '1.0.0', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
+        valid: true, shape, usedFields: [], receivedFields: [], interactionJson: JSON.stringify({ note: text }),
+      });
+      // 400 characters of three bytes each: 1,211 bytes of JSON in 411 characters.
+      assert.equal(observe('wide', '€'.repeat(400)), 'sample_bytes');
+      assert.equal(observe('narrow', 'e'.repeat(400)), undefined);
+    } finally {
+      await registry.close();
+    }
+  });
+});

@@ -96,7 +96,8 @@ export class UsageRegistry {
 
     const shapes = this.#knownShapes(key);
     if (shapes.has(observation.shape)) return undefined;
-    if (observation.interactionJson.length > this.limits.maxSampleBytes) return this.#drop('sample_bytes');
+    // In UTF-8 bytes, as the stores count samples against maxSampleBytesTotal.
+    if (Buffer.byteLength(observation.interactionJson, 'utf8') > this.limits.maxSampleBytes) return this.#drop('sample_bytes');
     if (this.#pendingSamples.length >= this.limits.maxPendingSamples) return this.#drop('pending_samples');
     // Forget the oldest known shapes beyond twice the kept count: storage keeps the newest anyway.
     if (shapes.size >= this.limits.samplesPerKey * 2) shapes.delete(shapes.values().next().value!);
