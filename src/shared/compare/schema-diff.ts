@@ -34,7 +34,10 @@ function diffViews(session: CompareSession, oldView: SchemaView, oldRef: SchemaR
     const oldAlternatives = oldView.alternatives ?? [wholeSchema(oldView, oldRef)];
     const newAlternatives = newView.alternatives ?? [wholeSchema(newView, newRef)];
     const changes = diffAlternatives(session, oldAlternatives, newAlternatives, direction);
-    return direction === 'request' ? [...removedDiscriminatorTags(oldView, newView), ...changes] : changes;
+    if (direction !== 'request') return changes;
+    // A discriminator dispatches by its tag: alternatives that overlap never compete.
+    if (!newView.discriminator) append(changes, overlappingNewAlternatives(session, oldAlternatives, newAlternatives));
+    return [...removedDiscriminatorTags(oldView, newView), ...changes];
   }
 
   if (oldView.types && newView.types && !typesCompatible(oldView.types, newView.types, direction)) {
@@ -193,6 +196,40 @@ function diffAlternatives(session: CompareSession, oldAlternatives: Alternative[
     if (named) changes.push(unmatchedAlternative(from, covering, direction));
     else append(changes, closest ?? NONE);
   });
+  return changes;
+}
+
+/** A member of a `oneOf` (not an `anyOf`): a value must match it and no other. */
+const ONE_OF_MEMBER = /\/oneOf\/\d+$/;
+
+/**
+ * `oneOf` accepts a value that exactly one alternative accepts. A new alternative that accepts
+ * every value of one already there, or whose every value one already there accepts, makes those
+ * values match two alternatives: a request accepted before is refused now. Only what the comparison
+ * proves (one alternative holds the other) is reported, not every partial overlap (two open objects
+ * requiring different properties share the values holding both).
+ */
+function overlappingNewAlternatives(session: CompareSession, oldAlternatives: Alternative[], newAlternatives: Alternative[]): FoundChange[] {
+  const exclusive = newAlternatives.filter((alternative) => ONE_OF_MEMBER.test(alternative.pointer));
+  if (exclusive.length < 2) return NONE;
+  /** Whether `outer` accepts every value `inner` accepts. */
+  const holds = (outer: Alternative, inner: Alternative) => diffSchemas(session, inner.ref, outer.ref, 'request').length === 0;
+  const oldIdentities = new Set(oldAlternatives.map((alternative) => alternative.identity));
+  const wasThere = (alternative: Alternative) => (alternative.identity !== undefined
+    ? oldIdentities.has(alternative.identity)
+    : oldAlternatives.some((old) => old.identity === undefined && holds(alternative, old) && holds(old, alternative)));
+  const kept = exclusive.filter(wasThere);
+  const changes: FoundChange[] = [];
+  for (const added of exclusive.filter((alternative) => !kept.includes(alternative))) {
+    for (const other of kept) {
+      const wider = holds(added, other);
+      if (!wider && !holds(other, added)) continue;
+      const [addedLabel, otherLabel] = [added.identity ?? added.pointer, other.identity ?? other.pointer];
+      const shared = wider ? `every value of ${otherLabel}` : `only values ${otherLabel} accepts`;
+      changes.push(change('TYPE_CHANGED', added.pointer, `adds the oneOf alternative ${addedLabel}, which accepts ${shared}: those values now match two alternatives and are refused`, otherLabel, `${otherLabel} and ${addedLabel}`));
+      break;
+    }
+  }
   return changes;
 }
 
