@@ -134,6 +134,27 @@ describe('OpenAPI 3.1', () => {
       'response body /counts/0: must be integer or string',
       'response body /counts: must contain at least 1 matching item',
     );
+    // A subschema behind a $ref too: its errors once came item by item ("/codes/0: must match pattern").
+    const { contract: referenced } = await textContract(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'codes', version: '1.0.0' },
+      components: { schemas: { Code: { type: 'string', pattern: '^c-' }, Key: { type: 'string', maxLength: 3 } } },
+      paths: { '/codes': { get: { responses: { 200: { description: 'codes', content: { 'application/json': { schema: {
+        type: 'object',
+        properties: {
+          codes: { type: 'array', contains: { $ref: '#/components/schemas/Code' } },
+          names: { type: 'object', propertyNames: { $ref: '#/components/schemas/Key' } },
+        },
+      } } } } } } } },
+    }));
+    const codes = (body: unknown) => referenced.validateInteraction({ request: request('GET', '/codes'), response: response(200, { body }) });
+    assertValid(codes({ codes: ['x', 'c-1'], names: { abc: 1 } }));
+    assertInvalid(
+      codes({ codes: ['a', 'b'], names: { abcd: 1, ab: 2 } }),
+      'response_invalid',
+      'response body /codes: must contain at least 1 matching item',
+      'response body /names: property name "abcd" is not valid',
+    );
   });
   it('follows $refs that name a schema by $anchor, by a fragment of the enclosing $id, or by an $id\'s URI', async () => {
     const { contract: orders } = await textContract(JSON.stringify({

@@ -52,8 +52,9 @@ const WHOLE_FAILURE_KEYWORDS = new Set(['contains', 'propertyNames']);
  * The errors worth wording. `contains` fails when no item matches its subschema, and AJV also lists
  * every item's mismatch ("/ct/0: must be integer") though no item had to match; `propertyNames`
  * lists the name's mismatch as the object's ("/pn: must have at most 3 characters"). Those errors
- * come right before the keyword's own; the ones of an inline subschema carry its schema path (a
- * subschema behind a `$ref` is compiled on its own, and its errors keep theirs).
+ * come right before the keyword's own, under its schema path: the transform wraps the subschema so
+ * that it fails with one such error whatever it holds, a `$ref` too (failingAsAWhole in
+ * schema-transform.ts).
  */
 export function errorsToWord(errors: readonly ErrorObject[]): readonly ErrorObject[] {
   if (!errors.some((error) => WHOLE_FAILURE_KEYWORDS.has(error.keyword))) return errors;

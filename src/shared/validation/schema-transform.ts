@@ -73,6 +73,11 @@ const DROPPED_KEYS = new Set([
   '$defs', 'definitions', 'contentMediaType', 'contentEncoding', 'exclusiveMinimum', 'exclusiveMaximum',
 ]);
 const SCHEMA_KEYS = new Set(['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'contentSchema']);
+/**
+ * Keywords whose subschema failing on one element is no failure of the data (`contains` needs one
+ * matching item, not all) or is worded by the keyword itself (`propertyNames`): see failingAsAWhole.
+ */
+const WHOLE_FAILURE_SCHEMA_KEYS = new Set(['contains', 'propertyNames']);
 /** Applied to each element (item or property) of the data, in a loop. */
 const ELEMENT_SCHEMA_KEYS = new Set(['additionalItems', 'unevaluatedItems']);
 /** Applied to each property not otherwise declared; `false` fails every such property. */
@@ -82,6 +87,17 @@ const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
 /** The pattern that stands for a declared property named __proto__ (see transformNode). */
 const PROTO_PROPERTY_PATTERN = '^__proto__$';
+
+/**
+ * The same schema, whose own errors are never listed: `not` keeps none of its subschema's, so
+ * `not: {not: S}` accepts what S accepts and fails with one error under its keyword's schema path,
+ * which errorsToWord leaves out. S's errors would otherwise be listed item by item ("/tags/0: must
+ * match pattern") though no item had to match; those of a subschema behind a `$ref`, compiled apart,
+ * carry no schema path under the keyword to tell them by.
+ */
+function failingAsAWhole(schema: unknown): SchemaOut {
+  return { not: { not: schema } };
+}
 
 /** The schema object of `unit` → the JSON Schema compiled under the unit's id. */
 export function transformSchema(node: JsonValue | undefined, ctx: TransformContext, unit: SchemaUnit): unknown {
@@ -164,6 +180,8 @@ function transformNode(node: JsonValue | undefined, ctx: TransformContext, at: P
         setOwn(dependencies, name, Array.isArray(dependency) ? dependency : child(dependency, key));
       }
       out.dependencies = dependencies;
+    } else if (WHOLE_FAILURE_SCHEMA_KEYS.has(key)) {
+      out[key] = failingAsAWhole(child(value, key));
     } else if (SCHEMA_KEYS.has(key)) {
       out[key] = child(value, key);
     } else if (SCHEMA_MAP_KEYS.has(key)) {
