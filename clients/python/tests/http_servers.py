@@ -1,6 +1,6 @@
 """Real HTTP servers on 127.0.0.1 for the tests: ASGI apps under uvicorn and WSGI apps under
-werkzeug, each in a thread, plus a TCP listener that accepts connections and never answers (a
-validator that hangs)."""
+werkzeug (or the standard library's wsgiref), each in a thread, plus a TCP listener that accepts
+connections and never answers (a validator that hangs)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server as make_wsgiref_server
 
 import uvicorn
 from werkzeug.serving import make_server
@@ -21,13 +22,13 @@ STOP_TIMEOUT_S = 10.0
 
 
 @contextmanager
-def serve_asgi(app: Any) -> Iterator[str]:
+def serve_asgi(app: Any, root_path: str = "") -> Iterator[str]:
     """Serves ``app`` with uvicorn on a free loopback port; yields its base URL."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, root_path=root_path))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
     try:
@@ -44,6 +45,26 @@ def serve_asgi(app: Any) -> Iterator[str]:
 def serve_wsgi(app: Any) -> Iterator[str]:
     """Serves ``app`` with werkzeug's threaded server on a free loopback port; yields its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(STOP_TIMEOUT_S)
+        server.server_close()
+
+
+class _QuietWSGIRequestHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def serve_wsgiref(app: Any) -> Iterator[str]:
+    """Serves ``app`` with wsgiref (one request at a time; no ``REQUEST_URI``, only the decoded path
+    PEP 3333 asks for); yields its base URL."""
+    server = make_wsgiref_server("127.0.0.1", 0, app, handler_class=_QuietWSGIRequestHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded
+from .request_path import asgi_request_path
 from .validation import REJECTION_CONTENT_TYPE, CapturedRequest, CapturedResponse, Rejection
 
 Scope = MutableMapping[str, Any]
@@ -30,14 +31,14 @@ class ContractValidationMiddleware(ProducerMiddleware[ASGIApp]):
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        query = scope.get("query_string", b"")
-        path = scope["path"] + ("?" + query.decode("latin-1") if query else "")
-        if not self.validation.selects(path):
+        request_path = asgi_request_path(scope)
+        if not self.validation.selects(request_path.routed):
             await self.app(scope, receive, send)
             return
         validation = self.validation
         limit = validation.max_body_bytes
         method: str = scope["method"]
+        path = request_path.written
         request_headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope.get("headers", ())]
         request_body = BoundedBody(limit)
         has_body = _has_body(request_headers)

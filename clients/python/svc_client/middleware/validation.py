@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ContractValidatorError
-from ..consumer.path_templates import pathname_of
 from ..types import HttpRequest, HttpResponse, Interaction, ValidationResult
 from ..wire import normalize_headers
 from .background import BackgroundWorker
@@ -42,7 +41,7 @@ REJECTION_CONTENT_TYPE: Final = "application/json; charset=utf-8"
 class CapturedRequest:
     method: str
     path: str
-    """Path with query string."""
+    """Path with query string, percent-encoded as the client wrote it."""
     headers: HeaderPairs
     body: bytes
     complete: bool
@@ -123,10 +122,10 @@ class ProducerValidation:
         with self._lock:
             self._counts[name] += amount
 
-    def selects(self, path: str) -> bool:
-        """Whether this exchange is validated: path filters first, then sampling. Left-out ones are counted."""
+    def selects(self, pathname: str) -> bool:
+        """Whether this exchange is validated: path filters (on the decoded path, without query string)
+        first, then sampling. Left-out ones are counted."""
         settings = self.settings
-        pathname = pathname_of(path)
         selected = (
             (settings.included is None or settings.included(pathname))
             and not (settings.excluded is not None and settings.excluded(pathname))

@@ -1,9 +1,9 @@
 """Producer middleware for WSGI applications (Flask, Django, any PEP 3333 app).
 
 The request body is recorded as the application reads it (strict mode: read ahead, bounded, and
-handed to the application from memory); the response body as the server iterates it. When the
-server closes the response iterable (the response has gone out), the exchange is queued for the
-background worker.
+handed to the application from memory); the response body as the application writes it through
+``write()`` and as the server iterates it. When the server closes the response iterable (the
+response has gone out), the exchange is queued for the background worker.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded
+from .request_path import wsgi_request_path
 from .validation import REJECTION_CONTENT_TYPE, CapturedRequest, CapturedResponse, ProducerValidation
 
 Environ = dict[str, Any]
@@ -58,12 +59,12 @@ class WSGIContractValidationMiddleware(ProducerMiddleware[WSGIApp]):
     """``app.wsgi_app = WSGIContractValidationMiddleware(app.wsgi_app, schema_id=..., validator=...)``."""
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
-        query = environ.get("QUERY_STRING", "")
-        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "/") + (f"?{query}" if query else "")
+        request_path = wsgi_request_path(environ)
         validation = self.validation
-        if not validation.selects(path):
+        if not validation.selects(request_path.routed):
             return self.app(environ, start_response)
         limit = validation.max_body_bytes
+        path = request_path.written
         method = environ.get("REQUEST_METHOD", "GET")
         request_headers = _request_headers(environ)
         length = _content_length(environ)
@@ -98,17 +99,34 @@ class WSGIContractValidationMiddleware(ProducerMiddleware[WSGIApp]):
                 body = recorder.body
                 return CapturedRequest(method, path, request_headers, body.content(), body.complete(has_body))
 
-        captured: dict[str, Any] = {}
+        response = _RecordingResponse(start_response, limit)
+        result = self.app(environ, response.start_response)
+        return _ObservedResponse(result, validation, request_at_end, response)
 
-        def recording_start_response(
-            status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = None
-        ) -> Callable[[bytes], object]:
-            captured["status"] = int(status.split(" ", 1)[0])
-            captured["headers"] = list(headers)
-            return start_response(status, headers, exc_info)
 
-        result = self.app(environ, recording_start_response)
-        return _ObservedResponse(result, validation, request_at_end, captured, limit)
+class _RecordingResponse:
+    """Wraps ``start_response``: keeps the status, the headers and a bounded copy of the body, which
+    comes through the ``write()`` callable it returns (PEP 3333's imperative API) and the returned
+    iterable, in the order the server sends them."""
+
+    def __init__(self, start_response: StartResponse, limit: int) -> None:
+        self._start_response = start_response
+        self.status: int | None = None
+        self.headers: list[tuple[str, str]] = []
+        self.body = BoundedBody(limit)
+
+    def start_response(
+        self, status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = None
+    ) -> Callable[[bytes], object]:
+        self.status = int(status.split(" ", 1)[0])
+        self.headers = list(headers)
+        write = self._start_response(status, headers, exc_info)
+
+        def write_and_record(data: bytes) -> object:
+            self.body.add(data)
+            return write(data)
+
+        return write_and_record
 
 
 class _ObservedResponse:
@@ -119,19 +137,18 @@ class _ObservedResponse:
         result: Iterable[bytes],
         validation: ProducerValidation,
         request_at_end: Callable[[], CapturedRequest],
-        captured: dict[str, Any],
-        limit: int,
+        response: _RecordingResponse,
     ) -> None:
         self._result = result
         self._validation = validation
         self._request_at_end = request_at_end
-        self._captured = captured
-        self._body = BoundedBody(limit)
+        self._response = response
         self._closed = False
 
     def __iter__(self) -> Iterator[bytes]:
+        body = self._response.body
         for chunk in self._result:
-            self._body.add(chunk)
+            body.add(chunk)
             yield chunk
 
     def close(self) -> None:
@@ -143,12 +160,12 @@ class _ObservedResponse:
             if close is not None:
                 close()
         finally:
-            if "status" in self._captured:
-                headers: list[tuple[str, str]] = self._captured["headers"]
-                body = self._body
+            response = self._response
+            if response.status is not None:
+                headers, body = response.headers, response.body
                 self._validation.after_response(
                     self._request_at_end(),
-                    CapturedResponse(self._captured["status"], headers, body.content(), not body.overflow and not is_encoded(headers)),
+                    CapturedResponse(response.status, headers, body.content(), not body.overflow and not is_encoded(headers)),
                 )
 
 
