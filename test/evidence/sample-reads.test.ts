@@ -143,3 +143,30 @@ describe('usage registry sample size', () => {
     }
   });
 });
+
+describe('usage registry after another replica purges', () => {
+  it('samples a shape again once its sample was removed behind its back, at its next purge or retention sweep', async () => {
+    const storage = new MemoryStorage();
+    const registry = await UsageRegistry.open(storage, { limits: { flushIntervalMs: 60_000 } });
+    const observe = () => registry.observe({
+      consumerId: 'app', schemaId: 'users', schemaVersion: '1.0.0', environment: 'prod', method: 'GET', path: '/users/{id}', status: 200,
+      valid: true, shape: 'shape-1', usedFields: ['id'], receivedFields: [], interactionJson: '{"request":{},"response":{}}',
+    });
+    try {
+      observe();
+      await registry.flush();
+      // Another replica's purge, on the shared store: this registry does not hear of it.
+      await storage.deleteUsage({ consumerId: 'app' });
+      observe();
+      await registry.flush();
+      assert.deepEqual(await storage.listSamples({}), [], 'the shape is still remembered as stored');
+      // Its own sweep (here a purge of nothing) reads the stored shapes again.
+      await registry.purge({ consumerId: 'nobody' });
+      observe();
+      await registry.flush();
+      assert.deepEqual((await storage.listSamples({})).map((sample) => sample.shape), ['shape-1']);
+    } finally {
+      await registry.close();
+    }
+  });
+});
