@@ -82,6 +82,30 @@ describe('Express: body parsers', () => {
   });
 });
 
+describe('Express: a request body the application never reads', () => {
+  test('shadow mode checks the response only: no "request body is required" for bytes it never saw', async () => {
+    const { options, violations } = context.baseOptions();
+    const middleware = createExpressMiddleware({ ...options, mode: 'shadow' });
+    const app = express();
+    app.use(middleware);
+    // No body parser: the handler answers without reading the request body.
+    app.post('/users', (req: any, res: any) => res.status(201).json(req.headers['x-answer'] === 'wrong' ? { id: 'one', name: 'Ada' } : { id: 1, name: 'Ada' }));
+    const server = http.createServer(app);
+    servers.push(server);
+    const url = await listen(server);
+    assert.equal((await postUser({ url }, { name: 'Ada' })).status, 201);
+    await middleware.flush();
+    assert.equal(violations.length, 0, 'before, the unread body was checked as empty: "request body is required"');
+    assert.equal(middleware.stats().validated, 1);
+
+    // The response is still checked.
+    const wrong = await fetch(`${url}/users`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-answer': 'wrong' }, body: '{"name":"Ada"}' });
+    assert.equal(wrong.status, 201);
+    await middleware.flush();
+    assert.deepEqual(violations.map((violation) => [violation.phase, violation.errors]), [['response', ['response body /id: must be integer']]]);
+  });
+});
+
 describe('Express: capturing the response', () => {
   /** An app in shadow mode whose GET /users/:id answers with `send`; `before` is mounted ahead of the middleware, `after` behind it. */
   async function startCaptureApp(send: (res: any) => void, around: { before?: (req: any, res: any, next: () => void) => void; after?: (req: any, res: any, next: () => void) => void } = {}) {

@@ -116,7 +116,8 @@ export function parsedRequest(request: IncomingMessage, url: string, parsed: unk
 }
 
 function capturedRequest(request: IncomingMessage, url: string, body: BodyCapture): CapturedRequest {
-  return { method: request.method ?? 'GET', url, headers: request.headers, body: body.text, complete: body.complete };
+  const bodyUnread = requestHasBody(request) && body.complete && !body.seen;
+  return { method: request.method ?? 'GET', url, headers: request.headers, body: body.text, complete: body.complete, ...(bodyUnread ? { bodyUnread } : {}) };
 }
 
 function reject(response: ServerResponse, rejection: RejectionBody): void {

@@ -39,6 +39,11 @@ export interface CapturedRequest extends CapturedMessage {
   method: string;
   /** Path with query string. */
   url: string;
+  /**
+   * The request came with a body that neither the application nor a body parser read (a handler
+   * that answered early): its bytes are unknown, so only the response is checked, as in strict mode.
+   */
+  bodyUnread?: boolean;
 }
 
 export interface CapturedResponse extends CapturedMessage {
@@ -210,7 +215,9 @@ export class ProducerValidation implements ProducerValidationHandle {
     const responseData = { statusCode: response.statusCode, headers: response.headers, body: response.body };
     const requestData = { method: request.method, path: request.url, headers: request.headers, body: request.body };
     const strict = this.#options.mode === 'strict';
-    const result = await this.#call(() => strict
+    // Strict mode checked the request before the handler; an unread body cannot be checked at all.
+    const responseOnly = strict || request.bodyUnread === true;
+    const result = await this.#call(() => responseOnly
       ? validator.validateProducerResponse(
         { method: request.method, path: request.url, request: { ...requestData, body: undefined }, response: responseData },
         callOptions,
@@ -220,7 +227,7 @@ export class ProducerValidation implements ProducerValidationHandle {
     if (!result || result.valid) return;
     // The request check let an undocumented route through to the app; its response is not the contract's either.
     if (strict && this.#options.undocumentedRoutes === 'pass' && isUndocumentedRoute(result)) return;
-    this.#report(strict ? 'response' : 'interaction', request, response.statusCode, result);
+    this.#report(responseOnly ? 'response' : 'interaction', request, response.statusCode, result);
   }
 
   /** Hands a validated exchange to the background recording (which never waits and drops when full). */
