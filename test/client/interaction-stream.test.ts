@@ -68,6 +68,35 @@ test('the stream closes when idle and reopens on demand', async () => {
   }
 });
 
+test('an idle-closed stream the server never finishes is cancelled, so it cannot hold the process open', async () => {
+  let cancelled = false;
+  const stub = await startStubGrpcServer({
+    handlers: {
+      // Answers, then ignores the client's end: a server that stopped answering.
+      ValidateInteractionStream: ((call: grpc.ServerDuplexStream<InteractionRequest__Output, unknown>) => {
+        call.on('data', (request: InteractionRequest__Output) =>
+          call.write({ valid: true, errors: [], validated_against_version: '1', validated_against_hash: '', correlation_id: request.correlation_id }));
+        call.on('cancelled', () => {
+          cancelled = true;
+        });
+      }) as grpc.UntypedHandleCall,
+    },
+  });
+  const client = new ContractValidator({ address: stub.address, schemaId: 'stub' });
+  const stream = client.openInteractionStream({ idleCloseMs: 100 });
+  try {
+    const { request, response } = user(1, true);
+    assert.equal((await stream.validate(request, response)).valid, true);
+    // Idle after 100 ms, ended; cancelled 100 ms later as the server never finished it.
+    for (let waited = 0; !cancelled && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(cancelled, true, 'before, the call stayed open for good');
+  } finally {
+    stream.close();
+    client.close();
+    await stub.close();
+  }
+});
+
 test('each validation has its own deadline; a stream that fails is replaced by a new one', async () => {
   let streams = 0;
   const stub = await startStubGrpcServer({

@@ -6,7 +6,8 @@
  *
  * - Each validation has its own deadline; results are matched by `correlation_id`.
  * - The stream opens on first use and closes after `idleCloseMs` with nothing in flight, so an idle
- *   process can exit; the next validation reopens it.
+ *   process can exit (cancelled when the server has not finished it another `idleCloseMs` later);
+ *   the next validation reopens it.
  * - A stream that fails rejects the validations it carried (the next one opens a new stream); a
  *   server without the streaming operation gets unary calls from then on.
  */
@@ -165,6 +166,10 @@ export class InteractionStream {
       if (!stream || this.#pending.size > 0) return;
       this.#stream = undefined;
       stream.end();
+      // A server that stopped answering never finishes the call, which would hold the process open
+      // for good: what it has not finished within another idleCloseMs is cancelled.
+      const cancel = setTimeout(() => stream.cancel(), this.#idleCloseMs);
+      stream.on('status', () => clearTimeout(cancel));
     }, this.#idleCloseMs);
     this.#idleTimer.unref();
   }
