@@ -12,7 +12,8 @@ import {
   type CapturedInteraction,
   type ValidationResult,
 } from '@svc/client';
-import { closedPortAddress, startUsersApiServer, startUsersProvider, type UsersApiServer } from '../helpers/client-fixtures';
+import http from 'node:http';
+import { closeHttpServer, closedPortAddress, listen, startUsersApiServer, startUsersProvider, type UsersApiServer } from '../helpers/client-fixtures';
 
 let api: UsersApiServer;
 let provider: { url: string; close(): Promise<void> };
@@ -73,6 +74,41 @@ describe('capturing', () => {
     const big = await adapter.fetch(`${provider.url}/big`);
     assert.equal(((await big.json()) as unknown[]).length, 5_000, 'the caller gets the whole body');
     assert.deepEqual(adapter.getInteractions().map((i) => [i.response.statusCode, i.response.body]), [[200, undefined], [200, undefined]]);
+  });
+
+  test('a stream of messages (JSON lines) is handed back at once, not recorded; a body cut off fails the caller\'s read, not the fetch', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = http.createServer((request, response) => {
+      if (request.url === '/cut') {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"id":');
+        setTimeout(() => response.socket?.destroy(), 20);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      response.write('{"n":1}\n');
+      // The rest only once the caller has the response: an adapter that waits for the end never gets it.
+      void released.then(() => response.end('{"n":2}\n'));
+    });
+    const url = await listen(server);
+    try {
+      const adapter = createFetchAdapter();
+      const streamed = await Promise.race([
+        adapter.fetch(`${url}/lines`),
+        new Promise<never>((_, fail) => setTimeout(() => fail(new Error('the adapter waited for the end of the stream')), 2_000)),
+      ]);
+      release();
+      assert.equal(await streamed.text(), '{"n":1}\n{"n":2}\n');
+      const cut = await adapter.fetch(`${url}/cut`);
+      await assert.rejects(cut.text());
+      assert.deepEqual(adapter.getInteractions().map((i) => [i.response.statusCode, i.response.body]), [[200, undefined], [200, undefined]]);
+    } finally {
+      release();
+      await closeHttpServer(server);
+    }
   });
 
   test('maxInteractions keeps the most recent ones', async () => {

@@ -1,7 +1,9 @@
 /**
  * A `fetch` that records every exchange (global fetch or undici's; any function with fetch's shape).
  * Hand `adapter.fetch` to the code under test, or `installGlobally()` for code that calls the global.
- * The response body is read from a clone, so the caller still reads the original as usual.
+ * The response body is read from a clone, so the caller still reads the original as usual; the
+ * response is handed back once its body has arrived (up to maxBodyBytes), except for streams of
+ * messages (server-sent events, JSON lines), which are handed back at once and not recorded.
  */
 import { normalizeHeaders } from '../wire';
 import type { CapturedInteraction } from '../types';
@@ -125,11 +127,17 @@ async function readBody(message: Request | Response, maxBytes: number): Promise<
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // A body cut off: recorded without it; the caller's own read reports the failure, as without the adapter.
+      return undefined;
+    }
+    if (chunk.done) break;
+    bytes += chunk.value.byteLength;
     if (bytes > maxBytes) return abandon();
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
   return recordedBody(Buffer.concat(chunks).toString('utf8'), contentType);
 }

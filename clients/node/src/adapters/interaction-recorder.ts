@@ -147,10 +147,17 @@ export class InteractionRecorder implements InteractionCapture {
   }
 }
 
-/** Content types whose bodies are recorded: JSON and text (not event streams), XML, forms. */
+/**
+ * Media types of bodies that arrive as a stream of messages, possibly without end (server-sent
+ * events, JSON lines): never recorded, so the caller gets the response at once.
+ */
+const STREAMED_MEDIA_TYPE = /^\s*(?:text\/event-stream|application\/(?:x-)?ndjson|application\/jsonl|application\/json-seq|application\/stream\+json|application\/x-json-stream)\b/i;
+
+/** Content types whose bodies are recorded: JSON and text, XML, forms; not streams of messages. */
 export function isCapturableContentType(contentType: string | undefined): boolean {
   if (!contentType) return true;
-  return /json|xml|x-www-form-urlencoded/i.test(contentType) || /^text\/(?!event-stream)/i.test(contentType);
+  if (STREAMED_MEDIA_TYPE.test(contentType)) return false;
+  return /json|xml|x-www-form-urlencoded/i.test(contentType) || /^text\//i.test(contentType);
 }
 
 /** Recorded body: JSON text parsed to its value when it is an object, array, number or boolean; text otherwise. */
