@@ -51,6 +51,19 @@ describe('routing', () => {
     );
   });
 
+  it('checks a HEAD request to an operation described only as GET as that GET, without the response body', () => {
+    // Frameworks answer HEAD for every GET route (RFC 9110 §9.3.2); it was "method HEAD is not defined".
+    const head = (path: string, body = '') => contract.validateInteraction({ request: request('HEAD', path), response: response(200, { headers: { 'content-type': 'application/json' }, body }) });
+    assertValid(head('/api/v1/pets/42'));
+    assertValid(head('/api/v1/pets/42', '{"unexpected":"content"}'));
+    assertInvalid(head('/api/v1/pets/abc'), 'request_invalid', 'parameter "petId" in path: value "abc" is not a valid integer');
+    assertInvalid(
+      contract.validateProducerResponse({ method: 'HEAD', path: '/api/v1/pets/42', response: response(418) }),
+      'response_invalid',
+      'response status 418 is not defined for GET /pets/{petId}',
+    );
+  });
+
   it('accepts methods in any case and refuses unknown ones as invalid input', () => {
     assertValid(contract.validateInteraction({ request: request('get', '/pets/42') }));
     assertInvalid(

@@ -21,6 +21,8 @@ import type { ErrorCategory, InteractionInput, ProducerResponseInput, Validation
 
 interface LocatedRoute extends RouteMatch {
   query: string;
+  /** A HEAD request the document describes only as GET: checked as that GET, without the response's content. */
+  headAsGet?: true;
 }
 
 interface RouteFailure {
@@ -83,7 +85,7 @@ export class CompiledContract {
     const plan = this.planOf(located.route);
     const call = this.callContext(plan, report);
     checkRequest(plan, located.params, located.query, request, call);
-    if (response !== undefined) checkResponse(plan, response, call);
+    if (response !== undefined) checkResponse(plan, response, call, located.headAsGet === true);
     this.preparedPlans.add(plan);
     return toOutcome(report);
   }
@@ -109,7 +111,7 @@ export class CompiledContract {
     }
     if (preparedOnly === true && !this.isPrepared(located.route)) return NOT_PREPARED;
     const plan = this.planOf(located.route);
-    checkResponse(plan, response, this.callContext(plan, report));
+    checkResponse(plan, response, this.callContext(plan, report), located.headAsGet === true);
     this.preparedPlans.add(plan);
     return toOutcome(report);
   }
@@ -163,6 +165,9 @@ export class CompiledContract {
     const { path, query } = target;
     const match = this.findRoute(upper, path, { query, headers });
     if (match !== undefined) return { route: match.route, params: match.params, query };
+    // RFC 9110 §9.3.2: HEAD is GET without the content, and servers answer it for every GET route.
+    const get = upper === 'HEAD' ? this.findRoute('GET', path, { query, headers }) : undefined;
+    if (get !== undefined) return { route: get.route, params: get.params, query, headAsGet: true };
 
     const elsewhere = this.routesForAnyMethod(path);
     const sameMethod = elsewhere.filter((route) => route.method === upper);

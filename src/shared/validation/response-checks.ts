@@ -10,7 +10,8 @@ import type { HttpResponseInput } from './types';
 
 const CATEGORY = 'response_invalid';
 
-export function checkResponse(plan: OperationPlan, response: HttpResponseInput, call: CallContext): void {
+/** `withoutContent`: the answer to a HEAD request, whose body the GET it stands for would carry. */
+export function checkResponse(plan: OperationPlan, response: HttpResponseInput, call: CallContext, withoutContent = false): void {
   const status = response.statusCode;
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     addError(call.report, 'http_request_creation', validationMessages.invalidStatusCode(status));
@@ -26,7 +27,7 @@ export function checkResponse(plan: OperationPlan, response: HttpResponseInput, 
     const raw = headerValue(response.headers, header.key);
     checkParameterValue(header, headerParameterValue(header, raw, CATEGORY, call), CATEGORY, call);
   }
-  checkBody(declared.body, 'response', response.headers, response.body, CATEGORY, call);
+  if (!withoutContent) checkBody(declared.body, 'response', response.headers, response.body, CATEGORY, call);
 }
 
 /** The most specific declaration wins: `404`, then `4XX`, then `default`. */
