@@ -106,6 +106,28 @@ describe('Express: a request body the application never reads', () => {
   });
 });
 
+describe('Express: a placeholder body from a parser that read nothing', () => {
+  test('Express 4\'s body parsers set req.body = {} on every request: unread, not an empty object sent', async () => {
+    const { options, violations } = context.baseOptions();
+    const middleware = createExpressMiddleware({ ...options, mode: 'shadow' });
+    const app = express();
+    // What body-parser 1 does for a request it does not parse (it marks the ones it parses with req._body).
+    app.use((req: any, _res: any, next: () => void) => {
+      req.body = req.body || {};
+      next();
+    });
+    app.use(middleware);
+    app.post('/users', (_req: any, res: any) => res.status(201).json({ id: 1, name: 'Ada' }));
+    const server = http.createServer(app);
+    servers.push(server);
+    const url = await listen(server);
+    assert.equal((await postUser({ url }, { name: 'Ada' })).status, 201);
+    await middleware.flush();
+    assert.equal(violations.length, 0, 'before, {} was checked: "request body: property \"name\" is required"');
+    assert.equal(middleware.stats().validated, 1);
+  });
+});
+
 describe('Express: capturing the response', () => {
   /** An app in shadow mode whose GET /users/:id answers with `send`; `before` is mounted ahead of the middleware, `after` behind it. */
   async function startCaptureApp(send: (res: any) => void, around: { before?: (req: any, res: any, next: () => void) => void; after?: (req: any, res: any, next: () => void) => void } = {}) {

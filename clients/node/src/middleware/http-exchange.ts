@@ -101,8 +101,17 @@ async function bodyBeforeHandler(validation: ProducerValidation, request: HttpEx
 /** After the handler: the bytes the application read, else what a body parser mounted earlier produced. */
 function bodyAfterHandler(request: IncomingMessage, parsed: unknown, tapped: BodyCapture): BodyCapture {
   if (!requestHasBody(request) || tapped.seen || !tapped.complete) return tapped;
-  if (parsed !== undefined) return parsedBody(parsed);
+  if (parsed !== undefined && !placeholderBody(request, parsed)) return parsedBody(parsed);
   return tapped;
+}
+
+/**
+ * Express 4's body parsers (body-parser 1) set `req.body = {}` on every request, and `req._body`
+ * only on one they parsed: an empty object without the mark stands for a body nobody read.
+ */
+function placeholderBody(request: IncomingMessage, parsed: unknown): boolean {
+  return (request as { _body?: unknown })._body !== true && parsed !== null && typeof parsed === 'object'
+    && Object.getPrototypeOf(parsed) === Object.prototype && Object.keys(parsed).length === 0;
 }
 
 /** What a body parser placed on the request; see `parsedBodyText`. */
