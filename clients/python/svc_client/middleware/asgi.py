@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded
+from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded, recorded_request
 from .request_path import asgi_request_path
 from .validation import REJECTION_CONTENT_TYPE, CapturedRequest, CapturedResponse, Rejection
 
@@ -80,7 +80,7 @@ class ContractValidationMiddleware(ProducerMiddleware[ASGIApp]):
             await send(message)
             if kind == "http.response.body" and not message.get("more_body", False):
                 validation.after_response(
-                    CapturedRequest(method, path, request_headers, request_body.content(), request_body.complete(has_body)),
+                    recorded_request(method, path, request_headers, request_body, has_body),
                     CapturedResponse(status, response_headers, response_body.content(), not response_body.overflow and not encoded),
                 )
 

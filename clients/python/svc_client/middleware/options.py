@@ -22,8 +22,8 @@ shadow → warn → strict."""
 VALIDATION_MODES: Final = get_args(ValidationMode)
 
 ViolationPhase = Literal["request", "response", "interaction"]
-"""What was checked: the request before the handler (strict), the response after it (strict), or
-both after it (warn, shadow)."""
+"""What was checked: the request before the handler (strict), the response alone after it (strict,
+or a request body the application never read), or both after it (warn, shadow)."""
 
 DEFAULT_MODE: Final[ValidationMode] = "warn"
 DEFAULT_SAMPLE_RATE: Final = 1.0

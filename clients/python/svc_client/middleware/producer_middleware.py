@@ -1,6 +1,7 @@
 """What the ASGI and the WSGI middleware share on the framework side: the constructor (options
-checked once, the validation core behind them), bounded copies of the bodies as they pass, and the
-test for a response body that a compression layer has already encoded."""
+checked once, the validation core behind them), bounded copies of the bodies as they pass, the
+request as the application read it, and the test for a response body that a compression layer has
+already encoded."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .options import (
     ViolationCallback,
     resolve_middleware_settings,
 )
-from .validation import ProducerValidation, ProducerValidationStats
+from .validation import CapturedRequest, ProducerValidation, ProducerValidationStats
 
 AppT = TypeVar("AppT")
 
@@ -51,9 +52,11 @@ class BoundedBody:
     def content(self) -> bytes:
         return b"".join(self.chunks)
 
-    def complete(self, has_body: bool) -> bool:
-        """Whole and seen; a request that announced a body the application never read is not."""
-        return not self.overflow and (self.seen or not has_body)
+
+def recorded_request(method: str, path: str, headers: list[tuple[str, str]], body: BoundedBody, has_body: bool) -> CapturedRequest:
+    """The request with the body the application read. A body it never read (a handler that answered
+    without it) is unknown, not empty: that exchange's response is checked alone."""
+    return CapturedRequest(method, path, headers, body.content(), not body.overflow, body_unread=has_body and not body.seen)
 
 
 def is_encoded(headers: Iterable[tuple[str, str]]) -> bool:

@@ -45,7 +45,11 @@ class CapturedRequest:
     headers: HeaderPairs
     body: bytes
     complete: bool
-    """False when the body was over ``max_body_bytes`` or was not read: the exchange is not validated."""
+    """False when the body was over ``max_body_bytes`` or could not be read ahead (strict mode): the
+    exchange is not validated."""
+    body_unread: bool = False
+    """The request came with a body that the application never read (a handler that answered
+    without it): its bytes are unknown, so only the response is checked, as in strict mode."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +85,7 @@ class ProducerValidationStats:
     rejected: int
     """Requests answered with 400 (or 503 with ``fail_open=False``) in strict mode."""
     skipped: int
-    """Exchanges left out: path filters, sampling, bodies over the size limit or not read."""
+    """Exchanges left out: path filters, sampling, bodies over the size limit."""
     dropped: int
     """Exchanges not validated because the queue was full."""
     validator_errors: int
@@ -171,9 +175,7 @@ class ProducerValidation:
 
     def after_response(self, request: CapturedRequest, response: CapturedResponse) -> None:
         """Queues the exchange for the background worker; never blocks, never raises."""
-        # Strict mode checked the request before the handler; only the response is left.
-        request_needed = self.settings.mode != "strict"
-        if (request_needed and not request.complete) or not response.complete:
+        if (not self._response_only(request) and not request.complete) or not response.complete:
             self._count("skipped")
             return
         if not self._worker.submit(_Exchange(request, response)):
@@ -192,43 +194,17 @@ class ProducerValidation:
         """Validates what is queued, then stops the worker; idempotent. The validator stays open."""
         self._worker.close()
 
+    def _response_only(self, request: CapturedRequest) -> bool:
+        """Strict mode checked the request before the handler; a body nothing read cannot be checked at all."""
+        return self.settings.mode == "strict" or request.body_unread
+
     def _validate_batch(self, batch: Sequence[_Exchange]) -> None:
-        settings = self.settings
+        alone = [self._response_only(exchange.request) for exchange in batch]
         try:
-            if settings.mode == "strict":
-                results = [
-                    settings.validator.validate_producer_response(
-                        exchange.request.method,
-                        exchange.request.path,
-                        _http_response(exchange.response),
-                        request=_http_request(exchange.request, with_body=False),
-                        schema_id=settings.schema_id,
-                        schema_version=settings.schema_version,
-                        timeout=settings.validation_timeout,
-                    )
-                    for exchange in batch
-                ]
-            elif len(batch) == 1:
-                exchange = batch[0]
-                results = [
-                    settings.validator.validate(
-                        _http_request(exchange.request, with_body=True),
-                        _http_response(exchange.response),
-                        schema_id=settings.schema_id,
-                        schema_version=settings.schema_version,
-                        timeout=settings.validation_timeout,
-                    )
-                ]
-            else:
-                results = settings.validator.validate_many(
-                    [
-                        Interaction(_http_request(exchange.request, with_body=True), _http_response(exchange.response))
-                        for exchange in batch
-                    ],
-                    schema_id=settings.schema_id,
-                    schema_version=settings.schema_version,
-                    timeout=settings.validation_timeout,
-                )
+            interactions = iter(self._validate_interactions([exchange for exchange, only in zip(batch, alone) if not only]))
+            results = [
+                self._validate_response(exchange) if only else next(interactions) for exchange, only in zip(batch, alone)
+            ]
         except ContractValidatorError as error:
             self._validator_failed(error, len(batch))
             return
@@ -236,10 +212,43 @@ class ProducerValidation:
             self._validator_failed(ContractValidatorError("INTERNAL", repr(error)), len(batch))
             return
         self._count("validated", len(results))
-        phase: ViolationPhase = "response" if settings.mode == "strict" else "interaction"
-        for exchange, result in zip(batch, results):
+        for exchange, only, result in zip(batch, alone, results):
             if not result.valid:
-                self._report(phase, exchange.request, exchange.response.status_code, result)
+                self._report("response" if only else "interaction", exchange.request, exchange.response.status_code, result)
+
+    def _validate_response(self, exchange: _Exchange) -> ValidationResult:
+        settings = self.settings
+        return settings.validator.validate_producer_response(
+            exchange.request.method,
+            exchange.request.path,
+            _http_response(exchange.response),
+            request=_http_request(exchange.request, with_body=False),
+            schema_id=settings.schema_id,
+            schema_version=settings.schema_version,
+            timeout=settings.validation_timeout,
+        )
+
+    def _validate_interactions(self, exchanges: Sequence[_Exchange]) -> list[ValidationResult]:
+        settings = self.settings
+        if not exchanges:
+            return []
+        if len(exchanges) == 1:
+            exchange = exchanges[0]
+            return [
+                settings.validator.validate(
+                    _http_request(exchange.request, with_body=True),
+                    _http_response(exchange.response),
+                    schema_id=settings.schema_id,
+                    schema_version=settings.schema_version,
+                    timeout=settings.validation_timeout,
+                )
+            ]
+        return settings.validator.validate_many(
+            [Interaction(_http_request(exchange.request, with_body=True), _http_response(exchange.response)) for exchange in exchanges],
+            schema_id=settings.schema_id,
+            schema_version=settings.schema_version,
+            timeout=settings.validation_timeout,
+        )
 
     def _report(self, phase: ViolationPhase, request: CapturedRequest, status_code: int | None, result: ValidationResult) -> None:
         self._count("violations")

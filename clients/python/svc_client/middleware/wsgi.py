@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Protocol
 
-from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded
+from .producer_middleware import BoundedBody, ProducerMiddleware, is_encoded, recorded_request
 from .request_path import wsgi_request_path
 from .validation import REJECTION_CONTENT_TYPE, CapturedRequest, CapturedResponse, ProducerValidation
 
@@ -96,8 +96,7 @@ class WSGIContractValidationMiddleware(ProducerMiddleware[WSGIApp]):
             environ["wsgi.input"] = recorder
 
             def request_at_end() -> CapturedRequest:
-                body = recorder.body
-                return CapturedRequest(method, path, request_headers, body.content(), body.complete(has_body))
+                return recorded_request(method, path, request_headers, recorder.body, has_body)
 
         response = _RecordingResponse(start_response, limit)
         result = self.app(environ, response.start_response)
