@@ -33,7 +33,8 @@ type Phase string
 const (
 	// PhaseRequest: the request, checked before the handler (strict mode).
 	PhaseRequest Phase = "request"
-	// PhaseResponse: the response alone, after the handler (strict mode).
+	// PhaseResponse: the response alone, after the handler (strict mode, or a request body the
+	// handler never read).
 	PhaseResponse Phase = "response"
 	// PhaseInteraction: request and response together, after the handler (warn and shadow).
 	PhaseInteraction Phase = "interaction"
@@ -228,6 +229,7 @@ func (m *Middleware) Handler(next http.Handler) http.Handler {
 		}
 		if tap != nil {
 			request.body, request.complete = tap.captured()
+			request.bodyUnread = tap.unread()
 		}
 		m.queue.enqueue(request, recorder.captured())
 	})

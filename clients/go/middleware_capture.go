@@ -8,13 +8,16 @@ import (
 )
 
 // capturedRequest is what the middleware keeps of a request; complete is false when its body
-// could not be captured whole (over MaxBodyBytes, or not read by the handler).
+// could not be captured whole (over MaxBodyBytes, or read only in part by the handler). bodyUnread:
+// the request came with a body the handler never read (it answered without it), so its bytes are
+// unknown and only the response is checked, as in strict mode.
 type capturedRequest struct {
-	method   string
-	url      string
-	header   http.Header
-	body     []byte
-	complete bool
+	method     string
+	url        string
+	header     http.Header
+	body       []byte
+	complete   bool
+	bodyUnread bool
 }
 
 func (r *capturedRequest) toRequest() Request {
@@ -45,9 +48,11 @@ type bodyTap struct {
 	recorded      []byte
 	overflow      bool
 	eof           bool
+	read          bool
 }
 
 func (t *bodyTap) Read(p []byte) (int, error) {
+	t.read = true
 	n, err := t.source.Read(p)
 	if n > 0 && !t.overflow {
 		if int64(len(t.recorded)+n) > t.limit {
@@ -70,6 +75,12 @@ func (t *bodyTap) captured() ([]byte, bool) {
 		return nil, false
 	}
 	return t.recorded, t.eof || !t.expectBody || int64(len(t.recorded)) == t.contentLength
+}
+
+// unread is true when the request came with a body (a length above zero, or chunked) and nothing
+// read any of it: the handler answered without it.
+func (t *bodyTap) unread() bool {
+	return t.expectBody && t.contentLength != 0 && !t.read
 }
 
 // responseRecorder passes the response through and keeps a copy of its status, headers and body.

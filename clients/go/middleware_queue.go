@@ -70,9 +70,7 @@ func newValidationQueue(m *Middleware) *validationQueue {
 
 // enqueue never blocks: an exchange that finds the queue full is dropped and counted.
 func (q *validationQueue) enqueue(request capturedRequest, response capturedResponse) {
-	// Strict mode checked the request before the handler; only the response is left.
-	requestNeeded := q.m.config.Mode != Strict
-	if (requestNeeded && !request.complete) || !response.complete {
+	if (!q.responseOnly(&request) && !request.complete) || !response.complete {
 		q.stats.skipped.Add(1)
 		return
 	}
@@ -142,38 +140,47 @@ func (q *validationQueue) work(batches <-chan []validationJob) {
 	}
 }
 
-// validate checks a batch: in strict mode each response alone (ValidateProducerResponse), else
-// request and response together, several over one stream.
+// responseOnly: strict mode checked the request before the handler, and a body the handler never
+// read cannot be checked at all; only the response is left.
+func (q *validationQueue) responseOnly(request *capturedRequest) bool {
+	return q.m.config.Mode == Strict || request.bodyUnread
+}
+
+// validate checks a batch: each response alone where only the response is left
+// (ValidateProducerResponse), else request and response together, several over one stream.
 func (q *validationQueue) validate(batch []validationJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.m.config.ValidationTimeout)
 	defer cancel()
 	client, schema := q.m.client, q.m.schema()
-	if q.m.config.Mode == Strict {
-		for _, job := range batch {
-			// The request's path parameters matter; its body was checked before the handler.
-			request := job.request.toRequest()
-			request.Body = nil
-			result, err := client.ValidateProducerResponse(ctx, request, job.response.toResponse(), schema...)
-			q.settle(job, PhaseResponse, result, err)
+	var interactions []validationJob
+	for _, job := range batch {
+		if !q.responseOnly(&job.request) {
+			interactions = append(interactions, job)
+			continue
 		}
-		return
+		// The request's path parameters matter; its body was checked before the handler, or never read.
+		request := job.request.toRequest()
+		request.Body = nil
+		result, err := client.ValidateProducerResponse(ctx, request, job.response.toResponse(), schema...)
+		q.settle(job, PhaseResponse, result, err)
 	}
-	if len(batch) == 1 {
-		result, err := client.Validate(ctx, batch[0].request.toRequest(), batch[0].response.toResponse(), schema...)
-		q.settle(batch[0], PhaseInteraction, result, err)
-		return
-	}
-	interactions := make([]Interaction, len(batch))
-	for i, job := range batch {
-		interactions[i] = Interaction{Request: job.request.toRequest(), Response: job.response.toResponse()}
-	}
-	results, err := client.ValidateMany(ctx, interactions, schema...)
-	for i, job := range batch {
-		var result ValidationResult
-		if err == nil {
-			result = results[i]
+	switch {
+	case len(interactions) == 1:
+		result, err := client.Validate(ctx, interactions[0].request.toRequest(), interactions[0].response.toResponse(), schema...)
+		q.settle(interactions[0], PhaseInteraction, result, err)
+	case len(interactions) > 1:
+		many := make([]Interaction, len(interactions))
+		for i, job := range interactions {
+			many[i] = Interaction{Request: job.request.toRequest(), Response: job.response.toResponse()}
 		}
-		q.settle(job, PhaseInteraction, result, err)
+		results, err := client.ValidateMany(ctx, many, schema...)
+		for i, job := range interactions {
+			var result ValidationResult
+			if err == nil {
+				result = results[i]
+			}
+			q.settle(job, PhaseInteraction, result, err)
+		}
 	}
 }
 
