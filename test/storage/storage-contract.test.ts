@@ -10,6 +10,7 @@ import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storag
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { makeTempDir } from '../helpers/server';
 import { DEFAULT_RECORDING_LIMITS } from '../../src/main/evidence/recording-limits';
+import { ALL_FIELDS } from '../../src/shared/evidence/field-paths';
 
 interface Backend {
   name: string;
@@ -284,7 +285,11 @@ for (const backend of backends()) {
       ]);
       await storage.addUsage([usageRecord({ callCount: 1, validCount: 0, usedFields: ['a', 'b'], receivedFields: ['c'] })], [], { ...USAGE_LIMITS, maxFieldsPerKey: 4 });
       const [capped] = await storage.listUsage({ consumerId: 'web' });
-      assert.deepEqual([capped!.usedFields, capped!.receivedFields], [['a', 'id', 'name', 'tags[]'], []], 'stored fields first, used before received');
+      assert.deepEqual(
+        [capped!.usedFields, capped!.receivedFields],
+        [[ALL_FIELDS, 'a', 'id', 'name', 'tags[]'], []],
+        'stored fields first, used before received; the used field with no room (b) leaves ALL_FIELDS',
+      );
       assert.deepEqual(await storage.listUsage({ consumerId: 'nobody' }), []);
       assert.deepEqual((await storage.listUsage({ before: 1_700_000_101, environment: 'prod' })).length, 2);
       assert.deepEqual(await storage.listUsage({ before: 1_700_000_100 }), []);
