@@ -13,8 +13,9 @@ export class SourceDocument {
   readonly #root: Node | null;
 
   constructor(text: string) {
-    // The text was already checked by the schema intake; here only positions are wanted.
-    const document = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: false });
+    // The text was already checked by the schema intake; here only positions are wanted, and the
+    // value as intake read it (merge keys merged: openapi/parse-text.ts).
+    const document = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: false, merge: true });
     this.#root = document.contents as Node | null;
     this.value = document.toJS({ maxAliasCount: -1 }) as unknown;
   }

@@ -1,6 +1,9 @@
 /**
  * Schema text → plain JSON value, behind the intake guards: size, UTF-8, YAML alias bombs and
- * nesting depth. JSON text takes the fast path (JSON.parse); anything else is read as YAML 1.2.
+ * nesting depth. JSON text takes the fast path (JSON.parse); anything else is read as YAML 1.2,
+ * with YAML 1.1's merge keys (`<<: *base`), which API descriptions use to share fragments and
+ * which other readers (js-yaml, PyYAML) merge. Merged aliases count against `maxYamlAliases` like
+ * any alias.
  */
 import YAML from 'yaml';
 import { LIMITS, formatBytes } from '../limits';
@@ -21,6 +24,9 @@ const DEFAULT_PARSE_LIMITS: ParseLimits = {
 
 /** Bytes must be UTF-8; `fatal` refuses malformed sequences instead of replacing them with U+FFFD. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** `merge`: `<<` is a merge key, not a key named "<<" (the YAML 1.2 core schema has no merge keys). */
+const YAML_OPTIONS = Object.freeze({ merge: true });
 
 /**
  * The schema as text. Validity is decided on bytes where there are bytes (a file): U+FFFD is a
@@ -65,7 +71,7 @@ function parseJson(text: string): unknown {
   } catch (error) {
     // Flow-style YAML also starts with '{'; give it a chance before reporting the JSON error.
     try {
-      return YAML.parse(text, { maxAliasCount: LIMITS.maxYamlAliases });
+      return YAML.parse(text, { ...YAML_OPTIONS, maxAliasCount: LIMITS.maxYamlAliases });
     } catch {
       throw invalidSchema(`content is neither valid JSON nor YAML: ${(error as Error).message}`);
     }
@@ -75,7 +81,7 @@ function parseJson(text: string): unknown {
 function parseYaml(text: string, limits: ParseLimits): unknown {
   let document: YAML.Document.Parsed;
   try {
-    document = YAML.parseDocument(text, { uniqueKeys: true });
+    document = YAML.parseDocument(text, { ...YAML_OPTIONS, uniqueKeys: true });
   } catch (error) {
     throw yamlError(error, limits);
   }
