@@ -9,6 +9,7 @@ import { invalidSchema, limitExceeded, errorMessage } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { planPattern } from '../regex';
 import { FORM_MEDIA_TYPES, HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import { walkDocument } from './document-walk';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
@@ -214,27 +215,15 @@ function formCollectionFormats(swagger: JsonObject, parameterLists: ReadonlyArra
  * Before anything is compiled: no `properties`/`patternProperties` object may exceed the member
  * limit; every `pattern` and `patternProperties` key gets its engine (src/shared/regex.ts), and a
  * pattern not run by RE2 is reported. A `pattern` that is not a string is left to the structure
- * check, which ignores it with a warning.
+ * check, which ignores it with a warning. Data (examples, defaults, extensions) holds no patterns
+ * (document-walk.ts).
  */
 function reviewSchemaKeywords(document: OpenApiDocument, limits: IntakeLimits, warnings: IntakeWarnings): void {
-  const stack: Array<[node: unknown, pointer: string, isNameMap: boolean]> = [[document, '', false]];
-  while (stack.length > 0) {
-    const [node, pointer, isNameMap] = stack.pop()!;
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${pointer}/${i}`, false]);
-      continue;
-    }
-    if (!isJsonObject(node)) continue;
-    const entries = Object.entries(node);
-    for (let e = entries.length - 1; e >= 0; e--) {
-      const [key, child] = entries[e]!;
+  walkDocument(document, undefined, (node, pointer, names) => {
+    // A property, response or component that happens to be called `pattern` or `discriminator`: a name.
+    if (names) return;
+    for (const [key, child] of Object.entries(node)) {
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
-      if (isNameMap) {
-        // A property, response or component that happens to be called `default`, `enum`, `x-…`:
-        // a name, never data, so what it holds is checked like everything else.
-        stack.push([child, childPointer, false]);
-        continue;
-      }
       if ((key === 'properties' || key === 'patternProperties') && isJsonObject(child)) {
         checkPropertyCount(Object.keys(child).length, childPointer, limits.maxSchemaObjectProperties);
       }
@@ -243,9 +232,8 @@ function reviewSchemaKeywords(document: OpenApiDocument, limits: IntakeLimits, w
       else if (key === 'patternProperties' && isJsonObject(child)) {
         for (const regex of Object.keys(child)) reviewPattern(regex, `${childPointer}/${escapePointerToken(regex)}`, warnings);
       }
-      if (!LITERAL_KEYS.has(key) && !key.startsWith('x-')) stack.push([child, childPointer, NAME_MAP_KEYS.has(key)]);
     }
-  }
+  });
 }
 
 /**
@@ -269,15 +257,6 @@ function ignoreDanglingMappings(document: OpenApiDocument, discriminator: JsonOb
     );
   }
 }
-
-/** Keys whose values are literal data (examples, enum values...): a "pattern" inside is not a regex. */
-const LITERAL_KEYS = new Set(['example', 'examples', 'enum', 'const', 'default']);
-
-/** Keys whose values map user-chosen names to schemas, responses, parameters...: every key there is a name. */
-const NAME_MAP_KEYS = new Set([
-  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'paths', 'webhooks', 'responses',
-  'content', 'headers', 'encoding', 'callbacks', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'links',
-]);
 
 function checkPropertyCount(count: number, pointer: string, max: number): void {
   if (count > max) {

@@ -1,29 +1,24 @@
 /** Local `$ref` handling: the only references the service ever follows are JSON pointers into the same document. */
 import { invalidSchema } from '../errors';
 import { LIMITS } from '../limits';
+import { walkDocument } from './document-walk';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 
 /**
  * Throws `Invalid schema:` for the first `$ref` that does not start with '#'. External references
  * (files, URLs, relative paths) are never resolved on the server: they could read local files or
- * reach internal hosts.
+ * reach internal hosts. A `$ref` inside data (an example, a default, an `x-…` extension) is text,
+ * not a reference (document-walk.ts).
  */
-export function assertOnlyLocalRefs(root: unknown): void {
-  const stack: Array<[unknown, string]> = [[root, '']];
-  while (stack.length > 0) {
-    const [node, pointer] = stack.pop()!;
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`]));
-    } else if (isJsonObject(node)) {
-      const ref = node.$ref;
-      if (typeof ref === 'string' && !ref.startsWith('#')) {
-        throw invalidSchema(
-          `external $ref "${truncate(ref, 200)}" at ${pointer || '/'} is not allowed: only local references starting with '#' are accepted`,
-        );
-      }
-      for (const [key, child] of Object.entries(node)) stack.push([child, `${pointer}/${escapePointerToken(key)}`]);
+export function assertOnlyLocalRefs(root: JsonValue): void {
+  walkDocument(root, undefined, (node, pointer) => {
+    const ref = node.$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) {
+      throw invalidSchema(
+        `external $ref "${truncate(ref, 200)}" at ${pointer || '/'} is not allowed: only local references starting with '#' are accepted`,
+      );
     }
-  }
+  });
 }
 
 /** Resolves a local reference (`#/components/schemas/User`); undefined when it points nowhere. */

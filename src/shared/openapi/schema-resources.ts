@@ -9,13 +9,9 @@
  * document-wide pointer inside an `$id` resource that holds no such path (`#/components/...`, as
  * documents written for 3.0 habits have it).
  */
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
+import type { JsonObject } from '../json';
+import { walkDocument } from './document-walk';
 import { decodeFragment, pointerToRef, resolveJsonPointer } from './refs';
-
-/** Keys whose values are data (examples, defaults, constants), not schemas: an `$id` there is text. */
-const DATA_KEYS = new Set(['example', 'examples', 'default', 'const', 'enum']);
-/** Keys whose values map names to schemas: the keys right below them are names, never keywords. */
-const NAME_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas']);
 
 /** Where a `$ref` stands: its object, and the schema resource around it. */
 interface FoundRef {
@@ -46,32 +42,15 @@ export function resolveSchemaIdentifiers(document: JsonObject): void {
 
 function collectIdentifiers(document: JsonObject): Identifiers {
   const found: Identifiers = { resources: new Map(), anchors: new Map(), refs: [] };
-  const stack: Array<{ node: JsonValue; pointer: string; base: string; resourcePointer: string; isNameMap: boolean }> = [
-    { node: document, pointer: '', base: '', resourcePointer: '', isNameMap: false },
-  ];
-  while (stack.length > 0) {
-    const visit = stack.pop()!;
-    const { node, pointer, isNameMap } = visit;
-    let { base, resourcePointer } = visit;
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => stack.push({ node: child, pointer: `${pointer}/${i}`, base, resourcePointer, isNameMap: false }));
-      continue;
-    }
-    if (!isJsonObject(node)) continue;
-    if (!isNameMap) {
-      if (typeof node.$id === 'string') {
-        base = resolveUri(node.$id, base);
-        resourcePointer = pointer;
-        if (!found.resources.has(base)) found.resources.set(base, pointer);
-      }
-      if (typeof node.$anchor === 'string' && !found.anchors.has(`${base}#${node.$anchor}`)) found.anchors.set(`${base}#${node.$anchor}`, pointer);
-      if (typeof node.$ref === 'string') found.refs.push({ node, base, resourcePointer });
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (!isNameMap && DATA_KEYS.has(key)) continue;
-      stack.push({ node: child, pointer: `${pointer}/${escapePointerToken(key)}`, base, resourcePointer, isNameMap: !isNameMap && NAME_MAP_KEYS.has(key) });
-    }
-  }
+  walkDocument(document, { base: '', resourcePointer: '' }, (node, pointer, names, outer) => {
+    if (names) return outer;
+    const resource = typeof node.$id === 'string' ? { base: resolveUri(node.$id, outer.base), resourcePointer: pointer } : outer;
+    const { base } = resource;
+    if (resource !== outer && !found.resources.has(base)) found.resources.set(base, pointer);
+    if (typeof node.$anchor === 'string' && !found.anchors.has(`${base}#${node.$anchor}`)) found.anchors.set(`${base}#${node.$anchor}`, pointer);
+    if (typeof node.$ref === 'string') found.refs.push({ node, ...resource });
+    return resource;
+  });
   return found;
 }
 

