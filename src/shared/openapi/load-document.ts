@@ -3,12 +3,11 @@
  * `$ref`s kept. Swagger 2.0 is converted to OpenAPI 3.0.0. Nothing outside the text is ever read:
  * external references are refused before any library sees the document.
  */
-import converter from 'swagger2openapi';
 import { LIMITS } from '../limits';
-import { invalidSchema, limitExceeded, errorMessage } from '../errors';
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { invalidSchema, limitExceeded } from '../errors';
+import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
 import { planPattern } from '../regex';
-import { FORM_MEDIA_TYPES, HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
 import { walkDocument } from './document-walk';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { listOperations } from './operations';
@@ -17,6 +16,7 @@ import { splitQuerySelector } from './query-selector-paths';
 import { assertOnlyLocalRefs, derefObject, discriminatorMappingPointer, resolveJsonPointer } from './refs';
 import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
 import { resolveSchemaIdentifiers } from './schema-resources';
+import { convertSwagger2 } from './swagger2-conversion';
 
 export interface LoadedSchema {
   /** OpenAPI 3.0/3.1 document, `$ref`s kept (never dereferenced). */
@@ -96,119 +96,6 @@ function detectFormat(value: JsonObject): { sourceFormat: SourceFormat; declared
 
 function toThreePartVersion(version: string): string {
   return version.split('.').length === 2 ? `${version}.0` : version;
-}
-
-async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
-  try {
-    // No `resolve` option: swagger2openapi then follows no references outside the document.
-    const result = await converter.convertObj(keepHeaderCollectionFormats(structuredClone(swagger)), { patch: true, warnOnly: true });
-    const document = result.openapi as OpenApiDocument;
-    keepFormParameters(swagger, document);
-    return document;
-  } catch (error) {
-    throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error))}`, error);
-  }
-}
-
-/** Header collectionFormats the conversion drops ("no longer supported for headers"), kept as `x-collectionFormat`. */
-const HEADER_COLLECTION_FORMATS = new Set(['pipes', 'ssv']);
-
-/**
- * Marks the header parameters and response headers of a Swagger 2.0 document whose arrays are
- * pipe- or space-separated (`X-Ids: 1|2`) with `x-collectionFormat`, which the conversion carries
- * over (it keeps tsv that way itself): read by their commas, their values would be one item.
- */
-function keepHeaderCollectionFormats(swagger: JsonObject): JsonObject {
-  const mark = (node: JsonValue | undefined, header: boolean) => {
-    if (isJsonObject(node) && header && typeof node.collectionFormat === 'string' && HEADER_COLLECTION_FORMATS.has(node.collectionFormat)) {
-      node['x-collectionFormat'] = node.collectionFormat;
-    }
-  };
-  const markParameters = (list: JsonValue | undefined) => {
-    for (const parameter of Array.isArray(list) ? list : isJsonObject(list) ? Object.values(list) : []) {
-      mark(parameter, isJsonObject(parameter) && parameter.in === 'header');
-    }
-  };
-  const markResponses = (responses: JsonValue | undefined) => {
-    for (const response of isJsonObject(responses) ? Object.values(responses) : []) {
-      if (isJsonObject(response) && isJsonObject(response.headers)) for (const header of Object.values(response.headers)) mark(header, true);
-    }
-  };
-  markParameters(swagger.parameters);
-  markResponses(swagger.responses);
-  for (const item of isJsonObject(swagger.paths) ? Object.values(swagger.paths) : []) {
-    if (!isJsonObject(item)) continue;
-    markParameters(item.parameters);
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      markParameters(operation.parameters);
-      markResponses(operation.responses);
-    }
-  }
-  return swagger;
-}
-
-/**
- * What each Swagger 2.0 collectionFormat of a form field becomes as an OpenAPI 3 Encoding Object.
- * tsv has no style there, and an Encoding Object takes no extension to say it: such fields are read
- * as repeated fields, like `multi`.
- */
-const FORM_COLLECTION_FORMATS: Readonly<Record<string, JsonObject>> = Object.freeze({
-  csv: { style: 'form', explode: false },
-  ssv: { style: 'spaceDelimited', explode: false },
-  pipes: { style: 'pipeDelimited', explode: false },
-});
-
-/**
- * What the conversion leaves out of the request body it makes of Swagger 2.0 formData parameters:
- * - the form media types beyond the first that `consumes` lists (an operation that takes both
- *   urlencoded and multipart forms took only multipart);
- * - an array's collectionFormat, csv by default (`ids=1,2,3`): each becomes its field's `encoding`,
- *   read as a query parameter's style is (`multi`, repeated fields, is the default).
- */
-function keepFormParameters(swagger: JsonObject, document: OpenApiDocument): void {
-  const swaggerPaths = isJsonObject(swagger.paths) ? swagger.paths : {};
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const [path, swaggerItem] of Object.entries(swaggerPaths)) {
-    const item = paths[path];
-    if (!isJsonObject(swaggerItem) || !isJsonObject(item)) continue;
-    for (const method of HTTP_METHODS) {
-      const swaggerOperation = swaggerItem[method];
-      const operation = item[method];
-      const content = isJsonObject(operation) ? derefObject(document, operation.requestBody)?.content : undefined;
-      if (!isJsonObject(swaggerOperation) || !isJsonObject(content)) continue;
-      const converted = FORM_MEDIA_TYPES.find((mediaType) => isJsonObject(content[mediaType]));
-      if (converted === undefined) continue;
-      const consumes = Array.isArray(swaggerOperation.consumes) ? swaggerOperation.consumes : Array.isArray(swagger.consumes) ? swagger.consumes : [];
-      for (const mediaType of FORM_MEDIA_TYPES) {
-        if (consumes.includes(mediaType) && content[mediaType] === undefined) content[mediaType] = structuredClone(content[converted]!);
-      }
-      const formats = formCollectionFormats(swagger, [swaggerItem.parameters, swaggerOperation.parameters]);
-      for (const mediaType of FORM_MEDIA_TYPES) {
-        const media = content[mediaType];
-        if (!isJsonObject(media) || formats.size === 0) continue;
-        const encoding = isJsonObject(media.encoding) ? media.encoding : (media.encoding = {});
-        for (const [name, format] of formats) if (!isJsonObject(encoding[name])) encoding[name] = { ...format };
-      }
-    }
-  }
-}
-
-/** The Encoding Object of each formData array of the path item's and the operation's parameters (the operation's win). */
-function formCollectionFormats(swagger: JsonObject, parameterLists: ReadonlyArray<JsonValue | undefined>): Map<string, JsonObject> {
-  const formats = new Map<string, JsonObject>();
-  for (const list of parameterLists) {
-    for (const entry of Array.isArray(list) ? list : []) {
-      const parameter = derefObject(swagger, entry);
-      if (parameter?.in !== 'formData' || typeof parameter.name !== 'string') continue;
-      const collectionFormat = typeof parameter.collectionFormat === 'string' ? parameter.collectionFormat : 'csv';
-      const format = parameter.type === 'array' ? FORM_COLLECTION_FORMATS[collectionFormat] : undefined;
-      if (format) formats.set(parameter.name, format);
-      else formats.delete(parameter.name);
-    }
-  }
-  return formats;
 }
 
 /**
