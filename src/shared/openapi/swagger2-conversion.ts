@@ -14,12 +14,44 @@ const MAX_DETAIL_CHARS = 2000;
 export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocument> {
   try {
     // No `resolve` option: swagger2openapi then follows no references outside the document.
-    const result = await converter.convertObj(keepHeaderCollectionFormats(structuredClone(swagger)), { patch: true, warnOnly: true });
+    const source = structuredClone(swagger);
+    keepHeaderCollectionFormats(source);
+    defaultResponseMediaType(source);
+    const result = await converter.convertObj(source, { patch: true, warnOnly: true });
     const document = result.openapi as OpenApiDocument;
     keepFormParameters(swagger, document);
     return document;
   } catch (error) {
     throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error))}`, error);
+  }
+}
+
+/**
+ * Spec "Schema loading rules" 2: a response schema becomes content `application/json`. Where no
+ * `produces` names a media type (the operation's, else the document's), the conversion writes the
+ * range of every media type, which takes a body of any type unchecked. A body parameter without
+ * `consumes` becomes an `application/json` request body already.
+ */
+function defaultResponseMediaType(swagger: JsonObject): void {
+  if (!isMediaTypeList(swagger.produces)) swagger.produces = [DEFAULT_MEDIA_TYPE];
+  forEachOperation(swagger, (operation) => {
+    if (operation.produces !== undefined && !isMediaTypeList(operation.produces)) operation.produces = [DEFAULT_MEDIA_TYPE];
+  });
+}
+
+const DEFAULT_MEDIA_TYPE = 'application/json';
+
+function isMediaTypeList(value: JsonValue | undefined): boolean {
+  return Array.isArray(value) && value.some((mediaType) => typeof mediaType === 'string' && mediaType !== '');
+}
+
+function forEachOperation(swagger: JsonObject, visit: (operation: JsonObject) => void): void {
+  for (const item of isJsonObject(swagger.paths) ? Object.values(swagger.paths) : []) {
+    if (!isJsonObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isJsonObject(operation)) visit(operation);
+    }
   }
 }
 
@@ -31,7 +63,7 @@ const HEADER_COLLECTION_FORMATS = new Set(['pipes', 'ssv']);
  * pipe- or space-separated (`X-Ids: 1|2`) with `x-collectionFormat`, which the conversion carries
  * over (it keeps tsv that way itself): read by their commas, their values would be one item.
  */
-function keepHeaderCollectionFormats(swagger: JsonObject): JsonObject {
+function keepHeaderCollectionFormats(swagger: JsonObject): void {
   const mark = (node: JsonValue | undefined, header: boolean) => {
     if (isJsonObject(node) && header && typeof node.collectionFormat === 'string' && HEADER_COLLECTION_FORMATS.has(node.collectionFormat)) {
       node['x-collectionFormat'] = node.collectionFormat;
@@ -50,16 +82,12 @@ function keepHeaderCollectionFormats(swagger: JsonObject): JsonObject {
   markParameters(swagger.parameters);
   markResponses(swagger.responses);
   for (const item of isJsonObject(swagger.paths) ? Object.values(swagger.paths) : []) {
-    if (!isJsonObject(item)) continue;
-    markParameters(item.parameters);
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      markParameters(operation.parameters);
-      markResponses(operation.responses);
-    }
+    if (isJsonObject(item)) markParameters(item.parameters);
   }
-  return swagger;
+  forEachOperation(swagger, (operation) => {
+    markParameters(operation.parameters);
+    markResponses(operation.responses);
+  });
 }
 
 /**
