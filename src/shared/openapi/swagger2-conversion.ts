@@ -1,12 +1,14 @@
 /**
  * Swagger 2.0 → OpenAPI 3.0.0 (spec "Schema loading rules" 2), by swagger2openapi, with what it
- * leaves out or changes put back: header and form collection formats, the form media types
+ * leaves out or changes put back: the response media type where `produces` names none, `x-nullable`
+ * and `readOnly` beside a `$ref`, header and form collection formats, the form media types
  * `consumes` lists.
  */
 import converter from 'swagger2openapi';
 import { invalidSchema, errorMessage } from '../errors';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { FORM_MEDIA_TYPES, HTTP_METHODS, type OpenApiDocument } from './document';
+import { walkDocument } from './document-walk';
 import { derefObject } from './refs';
 
 const MAX_DETAIL_CHARS = 2000;
@@ -17,8 +19,10 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
     const source = structuredClone(swagger);
     keepHeaderCollectionFormats(source);
     defaultResponseMediaType(source);
+    const wrapped = wrapRefSiblings(source);
     const result = await converter.convertObj(source, { patch: true, warnOnly: true });
     const document = result.openapi as OpenApiDocument;
+    if (wrapped > 0) unwrapRefSiblings(document);
     keepFormParameters(swagger, document);
     return document;
   } catch (error) {
@@ -53,6 +57,46 @@ function forEachOperation(swagger: JsonObject, visit: (operation: JsonObject) =>
       if (isJsonObject(operation)) visit(operation);
     }
   }
+}
+
+/** Marks a schema that wrapRefSiblings made, for unwrapRefSiblings to find after the conversion. */
+const WRAPPED_REF = 'x-svc-wrapped-ref';
+
+/**
+ * The siblings of a schema `$ref` that intake honours in OpenAPI 3.0 (`nullable`, which real
+ * documents put there and mean, and `readOnly`: validation/schema-transform.ts) are dropped by the
+ * conversion, which keeps a `$ref` object's `$ref` alone: `{$ref: Owner, x-nullable: true}` lost
+ * its null. Such a schema is wrapped (`{allOf: [{$ref}], x-nullable: true}`, which converts to
+ * `nullable`) and marked; returns how many were.
+ */
+function wrapRefSiblings(swagger: JsonObject): number {
+  let wrapped = 0;
+  walkDocument(swagger, undefined, (node, _pointer, names) => {
+    const ref = node.$ref;
+    if (names || typeof ref !== 'string' || !ref.startsWith('#/definitions/')) return;
+    const siblings: JsonObject = {};
+    if (node['x-nullable'] === true) siblings['x-nullable'] = true;
+    if (node.readOnly === true) siblings.readOnly = true;
+    if (Object.keys(siblings).length === 0) return;
+    for (const key of Object.keys(node)) delete node[key];
+    Object.assign(node, { allOf: [{ $ref: ref }], ...siblings, [WRAPPED_REF]: true });
+    wrapped++;
+  });
+  return wrapped;
+}
+
+/** The wrapped schemas back as `{$ref, nullable: true}`, `{$ref, readOnly: true}`: what a 3.0 document says, read the same way. */
+function unwrapRefSiblings(document: OpenApiDocument): void {
+  walkDocument(document, undefined, (node, _pointer, names) => {
+    if (names || node[WRAPPED_REF] !== true) return;
+    delete node[WRAPPED_REF];
+    const [reference] = Array.isArray(node.allOf) && node.allOf.length === 1 ? node.allOf : [];
+    if (!isJsonObject(reference) || typeof reference.$ref !== 'string') return;
+    delete node.allOf;
+    const siblings = { ...node };
+    for (const key of Object.keys(node)) delete node[key];
+    Object.assign(node, { $ref: reference.$ref, ...siblings });
+  });
 }
 
 /** Header collectionFormats the conversion drops ("no longer supported for headers"), kept as `x-collectionFormat`. */
