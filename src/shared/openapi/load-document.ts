@@ -12,6 +12,7 @@ import { walkDocument } from './document-walk';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
+import { mergePathItemRefSiblings } from './path-item-refs';
 import { splitQuerySelector } from './query-selector-paths';
 import { assertOnlyLocalRefs, derefObject, discriminatorMappingPointer, resolveJsonPointer } from './refs';
 import { assertLocalRefsResolve, assertValidOpenApiStructure } from './structure-check';
@@ -64,13 +65,14 @@ export async function loadSchema(text: string | Uint8Array, limits: IntakeLimits
   const document = sourceFormat === 'swagger-2.0' ? await convertSwagger2(parsed) : (parsed as OpenApiDocument);
   const openapiVersion = sourceFormat === 'swagger-2.0' ? '3.0.0' : toThreePartVersion(declaredVersion);
 
+  const warnings = new IntakeWarnings();
+  mergePathItemRefSiblings(document, warnings);
   const endpointCount = listOperations(document).length;
   if (endpointCount > limits.maxOperations) {
     throw limitExceeded(
       `Invalid schema: ${endpointCount} operations, over the limit of ${limits.maxOperations} (maxOperations)`,
     );
   }
-  const warnings = new IntakeWarnings();
   reviewSchemaKeywords(document, limits, warnings);
   assertLocalRefsResolve(document);
   acceptParametersWithoutSchema(document, warnings);

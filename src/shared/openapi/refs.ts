@@ -1,8 +1,8 @@
 /** Local `$ref` handling: the only references the service ever follows are JSON pointers into the same document. */
 import { invalidSchema } from '../errors';
 import { LIMITS } from '../limits';
-import { walkDocument } from './document-walk';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
+import { walkDocument } from './document-walk';
 
 /**
  * Throws `Invalid schema:` for the first `$ref` that does not start with '#'. External references

@@ -6,6 +6,7 @@
  */
 import { isJsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS, type OpenApiDocument } from './document';
+import { derefObject } from './refs';
 
 /** URLs one server URL expands to through its variables' enums (beyond: the defaults' URL alone). */
 const MAX_SERVER_URL_EXPANSIONS = 64;
@@ -22,14 +23,16 @@ export function basePathsOf(servers: readonly JsonValue[]): string[] {
 
 /**
  * The prefixes a request path may carry when routed: the document's servers', and those of the
- * servers a path item or an operation declares in their place (`/v2` for one path, an upload host's
- * `/upload`). Each is optional for every route, as the document's are.
+ * servers a path item (the one its `$ref` names, for a reference) or an operation declares in their
+ * place (`/v2` for one path, an upload host's `/upload`). Each is optional for every route, as the
+ * document's are.
  */
 export function routingPathPrefixes(document: OpenApiDocument): string[] {
   const servers: JsonValue[] = Array.isArray(document.servers) ? [...document.servers] : [];
   const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const item of Object.values(paths)) {
-    if (!isJsonObject(item)) continue;
+  for (const entry of Object.values(paths)) {
+    const item = derefObject(document, entry);
+    if (item === undefined) continue;
     if (Array.isArray(item.servers)) servers.push(...item.servers);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
