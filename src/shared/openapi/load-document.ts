@@ -10,7 +10,7 @@ import { planPattern } from '../regex';
 import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
 import { walkDocument } from './document-walk';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
-import { listOperations } from './operations';
+import { forEachPathItem, listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
 import { mergePathItemRefSiblings } from './path-item-refs';
 import { splitQuerySelector } from './query-selector-paths';
@@ -169,7 +169,9 @@ function reviewPattern(pattern: string, pointer: string, warnings: IntakeWarning
 
 /**
  * OpenAPI requires `schema` or `content` on a parameter; real documents leave both out and mean
- * "any value". The engine document gets an empty schema there, so every engine reads it alike.
+ * "any value". The engine document gets an empty schema there, so every engine reads it alike:
+ * wherever parameters are (components, and every path item: paths, webhooks, components and
+ * callbacks).
  */
 function acceptParametersWithoutSchema(document: OpenApiDocument, warnings: IntakeWarnings): void {
   const visit = (list: unknown, pointer: string) => {
@@ -189,16 +191,13 @@ function acceptParametersWithoutSchema(document: OpenApiDocument, warnings: Inta
       if (isJsonObject(parameter)) fillSchema(parameter, `/components/parameters/${escapePointerToken(name)}`);
     }
   }
-  const paths = isJsonObject(document.paths) ? document.paths : {};
-  for (const [template, item] of Object.entries(paths)) {
-    if (!isJsonObject(item)) continue;
-    const itemPointer = `/paths/${escapePointerToken(template)}`;
+  forEachPathItem(document, (item, itemPointer) => {
     visit(item.parameters, `${itemPointer}/parameters`);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (isJsonObject(operation)) visit(operation.parameters, `${itemPointer}/${method}/parameters`);
     }
-  }
+  });
 }
 
 /** `/#Action=DescribeStacks`: routed by its query selector (validation/route-table.ts), reported once per path. */

@@ -1,5 +1,5 @@
 /** The operations (method + path template) of a document, in the one stable order every listing uses. */
-import { isJsonObject, type JsonObject } from '../json';
+import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from './document';
 import { derefObject } from './refs';
 
@@ -37,6 +37,40 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
     }
   }
   return entries;
+}
+
+/**
+ * Every path item the document writes out, with its pointer, in document order: under `paths`,
+ * `webhooks` and `components/pathItems`, and in the callbacks of `components/callbacks` and of
+ * every operation, at any depth. A path item that is a `$ref` is visited as written (its target
+ * is visited where it is written).
+ */
+export function forEachPathItem(document: OpenApiDocument, visit: (item: JsonObject, pointer: string) => void): void {
+  const queue: Array<[item: JsonValue | undefined, pointer: string]> = [];
+  const seen = new Set<JsonObject>();
+  const enqueue = (map: JsonValue | undefined, pointer: string, extensions: boolean) => {
+    if (!isJsonObject(map)) return;
+    for (const [key, item] of Object.entries(map)) if (!(extensions && key.startsWith('x-'))) queue.push([item, `${pointer}/${escapePointerToken(key)}`]);
+  };
+  const enqueueCallbacks = (callbacks: JsonValue | undefined, pointer: string) => {
+    if (!isJsonObject(callbacks)) return;
+    for (const [name, callback] of Object.entries(callbacks)) enqueue(callback, `${pointer}/${escapePointerToken(name)}`, true);
+  };
+  const components = isJsonObject(document.components) ? document.components : {};
+  enqueue(document.paths, '/paths', true);
+  enqueue(document.webhooks, '/webhooks', true);
+  enqueue(components.pathItems, '/components/pathItems', false);
+  enqueueCallbacks(components.callbacks, '/components/callbacks');
+  for (let next = 0; next < queue.length; next++) {
+    const [item, pointer] = queue[next]!;
+    if (!isJsonObject(item) || seen.has(item)) continue;
+    seen.add(item);
+    visit(item, pointer);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isJsonObject(operation)) enqueueCallbacks(operation.callbacks, `${pointer}/${method}/callbacks`);
+    }
+  }
 }
 
 /** The operation for an upper- or lower-case method on an exact path template, if the document has it. */
