@@ -1,7 +1,7 @@
 /**
  * Swagger 2.0 arrays in query parameters by `collectionFormat`: csv, ssv, pipes, multi and tsv (which
- * OpenAPI 3 has no style for; the conversion keeps it as `x-collectionFormat`), and in headers tsv,
- * pipes and ssv (kept the same way). Checked by the validator and written by the fixture generator,
+ * OpenAPI 3 has no style for; the conversion keeps it as `x-collectionFormat`), and in headers and
+ * paths tsv, pipes and ssv (kept the same way). Checked by the validator and written by the fixture generator,
  * whose request must validate.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import type { CompiledContract } from '../../src/shared/validation';
 import { assertInvalid, assertValid, request, textContract } from '../helpers/validation-contracts';
 
 const FORMATS = ['csv', 'ssv', 'pipes', 'multi', 'tsv'] as const;
+const PATH_FORMATS = ['csv', 'ssv', 'pipes', 'tsv'] as const;
 
 const DOCUMENT = JSON.stringify({
   swagger: '2.0',
@@ -29,6 +30,12 @@ const DOCUMENT = JSON.stringify({
         responses: { 204: { description: 'found' } },
       },
     },
+    ...Object.fromEntries(PATH_FORMATS.map((format) => [`/${format}-path/{ids}`, {
+      get: {
+        parameters: [{ name: 'ids', in: 'path', required: true, type: 'array', items: { type: 'integer' }, minItems: 2, collectionFormat: format }],
+        responses: { 204: { description: 'found' } },
+      },
+    }])),
     '/pipes-header': {
       get: {
         parameters: [{ $ref: '#/parameters/PipedIds' }],
@@ -79,6 +86,23 @@ describe('Swagger 2.0 collection formats', () => {
     const generated = generateRequest(document, { method: 'GET', path: '/tsv-header' });
     assert.match(generated.headers['X-Ids']!, /^-?\d+(\t-?\d+)+$/);
     assertValid(contract.validateInteraction({ request: request('GET', generated.path, { headers: generated.headers }) }));
+  });
+
+  it('splits path arrays by their separators, as written or percent-encoded, and writes fixtures so', () => {
+    assertValid(get('/csv-path/1,2'));
+    assertValid(get('/pipes-path/1|2'));
+    assertValid(get('/pipes-path/1%7C2'));
+    assertValid(get('/ssv-path/1%202'));
+    assertValid(get('/tsv-path/1%092'));
+    assertInvalid(get('/pipes-path/1|x'), 'request_invalid', 'parameter "ids" in path: value "x" is not a valid integer');
+    assertInvalid(get('/pipes-path/1,2'), 'request_invalid', 'parameter "ids" in path: value "1,2" is not a valid integer');
+    assertInvalid(get('/tsv-path/1%2C2%093'), 'request_invalid', 'parameter "ids" in path: value "1,2" is not a valid integer');
+    const separators = { csv: ',', pipes: '\\|', ssv: '%20', tsv: '%09' };
+    for (const format of PATH_FORMATS) {
+      const generated = generateRequest(document, { method: 'GET', path: `/${format}-path/{ids}` });
+      assert.match(generated.path, new RegExp(`^/${format}-path/-?\\d+(${separators[format]}-?\\d+)+$`));
+      assertValid(get(generated.path));
+    }
   });
 
   it('writes fixtures in each format, and they validate', () => {

@@ -1,7 +1,8 @@
 /**
  * How a parameter or header is written as text: OpenAPI 3's `style` and `explode` with their
  * defaults by location, and the Swagger 2.0 collectionFormats OpenAPI 3 has no style for where they
- * are used: `tsv` anywhere, `pipes` and `ssv` in headers (intake keeps them as `x-collectionFormat`).
+ * are used: `tsv` anywhere, `pipes` and `ssv` in headers and paths (intake keeps them as
+ * `x-collectionFormat`).
  * Validation reads values by it and fixture generation writes them by it, so both agree on every
  * style.
  */
@@ -55,4 +56,20 @@ export function arraySeparator(style: string): string {
     case TAB_DELIMITED: return '\t';
     default: return ',';
   }
+}
+
+/** The separators of a path array in a kept Swagger 2.0 collectionFormat, as written or percent-encoded. */
+const KEPT_PATH_SEPARATORS: ReadonlyMap<string, RegExp> = new Map([
+  ['pipeDelimited', /%7C|\|/gi],
+  ['spaceDelimited', /%20| /gi],
+  [TAB_DELIMITED, /%09|\t/gi],
+]);
+
+/**
+ * A path value in a kept Swagger 2.0 collectionFormat (`/a/1|2`) as the simple style writes it
+ * (`1,2`), its own commas encoded: path values are read in the simple style. Other values as they are.
+ */
+export function asSimplePathText(style: string, raw: string): string {
+  const separator = KEPT_PATH_SEPARATORS.get(style);
+  return separator === undefined ? raw : raw.replace(/,/g, '%2C').replace(separator, ',');
 }

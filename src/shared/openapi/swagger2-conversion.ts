@@ -1,7 +1,7 @@
 /**
  * Swagger 2.0 → OpenAPI 3.0.0 (spec "Schema loading rules" 2), by swagger2openapi, with what it
  * leaves out or changes put back: the response media type where `produces` names none, `x-nullable`
- * and `readOnly` beside a `$ref`, header and form collection formats, the form media types
+ * and `readOnly` beside a `$ref`, header, path and form collection formats, the form media types
  * `consumes` lists.
  */
 import converter from 'swagger2openapi';
@@ -17,7 +17,7 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
   try {
     // No `resolve` option: swagger2openapi then follows no references outside the document.
     const source = structuredClone(swagger);
-    keepHeaderCollectionFormats(source);
+    keepCollectionFormats(source);
     defaultResponseMediaType(source);
     const wrapped = wrapRefSiblings(source);
     const result = await converter.convertObj(source, { patch: true, warnOnly: true });
@@ -99,23 +99,24 @@ function unwrapRefSiblings(document: OpenApiDocument): void {
   });
 }
 
-/** Header collectionFormats the conversion drops ("no longer supported for headers"), kept as `x-collectionFormat`. */
-const HEADER_COLLECTION_FORMATS = new Set(['pipes', 'ssv']);
+/** Collection formats the conversion drops outside queries ("no longer supported except for in:query"), kept as `x-collectionFormat`. */
+const DROPPED_COLLECTION_FORMATS = new Set(['pipes', 'ssv']);
 
 /**
- * Marks the header parameters and response headers of a Swagger 2.0 document whose arrays are
- * pipe- or space-separated (`X-Ids: 1|2`) with `x-collectionFormat`, which the conversion carries
- * over (it keeps tsv that way itself): read by their commas, their values would be one item.
+ * Marks the header and path parameters and the response headers of a Swagger 2.0 document whose
+ * arrays are pipe- or space-separated (`X-Ids: 1|2`, `/a/1|2`) with `x-collectionFormat`, which
+ * the conversion carries over (it keeps tsv that way itself): read by their commas, their values
+ * would be one item.
  */
-function keepHeaderCollectionFormats(swagger: JsonObject): void {
-  const mark = (node: JsonValue | undefined, header: boolean) => {
-    if (isJsonObject(node) && header && typeof node.collectionFormat === 'string' && HEADER_COLLECTION_FORMATS.has(node.collectionFormat)) {
+function keepCollectionFormats(swagger: JsonObject): void {
+  const mark = (node: JsonValue | undefined, kept: boolean) => {
+    if (isJsonObject(node) && kept && typeof node.collectionFormat === 'string' && DROPPED_COLLECTION_FORMATS.has(node.collectionFormat)) {
       node['x-collectionFormat'] = node.collectionFormat;
     }
   };
   const markParameters = (list: JsonValue | undefined) => {
     for (const parameter of Array.isArray(list) ? list : isJsonObject(list) ? Object.values(list) : []) {
-      mark(parameter, isJsonObject(parameter) && parameter.in === 'header');
+      mark(parameter, isJsonObject(parameter) && (parameter.in === 'header' || parameter.in === 'path'));
     }
   };
   const markResponses = (responses: JsonValue | undefined) => {
