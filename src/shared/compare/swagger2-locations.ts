@@ -7,10 +7,11 @@
  * nearest node that exists in the original, so a location always opens something real.
  */
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { isSwagger2 } from '../openapi/document';
 import { resolvePointer } from '../openapi/refs';
 
 export function isSwagger2Document(value: unknown): value is JsonObject {
-  return isJsonObject(value) && typeof value.swagger === 'string' && value.swagger.startsWith('2');
+  return isJsonObject(value) && isSwagger2(value);
 }
 
 /** `#/a/b~1c` → ['a', 'b/c']. */

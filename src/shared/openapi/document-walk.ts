@@ -16,6 +16,7 @@
  * walked; only an Example Object's `value` is data (OpenAPI 3.0 §4.7.19, 3.1 §4.8.19).
  */
 import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { isSwagger2 } from './document';
 
 /** Keys whose values are literal data wherever they are a field, not a name. */
 const DATA_KEYS = new Set(['example', 'default', 'enum', 'const']);
@@ -45,7 +46,7 @@ export function walkDocument<C>(
   context: C,
   visit: (node: JsonObject, pointer: string, names: boolean, context: C) => C,
 ): void {
-  const swagger2 = isJsonObject(root) && root.swagger !== undefined && root.openapi === undefined;
+  const swagger2 = isJsonObject(root) && isSwagger2(root);
   const stack: Array<[node: JsonValue, pointer: string, role: Role, context: C]> = [[root, '', 'fields', context]];
   while (stack.length > 0) {
     const [node, pointer, role, outer] = stack.pop()!;

@@ -19,6 +19,22 @@ export function isHttpMethod(value: string): value is HttpMethod {
   return (HTTP_METHODS as readonly string[]).includes(value);
 }
 
+/**
+ * The `swagger` field of a document as a version string. YAML reads `swagger: 2.0` unquoted as the
+ * number 2, which can only mean "2.0"; `openapi` numbers are ambiguous (3.10 reads as 3.1) and left
+ * to intake to refuse.
+ */
+export function swaggerVersion(document: JsonObject): string | undefined {
+  const { swagger } = document;
+  if (swagger === undefined) return undefined;
+  return swagger === 2 ? '2.0' : String(swagger);
+}
+
+/** Whether a document declares Swagger 2.0 (`swagger: "2.0"`, or 2.0 unquoted in YAML). */
+export function isSwagger2(document: JsonObject): boolean {
+  return swaggerVersion(document)?.startsWith('2.') === true;
+}
+
 /** Which OpenAPI line the registered text was written in. */
 export type SourceFormat = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
 

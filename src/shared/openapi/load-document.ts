@@ -7,7 +7,7 @@ import { LIMITS } from '../limits';
 import { invalidSchema, limitExceeded } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
 import { planPattern } from '../regex';
-import { HTTP_METHODS, type OpenApiDocument, type SourceFormat } from './document';
+import { HTTP_METHODS, isSwagger2, swaggerVersion, type OpenApiDocument, type SourceFormat } from './document';
 import { walkDocument } from './document-walk';
 import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
 import { forEachPathItem, listOperations } from './operations';
@@ -81,12 +81,22 @@ export async function loadSchema(text: string | Uint8Array, limits: IntakeLimits
   return { document, openapiVersion, sourceFormat, endpointCount, infoVersion, warnings: warnings.toList(), warningCounts: warnings.counts() };
 }
 
+/**
+ * The version fields must be strings, but YAML reads `swagger: 2.0` unquoted as the number 2: that
+ * one is unambiguous and read as "2.0" (swaggerVersion). `openapi: 3.0` is the number 3 and
+ * `openapi: 3.10` the number 3.1, so an `openapi` number is refused with a message that says to quote it.
+ */
 function detectFormat(value: JsonObject): { sourceFormat: SourceFormat; declaredVersion: string } {
-  const swagger = value.swagger;
+  const swagger = swaggerVersion(value);
   const openapi = value.openapi;
   if (swagger !== undefined) {
-    if (String(swagger).startsWith('2.')) return { sourceFormat: 'swagger-2.0', declaredVersion: String(swagger) };
-    throw invalidSchema(`unsupported swagger version "${String(swagger)}" (supported: 2.0, 3.0.x, 3.1.x)`);
+    if (isSwagger2(value)) return { sourceFormat: 'swagger-2.0', declaredVersion: swagger };
+    throw invalidSchema(`unsupported swagger version "${swagger}" (supported: 2.0, 3.0.x, 3.1.x)`);
+  }
+  if (typeof openapi === 'number') {
+    throw invalidSchema(
+      `"openapi" is the number ${openapi}, not a version string: unquoted in YAML, openapi: 3.0 reads as 3 and 3.10 as 3.1; write the version in quotes (openapi: "3.0.3")`,
+    );
   }
   if (typeof openapi === 'string') {
     if (/^3\.0(\.\d+)?$/.test(openapi)) return { sourceFormat: 'openapi-3.0', declaredVersion: openapi };
