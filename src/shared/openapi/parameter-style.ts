@@ -58,18 +58,15 @@ export function arraySeparator(style: string): string {
   }
 }
 
-/** The separators of a path array in a kept Swagger 2.0 collectionFormat, as written or percent-encoded. */
-const KEPT_PATH_SEPARATORS: ReadonlyMap<string, RegExp> = new Map([
-  ['pipeDelimited', /%7C|\|/gi],
-  ['spaceDelimited', /%20| /gi],
-  [TAB_DELIMITED, /%09|\t/gi],
-]);
-
 /**
- * A path value in a kept Swagger 2.0 collectionFormat (`/a/1|2`) as the simple style writes it
- * (`1,2`), its own commas encoded: path values are read in the simple style. Other values as they are.
+ * What separates the items of a path array: a kept Swagger 2.0 collectionFormat's separator as
+ * written or percent-encoded (`/a/1|2`, `/a/1%7C2`), else the simple style's comma.
  */
-export function asSimplePathText(style: string, raw: string): string {
-  const separator = KEPT_PATH_SEPARATORS.get(style);
-  return separator === undefined ? raw : raw.replace(/,/g, '%2C').replace(separator, ',');
+export function pathArraySeparator(style: string): string | RegExp {
+  switch (style) {
+    case 'pipeDelimited': return /%7C|\|/i;
+    case 'spaceDelimited': return /%20| /i;
+    case TAB_DELIMITED: return /%09|\t/i;
+    default: return ',';
+  }
 }

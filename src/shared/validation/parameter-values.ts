@@ -9,7 +9,7 @@ import { addError } from './error-report';
 import { outsideDoubleRange } from './double-range';
 import { JsonRefusal, parseGuardedJson } from './json-body';
 import { validationMessages } from './messages';
-import { arraySeparator, queryArraySeparator } from '../openapi/parameter-style';
+import { arraySeparator, pathArraySeparator, queryArraySeparator } from '../openapi/parameter-style';
 import type { ParameterPlan } from './operation-plan';
 import { decodeComponent, decodePercent, type QueryValues } from './query-string';
 import { runSlot } from './schema-slot';
@@ -71,7 +71,7 @@ export function pathParameterValue(parameter: ParameterPlan, raw: string | undef
     const first = pieces[0]!;
     return fromText(parameter, first.startsWith(prefix) ? first.slice(prefix.length) : first, ',', category, call);
   }
-  return fromText(parameter, raw, ',', category, call);
+  return fromText(parameter, raw, pathArraySeparator(parameter.style), category, call);
 }
 
 /**
@@ -133,7 +133,7 @@ export function cookieParameterValue(parameter: ParameterPlan, cookies: Map<stri
 }
 
 /** One text carrying the whole value; arrays and objects are split on `separator`. */
-function fromText(parameter: ParameterPlan, text: string, separator: string, category: ErrorCategory, call: CallContext): ParameterRead {
+function fromText(parameter: ParameterPlan, text: string, separator: string | RegExp, category: ErrorCategory, call: CallContext): ParameterRead {
   if (text === '' && parameter.allowEmptyValue) return EMPTY_ALLOWED;
   if (parameter.json) {
     const value = fromJson(parameter, pieceText(parameter, text), category, call);

@@ -2,7 +2,6 @@
 import type { CallContext } from './call-context';
 import { checkBody } from './body-checks';
 import { headerValue } from './headers';
-import { asSimplePathText } from '../openapi/parameter-style';
 import type { OperationPlan } from './operation-plan';
 import {
   checkParameterValue,
@@ -26,9 +25,7 @@ export function checkRequest(
   call: CallContext,
 ): void {
   for (const parameter of plan.pathParameters) {
-    const raw = params[parameter.key];
-    const text = raw === undefined ? raw : asSimplePathText(parameter.style, raw);
-    checkParameterValue(parameter, pathParameterValue(parameter, text, CATEGORY, call), CATEGORY, call);
+    checkParameterValue(parameter, pathParameterValue(parameter, params[parameter.key], CATEGORY, call), CATEGORY, call);
   }
   if (plan.queryParameters.length > 0) {
     // Unknown query parameters are allowed (rule 4): only declared ones are read.
