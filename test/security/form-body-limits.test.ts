@@ -99,10 +99,14 @@ describe('urlencoded bodies in the engine', () => {
     assert.deepEqual(call(LIMIT + 1).errors, refusal);
     // The split itself, timed alone: the rest of a call reads the whole 10 MB body in other ways too.
     const body = `${'--b\r\n'.repeat(2_000_000)}--b--`;
-    const started = performance.now();
-    const fields = parseFormBody('multipart/form-data', 'multipart/form-data; boundary=b', body);
-    const ms = performance.now() - started;
-    assert.deepEqual(fields, { problem: 'more than 1000 parts (maxFormParts)' });
+    // The fastest of three: a garbage collection during one (the body is 10 MB) says nothing of the split.
+    let ms = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      const fields = parseFormBody('multipart/form-data', 'multipart/form-data; boundary=b', body);
+      ms = Math.min(ms, performance.now() - started);
+      assert.deepEqual(fields, { problem: 'more than 1000 parts (maxFormParts)' });
+    }
     // Splitting the whole body took 50–110 ms here; the first 1,003 sections take well under 1 ms.
     assert.ok(ms < 20, `${ms.toFixed(1)} ms`);
     // At the limit, every part is read.
