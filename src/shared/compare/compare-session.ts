@@ -29,6 +29,8 @@ export interface CompareSession {
   memoised(direction: Direction, oldId: SchemaIdentity, newId: SchemaIdentity, compute: () => FoundChange[]): FoundChange[];
   /** Counts one unit of work; throws LIMIT_EXCEEDED past maxSteps. */
   step(): void;
+  /** A session comparing the new document with itself (two of its schemas), within this one's step budget. */
+  withinNew(): CompareSession;
 }
 
 /** What is known about one schema pair in one direction. */
@@ -42,8 +44,12 @@ interface PairEntry {
 
 const NO_CHANGES: readonly FoundChange[] = Object.freeze([]);
 
-export function createCompareSession(oldDoc: OpenApiDocument, newDoc: OpenApiDocument, limits: CompareLimits): CompareSession {
-  let steps = 0;
+export function createCompareSession(
+  oldDoc: OpenApiDocument,
+  newDoc: OpenApiDocument,
+  limits: CompareLimits,
+  budget: { steps: number } = { steps: 0 },
+): CompareSession {
   const roots: Record<Side, JsonValue> = { old: oldDoc as JsonValue, new: newDoc as JsonValue };
   const views: Record<Side, Map<SchemaIdentity, SchemaView>> = { old: new Map(), new: new Map() };
   /**
@@ -60,8 +66,8 @@ export function createCompareSession(oldDoc: OpenApiDocument, newDoc: OpenApiDoc
   let dependsOn = Infinity;
 
   const step = () => {
-    steps += 1;
-    if (steps > limits.maxSteps) {
+    budget.steps += 1;
+    if (budget.steps > limits.maxSteps) {
       throw limitExceeded(`comparison needs more than ${limits.maxSteps} steps (compareMaxSteps); the documents are too large or too intricate to compare`);
     }
   };
@@ -135,7 +141,10 @@ export function createCompareSession(oldDoc: OpenApiDocument, newDoc: OpenApiDoc
 
   const resolve = (side: Side, located: Located) => resolveLocated(roots[side], located, resolvers[side]);
 
-  return { oldDoc, newDoc, view, resolve, memoised, step };
+  let newAgainstItself: CompareSession | undefined;
+  const withinNew = () => (newAgainstItself ??= createCompareSession(newDoc, newDoc, limits, budget));
+
+  return { oldDoc, newDoc, view, resolve, memoised, step, withinNew };
 }
 
 function cachedResolver(root: JsonValue): RefResolver {

@@ -212,12 +212,16 @@ const ONE_OF_MEMBER = /\/oneOf\/\d+$/;
 function overlappingNewAlternatives(session: CompareSession, oldAlternatives: Alternative[], newAlternatives: Alternative[]): FoundChange[] {
   const exclusive = newAlternatives.filter((alternative) => ONE_OF_MEMBER.test(alternative.pointer));
   if (exclusive.length < 2) return NONE;
-  /** Whether `outer` accepts every value `inner` accepts. */
-  const holds = (outer: Alternative, inner: Alternative) => diffSchemas(session, inner.ref, outer.ref, 'request').length === 0;
+  /** Whether new alternative `outer` accepts every value new alternative `inner` accepts: both read in the new document. */
+  const newOnly = session.withinNew();
+  const holds = (outer: Alternative, inner: Alternative) => diffSchemas(newOnly, inner.ref, outer.ref, 'request').length === 0;
+  /** Whether old alternative `old` and new `current` accept the same values. */
+  const same = (old: Alternative, current: Alternative) =>
+    diffSchemas(session, old.ref, current.ref, 'request').length === 0 && diffSchemas(session, old.ref, current.ref, 'response').length === 0;
   const oldIdentities = new Set(oldAlternatives.map((alternative) => alternative.identity));
   const wasThere = (alternative: Alternative) => (alternative.identity !== undefined
     ? oldIdentities.has(alternative.identity)
-    : oldAlternatives.some((old) => old.identity === undefined && holds(alternative, old) && holds(old, alternative)));
+    : oldAlternatives.some((old) => old.identity === undefined && same(old, alternative)));
   const kept = exclusive.filter(wasThere);
   const changes: FoundChange[] = [];
   for (const added of exclusive.filter((alternative) => !kept.includes(alternative))) {
