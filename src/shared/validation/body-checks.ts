@@ -69,9 +69,14 @@ export function checkBody(
 
   // Parsed even without a schema: a JSON media type promises JSON text.
   const value = parseGuardedJson(body, call.options);
-  if (value instanceof JsonRefusal && value.reason === 'outside-double-range') throw outsideDoubleRange(`${part} body`, value.detail);
-  if (value instanceof JsonRefusal) addError(call.report, category, refusalMessage(part, value, call));
-  else if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
+  if (!(value instanceof JsonRefusal)) {
+    if (media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
+  } else if (value.reason === 'outside-double-range') {
+    // JSON all the same: only a schema would have to read the number.
+    if (media.schema !== undefined) throw outsideDoubleRange(`${part} body`, value.detail);
+  } else {
+    addError(call.report, category, refusalMessage(part, value, call));
+  }
 }
 
 function checkFormBody(

@@ -171,24 +171,29 @@ function deepObject(
 
 /**
  * A field's text as its shape's type: objects and arrays read as JSON behind the body guards; the
- * text itself, with a problem noted, when it is not of the type.
+ * text itself, with a problem noted, when it is not of the type or holds a number no double holds.
  */
 function coerceFieldText(text: string, shape: ValueShape, name: string, limits: BodyLimits, problems: FieldProblem[]): unknown {
-  if (shape.kind === 'object' || shape.kind === 'array') {
-    const value = parseGuardedJson(text, limits);
+  let refusal: JsonRefusal | undefined;
+  const readJson = (json: string): unknown => {
+    const value = parseGuardedJson(json, limits);
     if (!(value instanceof JsonRefusal)) return value;
-    const refusal = value.reason === 'too-deep' || value.reason === 'outside-double-range' ? value.reason : undefined;
-    problems.push({ name, value: text, type: `${shape.kind} (as JSON)`, refusal, number: refusal === 'outside-double-range' ? value.detail : undefined });
-    return text;
+    refusal = value;
+    return undefined;
+  };
+  const structured = shape.kind === 'object' || shape.kind === 'array';
+  const value = structured
+    ? readJson(text)
+    : shape.alternatives !== undefined ? coerceAlternatives(text, shape.alternatives, readJson) : coerceScalar(text, shape.kind);
+  const outside = value === OUTSIDE_DOUBLE_RANGE ? text : refusal?.reason === 'outside-double-range' ? refusal.detail : undefined;
+  if (outside !== undefined) {
+    problems.push({ name, value: text, type: shape.kind, refusal: 'outside-double-range', number: outside });
+  } else if (structured && refusal !== undefined) {
+    problems.push({ name, value: text, type: `${shape.kind} (as JSON)`, refusal: refusal.reason === 'too-deep' ? 'too-deep' : undefined });
+  } else if (value === NOT_COERCIBLE) {
+    problems.push({ name, value: text, type: shape.kind });
+  } else {
+    return value;
   }
-  if (shape.alternatives !== undefined) {
-    return coerceAlternatives(text, shape.alternatives, (json) => {
-      const value = parseGuardedJson(json, limits);
-      return value instanceof JsonRefusal ? undefined : value;
-    });
-  }
-  const value = coerceScalar(text, shape.kind);
-  if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
-  problems.push({ name, value: text, type: shape.kind, refusal: value === OUTSIDE_DOUBLE_RANGE ? 'outside-double-range' : undefined });
   return text;
 }

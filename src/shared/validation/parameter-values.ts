@@ -180,11 +180,12 @@ function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategor
 }
 
 function coerce(parameter: ParameterPlan, text: string, shape: ValueShape, category: ErrorCategory, call: CallContext): unknown {
-  if (shape.kind === 'array' || shape.kind === 'object') return nestedValue(text, shape.kind, call);
-  if (shape.alternatives !== undefined) return coerceAlternatives(text, shape.alternatives, (json) => readJson(json, call));
-  const value = coerceScalar(text, shape.kind);
-  if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
+  if (shape.kind === 'array' || shape.kind === 'object') return nestedValue(parameter, text, shape.kind, call);
+  const value = shape.alternatives !== undefined
+    ? coerceAlternatives(text, shape.alternatives, (json) => readJson(parameter, json, call))
+    : coerceScalar(text, shape.kind);
   if (value === OUTSIDE_DOUBLE_RANGE) throw outsideDoubleRange(parameter.place, text);
+  if (value !== NOT_COERCIBLE) return value;
   addError(call.report, category, validationMessages.notAValid(parameter.place, text, shape.kind, call.options.maxQuotedValueChars));
   return REJECTED;
 }
@@ -194,15 +195,20 @@ function coerce(parameter: ParameterPlan, text: string, shape: ValueShape, categ
  * their serialization undefined. JSON text of that kind is read as JSON, as form fields are (and
  * as fixtures write them); anything else stays text, and the schema says what is wrong.
  */
-function nestedValue(text: string, kind: 'array' | 'object', call: CallContext): unknown {
+function nestedValue(parameter: ParameterPlan, text: string, kind: 'array' | 'object', call: CallContext): unknown {
   if (!text.startsWith(kind === 'array' ? '[' : '{')) return text;
-  return readJson(text, call) ?? text;
+  return readJson(parameter, text, call) ?? text;
 }
 
-/** The JSON value of a text behind the body guards; undefined when it is not JSON. */
-function readJson(text: string, call: CallContext): unknown {
+/**
+ * The JSON value of a text behind the body guards; undefined when it is not JSON. A number no
+ * double holds fails the call (double-range.ts): it is JSON, but not one this engine can check.
+ */
+function readJson(parameter: ParameterPlan, text: string, call: CallContext): unknown {
   const value = parseGuardedJson(text, call.options);
-  return value instanceof JsonRefusal ? undefined : value;
+  if (!(value instanceof JsonRefusal)) return value;
+  if (value.reason === 'outside-double-range') throw outsideDoubleRange(parameter.place, value.detail);
+  return undefined;
 }
 
 function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {

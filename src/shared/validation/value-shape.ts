@@ -77,14 +77,16 @@ function unionShape(document: JsonValue, node: JsonObject, depth: number): Value
 
 /**
  * A text under a union of shapes: the first scalar alternative that reads it (integer, number,
- * boolean, null), else JSON when an object or array alternative fits its first character and
- * `readJson` parses it (undefined when it does not), else the text itself.
+ * boolean, null; OUTSIDE_DOUBLE_RANGE for a number no double holds), else JSON when an object or
+ * array alternative fits its first character and `readJson` parses it (undefined when it does
+ * not), else the text itself.
  */
 export function coerceAlternatives(text: string, alternatives: readonly ValueShape[], readJson: (text: string) => unknown): unknown {
   for (const alternative of alternatives) {
     if (alternative.kind === 'any' || alternative.kind === 'string' || alternative.kind === 'object' || alternative.kind === 'array') continue;
+    // OUTSIDE_DOUBLE_RANGE too: the text is a number, only not one this engine can check.
     const value = coerceScalar(text, alternative.kind);
-    if (value !== NOT_COERCIBLE && value !== OUTSIDE_DOUBLE_RANGE) return value;
+    if (value !== NOT_COERCIBLE) return value;
   }
   const structured = alternatives.some((alternative) => (alternative.kind === 'object' && text.startsWith('{')) || (alternative.kind === 'array' && text.startsWith('[')));
   const value = structured ? readJson(text) : undefined;
