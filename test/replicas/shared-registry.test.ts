@@ -81,19 +81,19 @@ describe('three replicas share one registry', { skip: POSTGRES_SKIP_REASON }, ()
     assert.deepEqual(answer, { accepted: 1, dropped: 0, message: '' });
   });
 
-  it('a version assigned on B (no version given) never replaces one A registered a moment ago: B assigns the next', async () => {
+  it('a version assigned on B (no version given) comes after the latest, even one A registered a moment ago', async () => {
     const [a, b] = set.replicas.map((replica) => replica.client);
-    // info.version "draft" is no semantic version: each registration without schema_version gets the next patch.
+    // info.version "draft" is no semantic version: a registration without schema_version gets the next patch.
     const draft = (path: string) => usersDocument('draft', { [path]: { get: { responses: { 204: { description: 'none' } } } } });
     assert.equal((await a!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/one') })).metadata.schema_version, '1.0.0');
     await within(1_000, async () => (await b!.call('ListSchemas', {})).schemas.some((s: { schema_id: string }) => s.schema_id === 'drafts'));
     await deafenReplicas();
-    const onA = await a!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/two') });
-    assert.equal(onA.metadata.schema_version, '1.0.1');
+    const onA = await a!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/two'), schema_version: '1.0.5' });
+    assert.equal(onA.success, true, onA.message);
     const onB = await b!.call('RegisterSchema', { schema_id: 'drafts', schema_content: draft('/three') });
-    // Before, B chose 1.0.1 from its stale index, read A's 1.0.1 and replaced it with other content.
-    assert.deepEqual([onB.success, onB.metadata.schema_version], [true, '1.0.2'], onB.message);
-    const kept = await a!.call('GetSchema', { schema_id: 'drafts', schema_version: '1.0.1' });
+    // Before, B chose from its stale index: 1.0.1, below the latest (or, had A written 1.0.1, over it).
+    assert.deepEqual([onB.success, onB.metadata.schema_version], [true, '1.0.6'], onB.message);
+    const kept = await a!.call('GetSchema', { schema_id: 'drafts', schema_version: '1.0.5' });
     assert.equal(kept.metadata.schema_hash, onA.metadata.schema_hash);
   });
 });

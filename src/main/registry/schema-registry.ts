@@ -165,15 +165,9 @@ export class SchemaRegistry {
 
     return this.#writes.run(input.schemaId, async () => {
       // The whole id: an assigned version is the next one after the latest.
-      await this.readThrough(input.schemaId);
-      let { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
-      const indexed = this.#summary(input.schemaId, version) !== undefined;
+      await this.#readVersionsToChooseFrom(input.schemaId, input.version);
+      const { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
       await this.readThrough(input.schemaId, version);
-      // A version chosen here that another replica registered meanwhile is now read: choose again
-      // (the next patch after it, or it when it holds this content), never replace it unasked.
-      if (input.version === '' && !indexed && this.#summary(input.schemaId, version) !== undefined) {
-        ({ version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash));
-      }
       const existing = this.#summary(input.schemaId, version);
       const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
       const previousVersion = this.previousVersion(input.schemaId, version);
@@ -230,7 +224,7 @@ export class SchemaRegistry {
     if (version !== '') checkSemanticVersion('new_version', version);
     const loaded = await this.#options.intake(content, caller);
     const { contentHash } = loaded;
-    await this.readThrough(schemaId);
+    await this.#readVersionsToChooseFrom(schemaId, version);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);
     const now = this.#options.now();
     const existing = this.#summary(schemaId, chosen.version);
@@ -354,6 +348,19 @@ export class SchemaRegistry {
     if (!this.#storage.changes) return;
     if (version === '' ? this.#index.has(schemaId) : this.#summary(schemaId, version)) return;
     checkIdentifier('schema_id', schemaId);
+    for (const summary of await this.#storage.loadSchemaVersions(schemaId)) this.#indexVersion(summary);
+  }
+
+  /**
+   * Before a version is chosen: with none given, one may be assigned after "the latest", which a
+   * shared store's other replicas may have moved on since this index heard (a notification not yet
+   * here): the id's versions are read again. A given version needs the id's index only.
+   */
+  async #readVersionsToChooseFrom(schemaId: string, given: string): Promise<void> {
+    if (given !== '' || !this.#storage.changes || !this.#index.has(schemaId)) {
+      await this.readThrough(schemaId);
+      return;
+    }
     for (const summary of await this.#storage.loadSchemaVersions(schemaId)) this.#indexVersion(summary);
   }
 
