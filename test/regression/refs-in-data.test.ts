@@ -78,5 +78,11 @@ describe('regression: $ref inside data', () => {
     assert.match(await refusal(property), /^Invalid schema: \$ref "#\/definitions\/Thing" at \/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema\/properties\/example does not resolve/);
     const defaultResponse = document({ responses: { default: { $ref: 'other.yaml#/responses/Error' } } });
     assert.match(await refusal(defaultResponse), /^Invalid schema: external \$ref "other\.yaml#\/responses\/Error" at \/paths\/~1x\/get\/responses\/default is not allowed/);
+    // Security schemes, server variables and the like are named by their authors too.
+    const scheme = document({ responses: { 204: { description: 'none' } } }, { components: { securitySchemes: { default: external } } });
+    assert.match(await refusal(scheme), /^Invalid schema: external \$ref "http:\/\/example\.com\/other\.json#\/definitions\/x" at \/components\/securitySchemes\/default is not allowed/);
+    const swaggerScheme = JSON.stringify({ swagger: '2.0', info: { title: 'data', version: '1.0.0' }, paths: {}, securityDefinitions: { enum: dangling } });
+    // Checked after the conversion to 3.0, where the scheme is a security scheme of the components.
+    assert.match(await refusal(swaggerScheme), /^Invalid schema: \$ref "#\/components\/schemas\/Thing" at \/components\/securitySchemes\/enum does not resolve/);
   });
 });

@@ -2,8 +2,8 @@
  * The one reading of which members of an OpenAPI document are OpenAPI objects and schemas, and
  * which are data. Intake's walks (external and dangling `$ref`s, patterns and property counts, 3.1
  * `$id`s) all go through here, so a `$ref` or a `pattern` inside an example is never taken for a
- * reference or a regex, and a property or response that happens to be called `default` is never
- * taken for data.
+ * reference or a regex, and a property, response or security scheme that happens to be called
+ * `default` is never taken for data.
  *
  * Data, never walked:
  * - `example`, `default`, `enum`, `const`: literal values;
@@ -25,6 +25,7 @@ const DATA_KEYS = new Set(['example', 'default', 'enum', 'const']);
 const NAME_MAP_KEYS = new Set([
   'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'paths', 'webhooks', 'responses',
   'content', 'headers', 'encoding', 'callbacks', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'links',
+  'securitySchemes', 'securityDefinitions', 'variables', 'scopes', 'mapping',
 ]);
 
 /** How the members of a node are read: fields, names, names of Example Objects, or an Example Object's fields. */
