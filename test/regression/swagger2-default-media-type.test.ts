@@ -2,7 +2,7 @@
  * Regression (review C): a Swagger 2.0 response schema whose operation names no `produces` became
  * content `*\/*` in the conversion, so a response of any content type, or of none, went
  * unchecked. Spec "Schema loading rules" 2: a response schema becomes content application/json; a
- * request body without `consumes` already did.
+ * request body without `consumes` already did. A download (`type: file`) stays open to any type.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -24,6 +24,7 @@ const DOCUMENT = JSON.stringify({
     },
     '/cleared': { get: { produces: [], responses: { 200: { description: 'ok', schema: PET } } } },
     '/xml': { get: { produces: ['application/xml'], responses: { 200: { description: 'ok', schema: PET } } } },
+    '/photo': { get: { responses: { 200: { description: 'a download', schema: { type: 'file' } } } } },
   },
   definitions: { Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
 });
@@ -59,5 +60,10 @@ describe('regression: Swagger 2.0 bodies without produces or consumes', () => {
       contract.validateInteraction({ request: post, response: response(200, { headers: { 'content-type': 'text/html' }, body: '<html>' }) }),
       'response_invalid', 'response content type "text/html" is not allowed (expected application/json)',
     );
+  });
+
+  it('keeps a download (type: file) open to any media type', () => {
+    assert.deepEqual(contentOf('/photo', 'get', (operation) => operation.responses['200']), ['*/*']);
+    assertValid(contract.validateInteraction({ request: request('GET', '/api/photo'), response: response(200, { headers: { 'content-type': 'image/png' }, body: 'PNG' }) }));
   });
 });

@@ -34,16 +34,26 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
  * Spec "Schema loading rules" 2: a response schema becomes content `application/json`. Where no
  * `produces` names a media type (the operation's, else the document's), the conversion writes the
  * range of every media type, which takes a body of any type unchecked. A body parameter without
- * `consumes` becomes an `application/json` request body already.
+ * `consumes` becomes an `application/json` request body already. An operation that returns a file
+ * keeps the range: its download may be of any type.
  */
 function defaultResponseMediaType(swagger: JsonObject): void {
-  if (!isMediaTypeList(swagger.produces)) swagger.produces = [DEFAULT_MEDIA_TYPE];
+  const documentProduces = isMediaTypeList(swagger.produces);
+  if (!documentProduces) swagger.produces = [DEFAULT_MEDIA_TYPE];
   forEachOperation(swagger, (operation) => {
-    if (operation.produces !== undefined && !isMediaTypeList(operation.produces)) operation.produces = [DEFAULT_MEDIA_TYPE];
+    if (isMediaTypeList(operation.produces) || (operation.produces === undefined && documentProduces)) return;
+    // A download (`type: file`) is content of any type: it keeps the range of every media type.
+    operation.produces = [returnsFile(operation) ? ANY_MEDIA_TYPE : DEFAULT_MEDIA_TYPE];
   });
 }
 
 const DEFAULT_MEDIA_TYPE = 'application/json';
+const ANY_MEDIA_TYPE = '*/*';
+
+function returnsFile(operation: JsonObject): boolean {
+  const responses = isJsonObject(operation.responses) ? Object.values(operation.responses) : [];
+  return responses.some((response) => isJsonObject(response) && isJsonObject(response.schema) && response.schema.type === 'file');
+}
 
 function isMediaTypeList(value: JsonValue | undefined): boolean {
   return Array.isArray(value) && value.some((mediaType) => typeof mediaType === 'string' && mediaType !== '');
