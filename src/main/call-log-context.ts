@@ -5,6 +5,7 @@
  */
 import { LIMITS } from '../shared/limits';
 import { RAW_VALIDATION_OPERATIONS } from '../shared/pool-protocol/validation-codec';
+import { clip } from '../shared/text';
 
 /** Longest request path or status detail copied into a log line (a 200,000-character path stays out). */
 export const MAX_LOGGED_CHARS = 256;
@@ -61,6 +62,3 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value !== '' ? clip(value, max) : undefined;
 }
 
-export function clip(value: string, max = MAX_LOGGED_CHARS): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
-}

@@ -12,7 +12,8 @@ import * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { SERVICE_NAME, contractValidatorDefinition } from '@svc/client/protocol';
 import { LIMITS } from '../shared/limits';
-import { clip, contextOf } from './call-log-context';
+import { clip } from '../shared/text';
+import { MAX_LOGGED_CHARS, contextOf } from './call-log-context';
 import { statusName } from './grpc-status';
 import { rateLimited, type RateLimitedWrite } from './log-rate-limit';
 import type { Logger } from './logger';
@@ -94,7 +95,7 @@ function writeCallLine(
     ...contextOf(operation, observed.firstMessage),
   };
   if (code === status.OK) log.debug(line, 'call completed');
-  else log.info({ ...line, details: clip(details ?? ''), ...(suppressed > 0 ? { suppressed } : {}) }, 'call failed');
+  else log.info({ ...line, details: clip(details ?? '', MAX_LOGGED_CHARS), ...(suppressed > 0 ? { suppressed } : {}) }, 'call failed');
 }
 
 type SentStatus = Parameters<grpc.ServerInterceptingCall['sendStatus']>[0];

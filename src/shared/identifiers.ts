@@ -6,6 +6,10 @@
 import semver from 'semver';
 import { LIMITS } from './limits';
 import { invalidArgument } from './errors';
+import { clip } from './text';
+
+/** How much of a refused identifier a message quotes. */
+const MAX_QUOTED_CHARS = 64;
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ENVIRONMENT_PATTERN = /^[a-z0-9-]{1,63}$/;
@@ -27,7 +31,7 @@ export function checkIdentifier(field: string, value: string, maxLength = LIMITS
 export function checkEnvironment(field: string, value: string): void {
   if (!ENVIRONMENT_PATTERN.test(value)) {
     throw invalidArgument(
-      `${field} "${clip(value)}" is not valid: use 1 to 63 lowercase letters, digits and '-' (for example dev, staging, prod)`,
+      `${field} "${clip(value, MAX_QUOTED_CHARS)}" is not valid: use 1 to 63 lowercase letters, digits and '-' (for example dev, staging, prod)`,
     );
   }
 }
@@ -39,7 +43,7 @@ export function isSemanticVersion(value: string): boolean {
 
 export function checkSemanticVersion(field: string, value: string): void {
   if (!isSemanticVersion(value)) {
-    throw invalidArgument(`${field} "${clip(value)}" is not a semantic version (expected MAJOR.MINOR.PATCH, for example 1.2.3)`);
+    throw invalidArgument(`${field} "${clip(value, MAX_QUOTED_CHARS)}" is not a semantic version (expected MAJOR.MINOR.PATCH, for example 1.2.3)`);
   }
 }
 
@@ -57,6 +61,3 @@ export function compareVersions(a: string, b: string): number {
   return semver.compare(a, b);
 }
 
-function clip(value: string): string {
-  return value.length > 64 ? `${value.slice(0, 64)}…` : value;
-}

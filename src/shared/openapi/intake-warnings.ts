@@ -37,6 +37,8 @@ export interface IntakeWarning {
 
 /** Warnings listed per registration; a document with more gets one MORE_WARNINGS entry at the end. */
 export const MAX_LISTED_WARNINGS = 200;
+/** How much of the document's own text (a pointer, a pattern, a `$ref`) a warning or refusal quotes. */
+export const MAX_QUOTED_CHARS = 200;
 
 /** Collects warnings in document order, at most MAX_LISTED_WARNINGS listed, plus a count of the rest. */
 export class IntakeWarnings {

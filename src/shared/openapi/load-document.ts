@@ -4,12 +4,13 @@
  * external references are refused before any library sees the document.
  */
 import { LIMITS } from '../limits';
+import { clip } from '../text';
 import { invalidSchema, limitExceeded } from '../errors';
 import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
 import { planPattern } from '../regex';
 import { HTTP_METHODS, isSwagger2, swaggerVersion, type OpenApiDocument, type SourceFormat } from './document';
 import { walkDocument } from './document-walk';
-import { IntakeWarningCode, IntakeWarnings, type IntakeWarning } from './intake-warnings';
+import { IntakeWarningCode, IntakeWarnings, MAX_QUOTED_CHARS, type IntakeWarning } from './intake-warnings';
 import { forEachPathItem, listOperations } from './operations';
 import { parseSchemaText, type ParseLimits } from './parse-text';
 import { mergePathItemRefSiblings } from './path-item-refs';
@@ -47,7 +48,6 @@ const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   maxSchemaObjectProperties: LIMITS.maxSchemaObjectProperties,
 };
 
-const MAX_DETAIL_CHARS = 2000;
 
 /**
  * `text` is the document as decoded text; given as bytes (a file), it must be valid UTF-8. A
@@ -152,7 +152,7 @@ function ignoreDanglingMappings(document: OpenApiDocument, discriminator: JsonOb
     warnings.add(
       IntakeWarningCode.KEYWORD_IGNORED,
       `${pointer}/mapping/${escapePointerToken(tag)}`,
-      `discriminator mapping "${clip(tag, 200)}" names ${JSON.stringify(clip(target, 200))}, which is not in the document: ignored`,
+      `discriminator mapping "${clip(tag, MAX_QUOTED_CHARS)}" names ${JSON.stringify(clip(target, MAX_QUOTED_CHARS))}, which is not in the document: ignored`,
     );
   }
 }
@@ -160,7 +160,7 @@ function ignoreDanglingMappings(document: OpenApiDocument, discriminator: JsonOb
 function checkPropertyCount(count: number, pointer: string, max: number): void {
   if (count > max) {
     throw limitExceeded(
-      `Invalid schema: ${count} properties in one object at ${clip(pointer, 200)}, over the limit of ${max} (maxSchemaObjectProperties)`,
+      `Invalid schema: ${count} properties in one object at ${clip(pointer, MAX_QUOTED_CHARS)}, over the limit of ${max} (maxSchemaObjectProperties)`,
     );
   }
 }
@@ -170,10 +170,10 @@ function reviewPattern(pattern: string, pointer: string, warnings: IntakeWarning
   if (plan.engine === 'ecma') {
     warnings.add(
       IntakeWarningCode.PATTERN_ECMA_ENGINE, pointer,
-      `pattern "${clip(pattern, 200)}" is run by the JavaScript engine: RE2 cannot run it, and the ReDoS analyser proved its matching time linear`,
+      `pattern "${clip(pattern, MAX_QUOTED_CHARS)}" is run by the JavaScript engine: RE2 cannot run it, and the ReDoS analyser proved its matching time linear`,
     );
   } else if (plan.engine === 'none') {
-    warnings.add(IntakeWarningCode.PATTERN_NOT_ENFORCED, pointer, `pattern "${clip(pattern, 200)}" is not enforced: ${plan.reason}`);
+    warnings.add(IntakeWarningCode.PATTERN_NOT_ENFORCED, pointer, `pattern "${clip(pattern, MAX_QUOTED_CHARS)}" is not enforced: ${plan.reason}`);
   }
 }
 
@@ -219,11 +219,8 @@ function reportQuerySelectorPaths(document: OpenApiDocument, warnings: IntakeWar
     const names = split.selector.map(({ name, value }) => (value === undefined ? name : `${name}=${value}`)).join(', ');
     warnings.add(
       IntakeWarningCode.QUERY_SELECTOR_PATH, `/paths/${escapePointerToken(template)}`,
-      `path key "${clip(template, 200)}" is read as ${split.path} selected by the parameters ${names}`,
+      `path key "${clip(template, MAX_QUOTED_CHARS)}" is read as ${split.path} selected by the parameters ${names}`,
     );
   }
 }
 
-function clip(text: string, max = MAX_DETAIL_CHARS): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -8,8 +8,9 @@
  */
 import { escapePointerToken, isJsonObject, type JsonObject } from '../json';
 import { LIMITS } from '../limits';
+import { clip } from '../text';
 import type { OpenApiDocument } from './document';
-import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
+import { IntakeWarningCode, MAX_QUOTED_CHARS, type IntakeWarnings } from './intake-warnings';
 import { resolvePointer } from './refs';
 
 /** Fields beside a path item's `$ref` that change nothing an engine reads. */
@@ -29,7 +30,7 @@ export function mergePathItemRefSiblings(document: OpenApiDocument, warnings: In
         warnings.add(
           IntakeWarningCode.PATH_ITEM_FIELD_OVERRIDDEN,
           `/paths/${escapePointerToken(template)}/${escapePointerToken(field)}`,
-          `"${field}" is both beside the $ref ${JSON.stringify(clip(String(target)))} of path item "${clip(template)}" and in the path item it names: the one beside the $ref is used`,
+          `"${field}" is both beside the $ref ${JSON.stringify(clip(String(target), MAX_QUOTED_CHARS))} of path item "${clip(template, MAX_QUOTED_CHARS)}" and in the path item it names: the one beside the $ref is used`,
         );
       }
       merged = { ...merged, ...own };
@@ -55,6 +56,3 @@ function refChain(document: OpenApiDocument, item: JsonObject): JsonObject[] | u
   return undefined;
 }
 
-function clip(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -20,8 +20,9 @@ import { invalidSchema } from '../errors';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { OpenApiDocument } from './document';
 import { walkDocument } from './document-walk';
-import { IntakeWarningCode, type IntakeWarnings } from './intake-warnings';
+import { IntakeWarningCode, MAX_QUOTED_CHARS, type IntakeWarnings } from './intake-warnings';
 import { LIMITS } from '../limits';
+import { clip } from '../text';
 import { pointerToRef, refToPointer, resolveJsonPointer, resolvePointer } from './refs';
 
 const MAX_REPORTED_ERRORS = 10;
@@ -83,10 +84,10 @@ function checkRefChain(document: OpenApiDocument, ref: string, at: string, chain
     const value = target === undefined ? undefined : resolveJsonPointer(document, target);
     if (target === undefined || value === undefined) {
       const from = chain.length === 0 ? '' : ` (reached through ${describeChain(ref, chain)})`;
-      throw invalidSchema(`$ref "${clip(next)}" at ${chain.length === 0 ? at : clip(chain[chain.length - 1]!)} does not resolve to anything in the document${from}`);
+      throw invalidSchema(`$ref "${clip(next, MAX_QUOTED_CHARS)}" at ${chain.length === 0 ? at : clip(chain[chain.length - 1]!, MAX_QUOTED_CHARS)} does not resolve to anything in the document${from}`);
     }
     if (chain.includes(target)) {
-      throw invalidSchema(`$ref "${clip(ref)}" at ${at} is circular: ${describeChain(ref, [...chain, target])} never reaches an object`);
+      throw invalidSchema(`$ref "${clip(ref, MAX_QUOTED_CHARS)}" at ${at} is circular: ${describeChain(ref, [...chain, target])} never reaches an object`);
     }
     chain.push(target);
     if (chain.length > LIMITS.maxRefChainHops) break;
@@ -104,7 +105,7 @@ function checkRefChain(document: OpenApiDocument, ref: string, at: string, chain
   const total = hops === undefined ? undefined : hops + chain.length;
   if (hops === undefined || total! > LIMITS.maxRefChainHops) {
     const count = total === undefined ? `more than ${LIMITS.maxRefChainHops}` : String(total);
-    throw invalidSchema(`$ref "${clip(ref)}" at ${at} starts a chain of ${count} references to references, over the limit of ${LIMITS.maxRefChainHops} (maxRefChainHops)`);
+    throw invalidSchema(`$ref "${clip(ref, MAX_QUOTED_CHARS)}" at ${at} starts a chain of ${count} references to references, over the limit of ${LIMITS.maxRefChainHops} (maxRefChainHops)`);
   }
   // chain[i] is reached after i + 1 hops, so the object there is `hops + (chain.length - 1 - i)` hops from the end.
   for (let i = chain.length - 1; i >= 0; i--) chainEnds.set(chain[i]!, hops + (chain.length - 1 - i));
@@ -262,6 +263,3 @@ function describeErrors(errors: ErrorObject[]): string {
   return [...lines].join('; ');
 }
 
-function clip(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -7,6 +7,7 @@
 import converter from 'swagger2openapi';
 import { invalidSchema, errorMessage } from '../errors';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { clip } from '../text';
 import { FORM_MEDIA_TYPES, HTTP_METHODS, type OpenApiDocument } from './document';
 import { walkDocument } from './document-walk';
 import { derefObject } from './refs';
@@ -26,7 +27,7 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
     keepFormParameters(swagger, document);
     return document;
   } catch (error) {
-    throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error))}`, error);
+    throw invalidSchema(`Swagger 2.0 document could not be converted: ${clip(errorMessage(error), MAX_DETAIL_CHARS)}`, error);
   }
 }
 
@@ -207,6 +208,3 @@ function formCollectionFormats(swagger: JsonObject, parameterLists: ReadonlyArra
   return formats;
 }
 
-function clip(text: string, max = MAX_DETAIL_CHARS): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -6,7 +6,7 @@
  * call fails with LIMIT_EXCEEDED, as a value no engine can check does (regex.ts).
  */
 import { limitExceeded, type SvcError } from '../errors';
-import { clip } from './messages';
+import { clip } from '../text';
 
 /** How much of the number a message quotes. */
 const MAX_NUMBER_CHARS = 40;

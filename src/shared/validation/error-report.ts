@@ -4,7 +4,8 @@
  * `maxErrorBytes` bytes of them, so no result can approach the gRPC message limit.
  */
 import { formatBytes } from '../limits';
-import { clip, validationMessages } from './messages';
+import { clip } from '../text';
+import { validationMessages } from './messages';
 import type { ErrorCategory, ValidationOutcome } from './types';
 
 export interface ErrorReport {

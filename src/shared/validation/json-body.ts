@@ -4,6 +4,7 @@
  * per level, and a scan costs no allocation. A number a double cannot hold is refused too (see
  * double-range.ts).
  */
+import { clip } from '../text';
 import { leavesDoubleRange } from './double-range';
 
 export interface BodyLimits {
@@ -33,15 +34,12 @@ export function parseGuardedJson(text: string, limits: BodyLimits): unknown {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return new JsonRefusal('invalid', 0, clipDetail(error instanceof Error ? error.message : String(error)));
+    return new JsonRefusal('invalid', 0, clip(error instanceof Error ? error.message : String(error), MAX_PARSER_DETAIL_CHARS));
   }
   const outside = firstNumberOutsideDoubleRange(text);
-  return outside === undefined ? value : new JsonRefusal('outside-double-range', 0, clipDetail(outside));
+  return outside === undefined ? value : new JsonRefusal('outside-double-range', 0, clip(outside, MAX_PARSER_DETAIL_CHARS));
 }
 
-function clipDetail(detail: string): string {
-  return detail.length > MAX_PARSER_DETAIL_CHARS ? `${detail.slice(0, MAX_PARSER_DETAIL_CHARS)}…` : detail;
-}
 
 /**
  * A number leaves a double's range only with an exponent of three digits or more, or with at least

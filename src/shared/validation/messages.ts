@@ -6,6 +6,7 @@
  */
 import { formatBytes } from '../limits';
 import { messages as catalog } from '../errors';
+import { clip, head, tail } from '../text';
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 export type MessagePart = 'request' | 'response';
@@ -15,10 +16,6 @@ export function quote(value: string, maxChars: number): string {
   return JSON.stringify(clip(value, maxChars));
 }
 
-/** `text` cut to `maxChars` with "…", as values are quoted (for property names taken from the data). */
-export function clip(text: string, maxChars: number): string {
-  return text.length > maxChars ? `${head(text, maxChars)}…` : text;
-}
 
 /**
  * A JSON pointer for a message. One longer than `maxChars` keeps its first and last half around "…"
@@ -28,18 +25,6 @@ export function shortPointer(pointer: string, maxChars: number): string {
   if (pointer.length <= maxChars) return pointer;
   const half = Math.max(1, Math.floor(maxChars / 2));
   return `${head(pointer, half)}…${tail(pointer, half)} (pointer of ${pointer.length} characters)`;
-}
-
-// Cuts never split a surrogate pair: half a character would reach the client as U+FFFD.
-function head(text: string, chars: number): string {
-  const code = text.charCodeAt(chars - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
-}
-
-function tail(text: string, chars: number): string {
-  const start = text.length - chars;
-  const code = text.charCodeAt(start);
-  return text.slice(code >= 0xdc00 && code <= 0xdfff ? start + 1 : start);
 }
 
 export const where = Object.freeze({

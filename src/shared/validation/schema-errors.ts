@@ -4,7 +4,8 @@
  */
 import type { ErrorObject } from 'ajv';
 import { unescapePointerToken } from '../json';
-import { clip, located, quote, shortPointer } from './messages';
+import { clip } from '../text';
+import { located, quote, shortPointer } from './messages';
 import { FORBIDDEN_KEYWORD } from './ajv-instance';
 import type { ContractOptions } from './options';
 
