@@ -53,7 +53,8 @@ def wsgi_request_path(environ: Mapping[str, Any]) -> RequestPath:
 def written_path(raw: bytes | None, decoded: bytes, query: str) -> str:
     """``raw``: the path as received (no query string), or None; ``decoded``: the same path decoded.
 
-    The result always decodes to ``decoded``.
+    The result decodes to ``decoded``: a raw path is used only where it does (its stray ``%`` not
+    followed by two hex digits is kept as the server kept it).
     """
     path = quote_from_bytes(decoded, _SAFE)
     if raw is not None and raw.startswith(b"/"):

@@ -334,7 +334,10 @@ export class PostgresStorage implements Storage {
       .map(([, row]) => row);
     if (ordered.length === 0 && sampleRows.length === 0) return;
     // One transaction: a portion is added whole or not at all, so the registry can put back what
-    // failed without counting twice what was already committed.
+    // failed without counting twice what was already committed. Replicas writing samples at once
+    // wait for each other on the samples' byte total (a row its triggers update); should two meet
+    // the other way round on a sample row, PostgreSQL ends one with a deadlock error, nothing of it
+    // is kept, and its registry adds the portion again at the next flush.
     await this.#transaction(async (client) => {
       if (ordered.length > 0) {
         // Rows for new keys first (empty, so the merge below is the same for every key), then every
