@@ -14,8 +14,18 @@ export const LIMITS = Object.freeze({
   maxGrpcMessageBytes: WIRE_LIMITS.maxGrpcMessageBytes,
   /** Deepest nesting of arrays and objects in a schema document. */
   maxSchemaDepth: 256,
-  /** YAML aliases allowed in one document (the `yaml` package's guard against alias bombs). */
-  maxYamlAliases: 100,
+  /**
+   * YAML aliases in one document, the `yaml` package's own guard against alias bombs (each alias
+   * counts the aliases inside what it names). Real descriptions reuse a shared response or schema
+   * hundreds of times: at 100 one reused 120 times was refused.
+   */
+  maxYamlAliases: 10_000,
+  /**
+   * Values (objects, arrays, scalars) of a YAML document once its aliases are expanded: what bounds
+   * an alias bomb, whose text is small and whose expansion is not. Microsoft Graph's beta
+   * description, 47 MB of JSON, holds about 1.5 million.
+   */
+  maxYamlExpandedValues: 4_000_000,
   /** Operations (method + path) in one schema. */
   maxOperations: 20_000,
   /**

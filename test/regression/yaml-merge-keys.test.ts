@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SourceDocument } from '../../src/cli/reports/source-document';
+import { LIMITS } from '../../src/shared/limits';
 import { loadSchema } from '../../src/shared/openapi/load-document';
 import { assertInvalid, assertValid, request, response, textContract } from '../helpers/validation-contracts';
 
@@ -85,6 +86,6 @@ describe('regression: YAML merge keys', () => {
       lines.push(`x-l${level}: &l${level}`);
       for (let key = 0; key < 10; key++) lines.push(`  k${key}: {<<: *l${level - 1}}`);
     }
-    await assert.rejects(loadSchema(lines.join('\n')), { message: 'Invalid schema: YAML aliases expand beyond the limit of 100 (maxYamlAliases)' });
+    await assert.rejects(loadSchema(lines.join('\n')), { message: `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)` });
   });
 });

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
+import { loadSchema } from '../../src/shared/openapi/load-document';
 import { contractValidatorDefinition } from '@svc/client/protocol';
 import { minimalDocument, readSchemaFixture } from '../helpers/documents';
 import { checkHealth } from '../helpers/health';
@@ -191,9 +192,17 @@ describe('hostile registration and validation input', () => {
     await refused(lines.join('\n'), `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
   });
 
-  it('refuses one YAML anchor referenced thousands of times (maxYamlAliases)', async () => {
-    const content = `openapi: 3.0.0\ninfo: {title: wide, version: 1.0.0}\npaths: {}\nx-big: &big {a: [1, 2, 3]}\nx-refs: [${Array(5_000).fill('*big').join(', ')}]\n`;
-    await refused(content, `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
+  it('refuses one YAML anchor of 1,000 values referenced 5,000 times (maxYamlExpandedValues)', async () => {
+    // 40 KB of text that expands to 5 million values: each alias is the whole anchor again.
+    const anchor = `[${Array(999).fill('1').join(', ')}]`;
+    const content = `openapi: 3.0.0\ninfo: {title: wide, version: 1.0.0}\npaths: {}\nx-big: &big ${anchor}\nx-refs: [${Array(5_000).fill('*big').join(', ')}]\n`;
+    await refused(content, `Invalid schema: YAML aliases expand the document to more than ${LIMITS.maxYamlExpandedValues} values (maxYamlExpandedValues)`);
+  });
+
+  it('registers a document that reuses a small anchor hundreds of times', async () => {
+    // Refused at 120 when maxYamlAliases was 100, though it expands to a few thousand values.
+    const content = `openapi: 3.0.0\ninfo: {title: reuse, version: 1.0.0}\npaths: {}\nx-error: &error {description: failed}\nx-responses: [${Array(500).fill('*error').join(', ')}]\n`;
+    assert.equal((await loadSchema(content)).endpointCount, 0);
   });
 
   it('refuses 5,000 levels of JSON object nesting (maxSchemaDepth)', async () => {

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { contractValidatorDefinition } from '@svc/client/protocol';
+import { LIMITS } from '../../src/shared/limits';
 import { minimalDocument } from '../helpers/documents';
 import { checkHealth } from '../helpers/health';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -71,7 +72,7 @@ describe('hostile schema intake', () => {
       lines.push(`x-${name}: &${name} [${Array(10).fill(`*${previous}`).join(',')}]`);
       previous = name;
     }
-    await expectRefused({ schema_id: 'h4', schema_content: lines.join('\n') }, 'Invalid schema: YAML aliases expand beyond the limit of 100 (maxYamlAliases)');
+    await expectRefused({ schema_id: 'h4', schema_content: lines.join('\n') }, `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
   });
 
   it('refuses 5,000 levels of nesting in JSON and in YAML', async () => {

@@ -44,6 +44,7 @@ const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   maxSchemaBytes: LIMITS.maxSchemaBytes,
   maxSchemaDepth: LIMITS.maxSchemaDepth,
   maxYamlAliases: LIMITS.maxYamlAliases,
+  maxYamlExpandedValues: LIMITS.maxYamlExpandedValues,
   maxOperations: LIMITS.maxOperations,
   maxSchemaObjectProperties: LIMITS.maxSchemaObjectProperties,
 };
