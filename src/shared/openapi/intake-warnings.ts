@@ -20,6 +20,8 @@ export const IntakeWarningCode = Object.freeze({
   RESPONSES_MISSING: 'RESPONSES_MISSING',
   /** A path key with a `#` part (`/#Action=DescribeStacks`): the part after `#` selects by query parameters. */
   QUERY_SELECTOR_PATH: 'QUERY_SELECTOR_PATH',
+  /** A parameters list naming one parameter (name and location) twice, which OpenAPI forbids: the last one is used. */
+  DUPLICATE_PARAMETER: 'DUPLICATE_PARAMETER',
   /** A field both beside a path item's `$ref` and in the path item it names: the one beside the `$ref` is used. */
   PATH_ITEM_FIELD_OVERRIDDEN: 'PATH_ITEM_FIELD_OVERRIDDEN',
   /** More warnings than are listed (the last entry says how many were left out). */

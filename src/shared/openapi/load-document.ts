@@ -77,6 +77,7 @@ export async function loadSchema(text: string | Uint8Array, limits: IntakeLimits
   reviewSchemaKeywords(document, limits, warnings);
   assertLocalRefsResolve(document);
   acceptParametersWithoutSchema(document, warnings);
+  reportDuplicateParameters(document, warnings);
   assertValidOpenApiStructure(document, warnings);
   reportQuerySelectorPaths(document, warnings);
   return { document, openapiVersion, sourceFormat, endpointCount, infoVersion, warnings: warnings.toList(), warningCounts: warnings.counts() };
@@ -207,6 +208,40 @@ function acceptParametersWithoutSchema(document: OpenApiDocument, warnings: Inta
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (isJsonObject(operation)) visit(operation.parameters, `${itemPointer}/${method}/parameters`);
+    }
+  });
+}
+
+/**
+ * OpenAPI: a parameters list must not name a parameter twice (name and location; a header's name
+ * in any case). Validation reads the last one (validation/operation-plan.ts), so the first one's
+ * rules go unchecked: said at registration.
+ */
+function reportDuplicateParameters(document: OpenApiDocument, warnings: IntakeWarnings): void {
+  const check = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    const seen = new Set<string>();
+    list.forEach((entry, index) => {
+      const parameter = derefObject(document, entry);
+      const { name, in: location } = parameter ?? {};
+      if (typeof name !== 'string' || typeof location !== 'string') return;
+      const key = `${location}:${location === 'header' ? name.toLowerCase() : name}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        return;
+      }
+      warnings.add(
+        IntakeWarningCode.DUPLICATE_PARAMETER,
+        `${pointer}/${index}`,
+        `parameter "${clip(name, MAX_QUOTED_CHARS)}" in ${clip(location, MAX_QUOTED_CHARS)} is listed twice in one parameters list: the last one is used`,
+      );
+    });
+  };
+  forEachPathItem(document, (item, itemPointer) => {
+    check(item.parameters, `${itemPointer}/parameters`);
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isJsonObject(operation)) check(operation.parameters, `${itemPointer}/${method}/parameters`);
     }
   });
 }

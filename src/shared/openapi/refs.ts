@@ -2,7 +2,9 @@
 import { invalidSchema } from '../errors';
 import { LIMITS } from '../limits';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
+import { clip } from '../text';
 import { walkDocument } from './document-walk';
+import { MAX_QUOTED_CHARS } from './intake-warnings';
 
 /**
  * Throws `Invalid schema:` for the first `$ref` that does not start with '#'. External references
@@ -15,7 +17,7 @@ export function assertOnlyLocalRefs(root: JsonValue): void {
     const ref = node.$ref;
     if (typeof ref === 'string' && !ref.startsWith('#')) {
       throw invalidSchema(
-        `external $ref "${truncate(ref, 200)}" at ${pointer || '/'} is not allowed: only local references starting with '#' are accepted`,
+        `external $ref "${clip(ref, MAX_QUOTED_CHARS)}" at ${pointer || '/'} is not allowed: only local references starting with '#' are accepted`,
       );
     }
   });
@@ -77,9 +79,6 @@ export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHo
   return undefined;
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 /** The local reference to a JSON pointer: `/paths/~1pets` → `#/paths/~1pets`, each token URI-encoded. */
 export function pointerToRef(pointer: string): string {
