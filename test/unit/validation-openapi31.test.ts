@@ -29,7 +29,8 @@ describe('OpenAPI 3.1', () => {
   it('coerces parameters whose type is a list (["integer", "null"])', () => {
     assertValid(create(ORDER, '?priority=5'));
     assertInvalid(create(ORDER, '?priority=9'), 'request_invalid', 'parameter "priority" in query: value "9" must be <= 5');
-    assertInvalid(create(ORDER, '?priority=high'), 'request_invalid', 'parameter "priority" in query: value "high" is not a valid integer');
+    assertInvalid(create(ORDER, '?priority=high'), 'request_invalid', 'parameter "priority" in query: value "high" must be integer or null');
+    assertValid(create(ORDER, '?priority=null'));
   });
 
   it('applies const, numeric exclusiveMinimum and type lists', () => {

@@ -1,7 +1,7 @@
 /** Spec "Validation rules" 2: path, query, header and cookie parameters, with coercion and styles. */
 import { before, describe, it } from 'node:test';
 import type { CompiledContract } from '../../src/shared/validation';
-import { assertInvalid, assertValid, fixtureContract, request } from '../helpers/validation-contracts';
+import { assertInvalid, assertValid, fixtureContract, request, textContract } from '../helpers/validation-contracts';
 
 const REQUEST_ID = { 'X-Request-Id': '6f1c0c5e-8a4b-4a8e-9a3e-1f2d3c4b5a69' };
 const SESSION = { Cookie: 'theme=dark; session=abcdefgh' };
@@ -196,5 +196,29 @@ describe('parameters', () => {
         'parameter "session" in cookie: value "short" must have at least 8 characters',
       );
     });
+  });
+});
+
+describe('nullable scalar parameters', () => {
+  /** GET /n with an integer query parameter `n` that admits null as each version writes it. */
+  const nullableContract = async (openapi: string, schema: object) => (await textContract(JSON.stringify({
+    openapi,
+    info: { title: 'nullable', version: '1.0.0' },
+    paths: { '/n': { get: { parameters: [{ name: 'n', in: 'query', schema }], responses: { 204: { description: 'none' } } } } },
+  }))).contract;
+  const call = (contract: CompiledContract, query: string) => contract.validateInteraction({ request: request('GET', `/n${query}`) });
+
+  it('read the text null, or an empty value, as null (3.1 type list, 3.0 nullable): both were "not a valid integer"', async () => {
+    for (const contract of [await nullableContract('3.1.0', { type: ['integer', 'null'] }), await nullableContract('3.0.3', { type: 'integer', nullable: true })]) {
+      assertValid(call(contract, '?n=null'));
+      assertValid(call(contract, '?n='));
+      assertValid(call(contract, '?n=7'));
+      assertInvalid(call(contract, '?n=seven'), 'request_invalid', 'parameter "n" in query: value "seven" must be integer or null');
+    }
+  });
+
+  it('a parameter that does not admit null still refuses the text null', async () => {
+    const contract = await nullableContract('3.0.3', { type: 'integer' });
+    assertInvalid(call(contract, '?n=null'), 'request_invalid', 'parameter "n" in query: value "null" is not a valid integer');
   });
 });

@@ -57,7 +57,17 @@ export function shapeOf(document: JsonValue, schema: JsonValue | undefined, dept
     collect(node, depth);
     return { kind: 'object', properties, additional };
   }
+  // `type: [integer, "null"]` (3.1) or `nullable: true` (3.0): the text `null`, or none, is null.
+  if (NULLABLE_SCALARS.has(kind) && admitsNull(node)) return { kind: 'any', alternatives: [{ kind }, NULL_SHAPE] };
   return { kind };
+}
+
+/** Kinds whose text never reads as null otherwise (a string's `null` stays the text "null"). */
+const NULLABLE_SCALARS: ReadonlySet<ScalarKind | 'array' | 'object'> = new Set(['integer', 'number', 'boolean']);
+const NULL_SHAPE: ValueShape = Object.freeze({ kind: 'null' });
+
+function admitsNull(node: JsonObject): boolean {
+  return (Array.isArray(node.type) && node.type.includes('null')) || node.nullable === true;
 }
 
 /** ANY, with the alternatives of a list of types (3.1), of a `oneOf`/`anyOf`, or of an `enum` whose members differ in type. */
