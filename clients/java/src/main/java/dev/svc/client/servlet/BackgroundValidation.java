@@ -36,7 +36,8 @@ final class BackgroundValidation {
     private final BiConsumer<Job, ValidationResult> onResult;
     private final Consumer<RuntimeException> onFailure;
     private final List<Thread> workers = new ArrayList<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Jobs queued or in flight: counted from offer() until their validation is done, so pending() never dips to 0 early. */
+    private final AtomicInteger outstanding = new AtomicInteger();
     private volatile boolean stopped;
 
     BackgroundValidation(ContractValidator validator, RequestOptions callOptions, int capacity, int maxBatch, Duration batchDelay,
@@ -59,11 +60,16 @@ final class BackgroundValidation {
 
     /** Queues a job without waiting; false when {@code capacity} jobs are queued or in flight, or when stopped. */
     boolean offer(Job job) {
-        return !stopped && pending() < capacity && queue.offer(job);
+        if (stopped) return false;
+        if (outstanding.incrementAndGet() > capacity || !queue.offer(job)) {
+            outstanding.decrementAndGet();
+            return false;
+        }
+        return true;
     }
 
     int pending() {
-        return queue.size() + inFlight.get();
+        return outstanding.get();
     }
 
     /** Waits until every job queued so far is done, at most {@code timeout}; true when all are. */
@@ -76,19 +82,25 @@ final class BackgroundValidation {
         return true;
     }
 
-    /** Stops taking jobs; the workers finish the batch they hold, bounded by {@code timeout}. */
-    void stop(Duration timeout) {
+    /**
+     * Stops taking jobs; the workers finish the batch they hold, bounded by {@code timeout}. Returns
+     * how many queued jobs were left unvalidated.
+     */
+    int stop(Duration timeout) {
         stopped = true;
-        queue.clear();
+        List<Job> dropped = new ArrayList<>();
+        queue.drainTo(dropped);
+        outstanding.addAndGet(-dropped.size());
         for (Thread worker : workers) worker.interrupt();
         for (Thread worker : workers) {
             try {
                 worker.join(timeout.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
         }
+        return dropped.size();
     }
 
     private void drain() {
@@ -97,19 +109,16 @@ final class BackgroundValidation {
             try {
                 Job first = queue.poll(1, TimeUnit.SECONDS);
                 if (first == null) continue;
-                // Counted in flight before it leaves the queue's count, so pending() never dips to 0 early.
-                inFlight.incrementAndGet();
                 batch.add(first);
                 // Gather what arrives within the batch delay: one stream (and one wake-up) for many
                 // exchanges instead of one each, unless a full batch is waiting already.
                 if (batchDelayMillis > 0 && queue.size() < maxBatch - 1) Thread.sleep(batchDelayMillis);
-                int more = queue.drainTo(batch, maxBatch - 1);
-                inFlight.addAndGet(more);
+                queue.drainTo(batch, maxBatch - 1);
                 validate(batch);
             } catch (InterruptedException e) {
                 if (stopped) return;
             } finally {
-                inFlight.addAndGet(-batch.size());
+                outstanding.addAndGet(-batch.size());
                 batch.clear();
             }
         }

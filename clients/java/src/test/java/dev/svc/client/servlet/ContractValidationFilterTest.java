@@ -315,6 +315,23 @@ class ContractValidationFilterTest {
     }
 
     @Test
+    void destroyCountsTheExchangesStillQueuedAsDropped() throws Exception {
+        try (BlackHole hole = new BlackHole(); ContractValidator slow = ContractValidator.builder().address(hole.address()).build()) {
+            ContractValidationFilter filter = filter(slow, ValidationMode.WARN, v -> { })
+                    .maxPendingValidations(2).maxBatch(1).validationDeadline(Duration.ofSeconds(3)).build();
+            try (UsersApp app = new UsersApp(filter)) {
+                // One in flight (the validator never answers), one queued, two dropped at the door.
+                for (int i = 0; i < 4; i++) assertEquals(200, get(app, "/users/42").statusCode());
+                assertEquals(2, filter.stats().dropped(), filter.stats().toString());
+            } finally {
+                filter.destroy();
+            }
+            // The queued one was left unvalidated: before, destroy() cleared it without a count.
+            assertEquals(3, filter.stats().dropped(), filter.stats().toString());
+        }
+    }
+
+    @Test
     void streamedResponsesStillStream() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter warn = filter(validator, ValidationMode.WARN, violations::add).build();
