@@ -73,6 +73,20 @@ describe('regression: $ref inside data', () => {
     assert.match(await refusal(examples('./examples/one.json')), /^Invalid schema: external \$ref "\.\/examples\/one\.json" at \/paths\/~1x\/get\/responses\/200\/content\/application~1json\/examples\/one is not allowed/);
   });
 
+  it('checks what a $ref names inside data as it checks the rest: x-… sections, examples', async () => {
+    // These registered, and every call then failed: "$ref \"https://…\" is not a local reference".
+    const ok = (schema: object) => responding({ schema });
+    const shared = document(ok({ $ref: '#/x-shared/Thing' }), { 'x-shared': { Thing: { type: 'object', properties: { a: external } } } });
+    assert.match(await refusal(shared), /^Invalid schema: external \$ref "http:\/\/example\.com\/other\.json#\/definitions\/x" at \/x-shared\/Thing\/properties\/a is not allowed/);
+    const dangles = document(ok({ $ref: '#/x-shared/Thing' }), { 'x-shared': { Thing: { type: 'object', properties: { a: dangling } } } });
+    assert.match(await refusal(dangles), /^Invalid schema: \$ref "#\/definitions\/Thing" at \/x-shared\/Thing\/properties\/a does not resolve/);
+    const intoExample = document(ok({ $ref: '#/components/schemas/S/example' }), { components: { schemas: { S: { type: 'object', example: { properties: { a: external } } } } } });
+    assert.match(await refusal(intoExample), /^Invalid schema: external \$ref .* at \/components\/schemas\/S\/example\/properties\/a is not allowed/);
+    // A reference into an extension that holds a sound schema registers, and validates by it.
+    const sound = document(ok({ $ref: '#/x-shared/Thing' }), { 'x-shared': { Thing: { type: 'object', required: ['a'] } } });
+    assert.equal((await loadSchema(sound)).endpointCount, 1);
+  });
+
   it('still checks references under names that look like data keys', async () => {
     const property = document(responding({ schema: { type: 'object', properties: { example: dangling, default: { type: 'string' } } } }));
     assert.match(await refusal(property), /^Invalid schema: \$ref "#\/definitions\/Thing" at \/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema\/properties\/example does not resolve/);

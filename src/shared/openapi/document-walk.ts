@@ -14,9 +14,13 @@
  * In OpenAPI 3, `examples` as a map (a media type's, a parameter's, a header's, the components')
  * maps names to Example Objects, each of which may be a Reference Object: those references are
  * walked; only an Example Object's `value` is data (OpenAPI 3.0 §4.7.19, 3.1 §4.8.19).
+ *
+ * A `$ref` that names something inside data (`#/x-shared/Thing`, a schema's `example`) makes it more
+ * than data: what it names is walked too, once, so its own references are checked like any others.
  */
-import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
+import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import { isSwagger2 } from './document';
+import { refToPointer, resolveJsonPointer } from './ref-pointer';
 
 /** Keys whose values are literal data wherever they are a field, not a name. */
 const DATA_KEYS = new Set(['example', 'default', 'enum', 'const']);
@@ -49,6 +53,8 @@ export function walkDocument<C>(
 ): void {
   const swagger2 = isJsonObject(root) && isSwagger2(root);
   const stack: Array<[node: JsonValue, pointer: string, role: Role, context: C]> = [[root, '', 'fields', context]];
+  /** Pointers into data that a `$ref` names, walked once each. */
+  const referencedData = new Set<string>();
   while (stack.length > 0) {
     const [node, pointer, role, outer] = stack.pop()!;
     if (Array.isArray(node)) {
@@ -57,6 +63,12 @@ export function walkDocument<C>(
     }
     if (!isJsonObject(node)) continue;
     const inner = visit(node, pointer, role === 'names' || role === 'examples', outer);
+    const target = typeof node.$ref === 'string' ? refToPointer(node.$ref) : undefined;
+    if (target !== undefined && !referencedData.has(target) && isInData(root, target, swagger2)) {
+      referencedData.add(target);
+      const named = resolveJsonPointer(root, target);
+      if (named !== undefined) stack.push([named, target, 'fields', context]);
+    }
     const keys = Object.keys(node);
     for (let k = keys.length - 1; k >= 0; k--) {
       const key = keys[k]!;
@@ -66,6 +78,29 @@ export function walkDocument<C>(
       if (childRole !== undefined) stack.push([child, `${pointer}/${escapePointerToken(key)}`, childRole, inner]);
     }
   }
+}
+
+/** Whether the JSON pointer `pointer` of `root` lies inside data (a member read as data on the way). */
+function isInData(root: JsonValue, pointer: string, swagger2: boolean): boolean {
+  if (pointer === '') return false;
+  let node: JsonValue | undefined = root;
+  let role: Role = 'fields';
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = unescapePointerToken(raw);
+    const child: JsonValue | undefined = Array.isArray(node)
+      ? node[Number(key)]
+      : isJsonObject(node) && Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+    if (child === undefined) return false;
+    if (!Array.isArray(node)) {
+      const next = memberRole(key, child, role, swagger2);
+      if (next === undefined) return true;
+      role = next;
+    } else {
+      role = 'fields';
+    }
+    node = child;
+  }
+  return false;
 }
 
 /** How the member `key` of a node read as `role` is read; undefined when it is data. */

@@ -1,10 +1,13 @@
 /** Local `$ref` handling: the only references the service ever follows are JSON pointers into the same document. */
 import { invalidSchema } from '../errors';
 import { LIMITS } from '../limits';
-import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
+import { escapePointerToken, isJsonObject, type JsonObject, type JsonValue } from '../json';
 import { clip } from '../text';
 import { walkDocument } from './document-walk';
 import { MAX_QUOTED_CHARS } from './intake-warnings';
+import { refToPointer, resolveJsonPointer } from './ref-pointer';
+
+export { decodeFragment, refToPointer, resolveJsonPointer } from './ref-pointer';
 
 /**
  * Throws `Invalid schema:` for the first `$ref` that does not start with '#'. External references
@@ -29,12 +32,6 @@ export function resolvePointer(root: JsonValue, ref: string): JsonValue | undefi
   return pointer === undefined ? undefined : resolveJsonPointer(root, pointer);
 }
 
-/** `#/components/schemas/Pet` → `/components/schemas/Pet`; undefined for external or malformed references. */
-export function refToPointer(ref: string): string | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  const pointer = decodeFragment(ref.slice(1));
-  return pointer !== undefined && (pointer === '' || pointer.startsWith('/')) ? pointer : undefined;
-}
 
 /**
  * Where a discriminator `mapping` value points (OpenAPI 3): a local reference, or else the name of a
@@ -50,19 +47,6 @@ export function mappingNamesRef(target: string, ref: string): boolean {
   return at !== undefined && at === refToPointer(ref);
 }
 
-/** The value at an RFC 6901 pointer (`/paths/~1pets/get`, no URI encoding); undefined when there is none. */
-export function resolveJsonPointer(root: JsonValue, pointer: string): JsonValue | undefined {
-  if (pointer === '') return root;
-  let node: JsonValue | undefined = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = unescapePointerToken(raw);
-    if (Array.isArray(node)) node = /^\d+$/.test(token) ? node[Number(token)] : undefined;
-    else if (isJsonObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
-    else return undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
 
 /**
  * Follows `$ref` chains (a reference to a reference...) to the object they end at. Cycles and
@@ -83,13 +67,4 @@ export function derefObject(root: JsonValue, value: JsonValue | undefined, maxHo
 /** The local reference to a JSON pointer: `/paths/~1pets` → `#/paths/~1pets`, each token URI-encoded. */
 export function pointerToRef(pointer: string): string {
   return `#${pointer.split('/').map((token) => encodeURIComponent(token)).join('/')}`;
-}
-
-/** A `$ref` fragment is URI-encoded; a malformed escape (`%E0`) points nowhere rather than throwing. */
-export function decodeFragment(fragment: string): string | undefined {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return undefined;
-  }
 }
