@@ -21,11 +21,11 @@ export const LIMITS = Object.freeze({
    */
   maxYamlAliases: 10_000,
   /**
-   * Values (objects, arrays, scalars) of a YAML document once its aliases are expanded: what bounds
-   * an alias bomb, whose text is small and whose expansion is not. Microsoft Graph's beta
-   * description, 47 MB of JSON, holds about 1.5 million.
+   * Characters of a YAML document once its aliases and merge keys are expanded (as JSON would write
+   * it), counted on the parsed tree before anything is built: what bounds an alias bomb, whose text
+   * is small and whose expansion is not (a merge key copies what it names). Twice maxSchemaBytes.
    */
-  maxYamlExpandedValues: 4_000_000,
+  maxYamlExpandedChars: 2 * WIRE_LIMITS.maxSchemaBytes,
   /** Operations (method + path) in one schema. */
   maxOperations: 20_000,
   /**

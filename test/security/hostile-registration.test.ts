@@ -186,17 +186,26 @@ describe('hostile registration and validation input', () => {
 
   // ---- Document structure ---------------------------------------------------------------------
 
-  it('refuses a YAML billion-laughs document (maxYamlAliases)', async () => {
+  it('refuses a YAML billion-laughs document (maxYamlExpandedChars)', async () => {
     const lines = ['openapi: 3.0.0', 'info: {title: lol, version: 1.0.0}', 'paths: {}', 'x-0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 9; i++) lines.push(`x-${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(',')}]`);
-    await refused(lines.join('\n'), `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
+    await refused(lines.join('\n'), `Invalid schema: YAML aliases expand the document to more than ${LIMITS.maxYamlExpandedChars} characters (maxYamlExpandedChars)`);
   });
 
-  it('refuses one YAML anchor of 1,000 values referenced 5,000 times (maxYamlExpandedValues)', async () => {
-    // 40 KB of text that expands to 5 million values: each alias is the whole anchor again.
-    const anchor = `[${Array(999).fill('1').join(', ')}]`;
-    const content = `openapi: 3.0.0\ninfo: {title: wide, version: 1.0.0}\npaths: {}\nx-big: &big ${anchor}\nx-refs: [${Array(5_000).fill('*big').join(', ')}]\n`;
-    await refused(content, `Invalid schema: YAML aliases expand the document to more than ${LIMITS.maxYamlExpandedValues} values (maxYamlExpandedValues)`);
+  it('refuses YAML whose aliases and merge keys expand past maxYamlExpandedChars, before building it', async () => {
+    const expandedLimit = `Invalid schema: YAML aliases expand the document to more than ${LIMITS.maxYamlExpandedChars} characters (maxYamlExpandedChars)`;
+    // 20 KB of text that stands for 180 MB: one long string named 9,000 times.
+    const longText = `openapi: 3.0.0\ninfo: {title: wide, version: 1.0.0}\npaths: {}\nx-text: &text "${'x'.repeat(20_000)}"\nx-refs: [${Array(9_000).fill('*text').join(', ')}]\n`;
+    await refused(longText, expandedLimit);
+    // A merge key copies what it names: one anchor of 10,000 entries merged into 1,000 maps.
+    const entries = Array.from({ length: 10_000 }, (_, i) => `  k${i}: v`).join('\n');
+    const merges = Array.from({ length: 1_000 }, (_, i) => `  m${i}: {<<: *base}`).join('\n');
+    await refused(`openapi: 3.0.0\ninfo: {title: merged, version: 1.0.0}\npaths: {}\nx-base: &base\n${entries}\nx-merged:\n${merges}\n`, expandedLimit);
+  });
+
+  it('refuses more aliases than maxYamlAliases, however small what they name', async () => {
+    const content = `openapi: 3.0.0\ninfo: {title: many, version: 1.0.0}\npaths: {}\nx-one: &one 1\nx-refs: [${Array(LIMITS.maxYamlAliases + 1).fill('*one').join(', ')}]\n`;
+    await refused(content, `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
   });
 
   it('registers a document that reuses a small anchor hundreds of times', async () => {

@@ -72,7 +72,7 @@ describe('hostile schema intake', () => {
       lines.push(`x-${name}: &${name} [${Array(10).fill(`*${previous}`).join(',')}]`);
       previous = name;
     }
-    await expectRefused({ schema_id: 'h4', schema_content: lines.join('\n') }, `Invalid schema: YAML aliases expand beyond the limit of ${LIMITS.maxYamlAliases} (maxYamlAliases)`);
+    await expectRefused({ schema_id: 'h4', schema_content: lines.join('\n') }, `Invalid schema: YAML aliases expand the document to more than ${LIMITS.maxYamlExpandedChars} characters (maxYamlExpandedChars)`);
   });
 
   it('refuses 5,000 levels of nesting in JSON and in YAML', async () => {

@@ -44,7 +44,7 @@ const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   maxSchemaBytes: LIMITS.maxSchemaBytes,
   maxSchemaDepth: LIMITS.maxSchemaDepth,
   maxYamlAliases: LIMITS.maxYamlAliases,
-  maxYamlExpandedValues: LIMITS.maxYamlExpandedValues,
+  maxYamlExpandedChars: LIMITS.maxYamlExpandedChars,
   maxOperations: LIMITS.maxOperations,
   maxSchemaObjectProperties: LIMITS.maxSchemaObjectProperties,
 };

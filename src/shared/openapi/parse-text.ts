@@ -3,7 +3,7 @@
  * nesting depth. JSON text takes the fast path (JSON.parse); anything else is read as YAML 1.2,
  * with YAML 1.1's merge keys (`<<: *base`), which API descriptions use to share fragments and
  * which other readers (js-yaml, PyYAML) merge. Merged aliases count against `maxYamlAliases` like
- * any alias, and a document with aliases is held to `maxYamlExpandedValues` once expanded.
+ * any alias, and a document with aliases is held to `maxYamlExpandedChars` once expanded.
  */
 import YAML from 'yaml';
 import { LIMITS, formatBytes } from '../limits';
@@ -14,14 +14,14 @@ export interface ParseLimits {
   maxSchemaBytes: number;
   maxSchemaDepth: number;
   maxYamlAliases: number;
-  maxYamlExpandedValues: number;
+  maxYamlExpandedChars: number;
 }
 
 const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxSchemaBytes: LIMITS.maxSchemaBytes,
   maxSchemaDepth: LIMITS.maxSchemaDepth,
   maxYamlAliases: LIMITS.maxYamlAliases,
-  maxYamlExpandedValues: LIMITS.maxYamlExpandedValues,
+  maxYamlExpandedChars: LIMITS.maxYamlExpandedChars,
 };
 
 /** Bytes must be UTF-8; `fatal` refuses malformed sequences instead of replacing them with U+FFFD. */
@@ -90,19 +90,25 @@ function parseYaml(text: string, limits: ParseLimits): unknown {
     throw yamlError(error, limits);
   }
   if (document.errors.length > 0) throw yamlError(document.errors[0], limits);
-  let value: unknown;
+  // Measured before it is built: a merge key copies what it names, and building a bomb is the harm.
+  if (hasAliases(document)) {
+    let size: number;
+    try {
+      size = expandedChars(document, limits.maxYamlExpandedChars);
+    } catch (error) {
+      throw yamlError(error, limits);
+    }
+    if (size > limits.maxYamlExpandedChars) {
+      throw limitExceeded(
+        `Invalid schema: YAML aliases expand the document to more than ${limits.maxYamlExpandedChars} characters (maxYamlExpandedChars)`,
+      );
+    }
+  }
   try {
-    value = document.toJS({ maxAliasCount: limits.maxYamlAliases });
+    return document.toJS({ maxAliasCount: limits.maxYamlAliases });
   } catch (error) {
     throw yamlError(error, limits);
   }
-  // An alias is the value it names, shared: what reads the document later meets it once per alias.
-  if (hasAliases(document) && valuesExceed(value, limits.maxYamlExpandedValues)) {
-    throw limitExceeded(
-      `Invalid schema: YAML aliases expand the document to more than ${limits.maxYamlExpandedValues} values (maxYamlExpandedValues)`,
-    );
-  }
-  return value;
 }
 
 function hasAliases(document: YAML.Document.Parsed): boolean {
@@ -116,20 +122,31 @@ function hasAliases(document: YAML.Document.Parsed): boolean {
   return found;
 }
 
-/** Whether `value` holds more than `limit` values, a shared one counted each time it is reached; stops at the limit. */
-function valuesExceed(value: unknown, limit: number): boolean {
-  const stack: unknown[] = [value];
-  let count = 0;
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (++count > limit) return true;
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-    } else if (node !== null && typeof node === 'object') {
-      for (const key in node) stack.push((node as Record<string, unknown>)[key]);
-    }
-  }
-  return false;
+/**
+ * About the characters JSON would write for the document with every alias and merge key expanded,
+ * or a number past `limit` once it is clear the document is over it. Each node is measured once
+ * (what an alias names is not measured again), so a bomb of nested aliases costs its text's size to
+ * measure; an alias inside what it names has no end.
+ */
+function expandedChars(document: YAML.Document.Parsed, limit: number): number {
+  const measured = new Map<unknown, number>();
+  const measuring = new Set<unknown>();
+  const charsOf = (node: unknown): number => {
+    if (YAML.isAlias(node)) return charsOf(node.resolve(document));
+    if (YAML.isScalar(node)) return typeof node.value === 'string' ? node.value.length + 2 : String(node.value).length;
+    if (!YAML.isCollection(node) && !YAML.isPair(node)) return 4; // empty: null
+    const known = measured.get(node);
+    if (known !== undefined) return known;
+    if (measuring.has(node)) return Infinity;
+    measuring.add(node);
+    let chars = 2;
+    if (YAML.isPair(node)) chars = charsOf(node.key) + charsOf(node.value) + 1;
+    else for (const item of node.items) if ((chars += charsOf(item) + 1) > limit) break;
+    measuring.delete(node);
+    measured.set(node, chars);
+    return chars;
+  };
+  return charsOf(document.contents);
 }
 
 function yamlError(error: unknown, limits: ParseLimits): Error {
