@@ -25,7 +25,10 @@ const DOCUMENT = JSON.stringify({
     '/cleared': { get: { produces: [], responses: { 200: { description: 'ok', schema: PET } } } },
     '/xml': { get: { produces: ['application/xml'], responses: { 200: { description: 'ok', schema: PET } } } },
     '/photo': { get: { responses: { 200: { description: 'a download', schema: { type: 'file' } } } } },
+    '/shared-photo': { get: { responses: { 200: { $ref: '#/responses/Photo' } } } },
+    '/shared-pet': { get: { responses: { 200: { $ref: '#/responses/OnePet' } } } },
   },
+  responses: { Photo: { description: 'a download', schema: { type: 'file' } }, OnePet: { description: 'a pet', schema: PET } },
   definitions: { Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
 });
 
@@ -62,8 +65,18 @@ describe('regression: Swagger 2.0 bodies without produces or consumes', () => {
     );
   });
 
-  it('keeps a download (type: file) open to any media type', () => {
+  it('keeps a download (type: file) open to any media type, a shared one too', () => {
     assert.deepEqual(contentOf('/photo', 'get', (operation) => operation.responses['200']), ['*/*']);
-    assertValid(contract.validateInteraction({ request: request('GET', '/api/photo'), response: response(200, { headers: { 'content-type': 'image/png' }, body: 'PNG' }) }));
+    for (const path of ['/api/photo', '/api/shared-photo']) {
+      assertValid(contract.validateInteraction({ request: request('GET', path), response: response(200, { headers: { 'content-type': 'image/png' }, body: 'PNG' }) }));
+    }
+  });
+
+  it('declares application/json for a shared response with a schema', () => {
+    assert.deepEqual(Object.keys((document.components!.responses as any).OnePet.content), ['application/json']);
+    assertInvalid(
+      contract.validateInteraction({ request: request('GET', '/api/shared-pet'), response: response(200, { headers: { 'content-type': 'text/html' }, body: '<html>' }) }),
+      'response_invalid', 'response content type "text/html" is not allowed (expected application/json)',
+    );
   });
 });

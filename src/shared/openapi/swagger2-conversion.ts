@@ -23,6 +23,7 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
     const wrapped = wrapRefSiblings(source);
     const result = await converter.convertObj(source, { patch: true, warnOnly: true });
     const document = result.openapi as OpenApiDocument;
+    defaultSharedResponseMediaType(swagger, document);
     if (wrapped > 0) unwrapRefSiblings(document);
     keepFormParameters(swagger, document);
     return document;
@@ -36,24 +37,45 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
  * `produces` names a media type (the operation's, else the document's), the conversion writes the
  * range of every media type, which takes a body of any type unchecked. A body parameter without
  * `consumes` becomes an `application/json` request body already. An operation that returns a file
- * keeps the range: its download may be of any type.
+ * keeps the range: its download may be of any type. Shared responses (`#/responses`) are converted
+ * with the document's `produces` alone, so that is left unset here and they are seen to after the
+ * conversion (defaultSharedResponseMediaType).
  */
 function defaultResponseMediaType(swagger: JsonObject): void {
-  const documentProduces = isMediaTypeList(swagger.produces);
-  if (!documentProduces) swagger.produces = [DEFAULT_MEDIA_TYPE];
+  if (isMediaTypeList(swagger.produces)) return;
   forEachOperation(swagger, (operation) => {
-    if (isMediaTypeList(operation.produces) || (operation.produces === undefined && documentProduces)) return;
+    if (isMediaTypeList(operation.produces)) return;
     // A download (`type: file`) is content of any type: it keeps the range of every media type.
-    operation.produces = [returnsFile(operation) ? ANY_MEDIA_TYPE : DEFAULT_MEDIA_TYPE];
+    operation.produces = [returnsFile(swagger, operation) ? ANY_MEDIA_TYPE : DEFAULT_MEDIA_TYPE];
   });
+}
+
+/**
+ * Without a document `produces`, the conversion gives each shared response with a schema the range
+ * of every media type: one that is not a file is content `application/json` (rule 2).
+ */
+function defaultSharedResponseMediaType(swagger: JsonObject, document: OpenApiDocument): void {
+  if (isMediaTypeList(swagger.produces) || !isJsonObject(swagger.responses)) return;
+  const converted = isJsonObject(document.components) && isJsonObject(document.components.responses) ? document.components.responses : {};
+  for (const [name, response] of Object.entries(swagger.responses)) {
+    const content = isJsonObject(converted[name]) ? converted[name].content : undefined;
+    if (isFileResponse(swagger, response) || !isJsonObject(content) || Object.keys(content).join() !== ANY_MEDIA_TYPE) continue;
+    (converted[name] as JsonObject).content = { [DEFAULT_MEDIA_TYPE]: content[ANY_MEDIA_TYPE]! };
+  }
 }
 
 const DEFAULT_MEDIA_TYPE = 'application/json';
 const ANY_MEDIA_TYPE = '*/*';
 
-function returnsFile(operation: JsonObject): boolean {
+function returnsFile(swagger: JsonObject, operation: JsonObject): boolean {
   const responses = isJsonObject(operation.responses) ? Object.values(operation.responses) : [];
-  return responses.some((response) => isJsonObject(response) && isJsonObject(response.schema) && response.schema.type === 'file');
+  return responses.some((response) => isFileResponse(swagger, response));
+}
+
+/** A response (through its `$ref`, a shared one) whose schema is `type: file`. */
+function isFileResponse(swagger: JsonObject, response: JsonValue | undefined): boolean {
+  const resolved = derefObject(swagger, response);
+  return resolved !== undefined && isJsonObject(resolved.schema) && resolved.schema.type === 'file';
 }
 
 function isMediaTypeList(value: JsonValue | undefined): boolean {
