@@ -58,7 +58,7 @@ export function shapeOf(document: JsonValue, schema: JsonValue | undefined, dept
     return { kind: 'object', properties, additional };
   }
   // `type: [integer, "null"]` (3.1) or `nullable: true` (3.0): the text `null`, or none, is null.
-  if (NULLABLE_SCALARS.has(kind) && admitsNull(node)) return { kind: 'any', alternatives: [{ kind }, NULL_SHAPE] };
+  if (NULLABLE_SCALARS.has(kind) && admitsNull(document, node)) return { kind: 'any', alternatives: [{ kind }, NULL_SHAPE] };
   return { kind };
 }
 
@@ -66,8 +66,11 @@ export function shapeOf(document: JsonValue, schema: JsonValue | undefined, dept
 const NULLABLE_SCALARS: ReadonlySet<ScalarKind | 'array' | 'object'> = new Set(['integer', 'number', 'boolean']);
 const NULL_SHAPE: ValueShape = Object.freeze({ kind: 'null' });
 
-function admitsNull(node: JsonObject): boolean {
-  return (Array.isArray(node.type) && node.type.includes('null')) || node.nullable === true;
+/** A `null` type (3.1), or `nullable: true` where it is a keyword (3.0; 3.1 has none). */
+function admitsNull(document: JsonValue, node: JsonObject): boolean {
+  if (Array.isArray(node.type)) return node.type.includes('null');
+  const version = isJsonObject(document) ? document.openapi : undefined;
+  return node.nullable === true && !(typeof version === 'string' && version.startsWith('3.1'));
 }
 
 /** ANY, with the alternatives of a list of types (3.1), of a `oneOf`/`anyOf`, or of an `enum` whose members differ in type. */
