@@ -35,6 +35,16 @@ describe('regression: a parameter listed twice', () => {
     ]);
   });
 
+  it('is reported once for a list a path item shares with the one its $ref names', async () => {
+    const { warnings } = await loadSchema(JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'shared', version: '1.0.0' },
+      paths: { '/items': { $ref: '#/components/pathItems/Items', post: { responses: ok } } },
+      components: { pathItems: { Items: { parameters: [{ name: 'q', in: 'query', schema: {} }, { name: 'q', in: 'query', schema: {} }], get: { responses: ok } } } },
+    }));
+    assert.deepEqual(warnings.filter((warning) => warning.code === 'DUPLICATE_PARAMETER').length, 1);
+  });
+
   it('an operation redefining a path item\'s parameter is no duplicate: OpenAPI lets it override', async () => {
     const { warnings } = await loadSchema(JSON.stringify({
       openapi: '3.0.3',

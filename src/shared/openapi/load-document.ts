@@ -218,8 +218,11 @@ function acceptParametersWithoutSchema(document: OpenApiDocument, warnings: Inta
  * rules go unchecked: said at registration.
  */
 function reportDuplicateParameters(document: OpenApiDocument, warnings: IntakeWarnings): void {
+  // A path item merged with the one its `$ref` names shares that one's list: reported once.
+  const checked = new WeakSet<unknown[]>();
   const check = (list: unknown, pointer: string) => {
-    if (!Array.isArray(list)) return;
+    if (!Array.isArray(list) || checked.has(list)) return;
+    checked.add(list);
     const seen = new Set<string>();
     list.forEach((entry, index) => {
       const parameter = derefObject(document, entry);
