@@ -72,6 +72,18 @@ describe('regression: Swagger 2.0 bodies without produces or consumes', () => {
     }
   });
 
+  it('an operation\'s empty produces names nothing: application/json, not the document\'s list', async () => {
+    const { document: withProduces } = await textContract(JSON.stringify({
+      swagger: '2.0',
+      info: { title: 'xml', version: '1.0.0' },
+      produces: ['application/xml'],
+      paths: { '/cleared': { get: { produces: [], responses: { 200: { description: 'ok', schema: PET } } } }, '/xml': { get: { responses: { 200: { description: 'ok', schema: PET } } } } },
+      definitions: { Pet: { type: 'object' } },
+    }));
+    const content = (path: string) => Object.keys((withProduces.paths![path] as any).get.responses['200'].content);
+    assert.deepEqual([content('/cleared'), content('/xml')], [['application/json'], ['application/xml']]);
+  });
+
   it('declares application/json for a shared response with a schema', () => {
     assert.deepEqual(Object.keys((document.components!.responses as any).OnePet.content), ['application/json']);
     assertInvalid(

@@ -42,9 +42,10 @@ export async function convertSwagger2(swagger: JsonObject): Promise<OpenApiDocum
  * conversion (defaultSharedResponseMediaType).
  */
 function defaultResponseMediaType(swagger: JsonObject): void {
-  if (isMediaTypeList(swagger.produces)) return;
+  const documentProduces = isMediaTypeList(swagger.produces);
   forEachOperation(swagger, (operation) => {
-    if (isMediaTypeList(operation.produces)) return;
+    // Its own list, or the document's when it has none (an empty list of its own names nothing).
+    if (isMediaTypeList(operation.produces) || (operation.produces === undefined && documentProduces)) return;
     // A download (`type: file`) is content of any type: it keeps the range of every media type.
     operation.produces = [returnsFile(swagger, operation) ? ANY_MEDIA_TYPE : DEFAULT_MEDIA_TYPE];
   });
