@@ -29,7 +29,7 @@ const INTERACTION_LIMIT_TEXT: Readonly<Partial<Record<RecordingDropReason, strin
 /** Reasons worded otherwise than by their name. */
 const REASON_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
   ...INTERACTION_LIMIT_TEXT,
-  server_busy: `with large bodies while the caller's document-task queue was full (documentTaskMaxQueuedPerCaller)`,
+  server_busy: `while the caller's document-task queue was full (documentTaskMaxQueuedPerCaller) for its large bodies or its version's operation listing`,
 });
 
 export function isInteractionLimit(reason: RecordingDropReason): boolean {

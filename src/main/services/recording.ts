@@ -76,6 +76,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         ctx.metrics.recordedInteractions.labels('dropped', reason).inc();
       };
       const handle = async (message: RecordedInteraction__Output, offThread: boolean): Promise<void> => {
+        if (answered) return;
         if (accepted + dropped >= ctx.usage.limits.maxInteractionsPerStream) {
           drop('stream_limit');
           return;
@@ -86,6 +87,10 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           return;
         }
         const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller, unknownVersions);
+        if (resolved === 'server_busy') {
+          drop(resolved);
+          return;
+        }
         const attribution = resolved ? attributeInteraction(message, resolved) : { skipped: 'unknown_schema' as const };
         if ('skipped' in attribution) {
           drop(attribution.skipped);
@@ -127,12 +132,16 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         }
         if (answered) return;
         // Messages are handled in order; what they wait for: a new version's operation listing, a
-        // large interaction's description.
+        // large interaction's description. Once the call is answered (a failure), the rest are not.
         done = done.then(async () => {
           if (!inTurn) await streamTurns.turnFor(bodyChars);
           await handle(message, offThread).finally(() => {
             if (held) call.resume();
           });
+        }).catch((error: unknown) => {
+          // The call fails with it; every link settles here, so no rejection is left unhandled
+          // (one ended the process while the stream was still open).
+          answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null);
         });
       });
       call.on('end', () => {
@@ -185,8 +194,9 @@ function createMatcherCache(ctx: ServiceContext) {
     /**
      * Reads through to a shared store for a version this replica has not indexed yet (registered on
      * another one a moment ago), once per stream for each miss: `missed` remembers them.
+     * 'server_busy' when the caller's queue of document tasks is full for the operation listing.
      */
-    async load(schemaId: string, version: string, caller: string, missed: Set<string>): Promise<ResolvedMatcher | undefined> {
+    async load(schemaId: string, version: string, caller: string, missed: Set<string>): Promise<ResolvedMatcher | undefined | 'server_busy'> {
       const key = `${schemaId}\n${version}`;
       if (missed.has(key)) return undefined;
       try {
@@ -206,6 +216,8 @@ function createMatcherCache(ctx: ServiceContext) {
         matcher = new OperationMatcher((await ctx.schemas.operations(schemaId, ref.version, caller)).operations);
       } catch (error) {
         if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) return undefined;
+        // The caller's document-task queue is full: dropped and counted, as a large body is then.
+        if (error instanceof SvcError && error.code === ErrorCode.OVERLOADED) return 'server_busy';
         throw error;
       }
       if (cache.size >= MAX_CACHED_MATCHERS) cache.delete(cache.keys().next().value!);
