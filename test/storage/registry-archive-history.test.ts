@@ -2,7 +2,8 @@
  * The registry archive's environments and deployment history (`svc export` / `svc import`): a history
  * is appended to only where the store's is the start of the archive's, in the archive's order; a
  * store whose history went another way is left alone and the import says so; archives of format
- * version 1 (before environments and deployments were exported) still import.
+ * version 1 (before environments and deployments were exported) still import; an archive of format
+ * version 3 ends with a line counting the others, so one cut short is named.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,12 +54,34 @@ test('a store whose history went another way is left alone, and the import names
   assert.deepEqual((await target.listDeployments({}, 10)).map((d) => d.version), ['2.0.0']);
 });
 
-test('an archive of format version 1 still imports', async () => {
+test('archives of format versions 1 and 2 (without an end line) still import', async () => {
   const header = { type: 'header', format: 'svc-registry', formatVersion: 1, exportedAt: '2026-01-01T00:00:00.000Z' };
-  const report = await importRegistry(new MemoryStorage(), Readable.from([`${JSON.stringify(header)}\n`]));
-  assert.equal(report.problemCount, 0);
+  for (const formatVersion of [1, 2]) {
+    const report = await importRegistry(new MemoryStorage(), Readable.from([`${JSON.stringify({ ...header, formatVersion })}\n`]));
+    assert.equal(report.problemCount, 0);
+  }
   await assert.rejects(
-    importRegistry(new MemoryStorage(), Readable.from([`${JSON.stringify({ ...header, formatVersion: 3 })}\n`])),
-    /not an svc-registry archive of format version 1 or 2 \(got svc-registry 3\)/,
+    importRegistry(new MemoryStorage(), Readable.from([`${JSON.stringify({ ...header, formatVersion: 4 })}\n`])),
+    /not an svc-registry archive of format version 1 or 2 or 3 \(got svc-registry 4\)/,
   );
+});
+
+test('an archive cut at a line\'s end, or with lines added after its end line, is named as such', async () => {
+  const source = new MemoryStorage();
+  await source.createEnvironment({ name: 'canary', description: 'one region', origin: 'created', createdAt: 1, createdBy: 'ci' });
+  for (const record of [deployment('prod', '1.0.0', 10), deployment('prod', '1.1.0', 12)]) await source.appendDeployment(record);
+  const lines = (await archiveOf(source)).split('\n').filter((line) => line !== '');
+  assert.deepEqual(JSON.parse(lines.at(-1)!), { type: 'end', lines: { schema: 0, consumer: 0, environment: 1, deployment: 2 } });
+
+  const whole = await importRegistry(new MemoryStorage(), Readable.from([`${lines.join('\n')}\n`]));
+  assert.deepEqual(whole.problems, []);
+  // Before, a file cut here imported the environment and one entry, and said nothing: exit 0.
+  const cut = await importRegistry(new MemoryStorage(), Readable.from([`${lines.slice(0, -2).join('\n')}\n`]));
+  assert.equal(cut.problemCount, 1);
+  assert.match(cut.problems[0]!, /^line 3: the archive ends before its end line: it was cut short \(read 0 schema, 0 consumer, 1 environment, 1 deployment line\(s\)\); what was read is imported, the rest is missing$/);
+  const recounted = [...lines.slice(0, -2), lines.at(-1)!];
+  const short = await importRegistry(new MemoryStorage(), Readable.from([`${recounted.join('\n')}\n`]));
+  assert.match(short.problems[0]!, /the archive's end line counts 0 schema, 0 consumer, 1 environment, 2 deployment line\(s\), but 0 schema, 0 consumer, 1 environment, 1 deployment were read/);
+  const joined = await importRegistry(new MemoryStorage(), Readable.from([`${[...lines, lines[1]].join('\n')}\n`]));
+  assert.match(joined.problems[0]!, /a line after the end line/);
 });

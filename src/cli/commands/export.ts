@@ -1,11 +1,14 @@
 import fs from 'node:fs';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import path from 'node:path';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Command, Option, UsageError } from 'clipanion';
 import { ConfigError, resolveServerConfig } from '../../main/config';
 import type { Storage, StorageKind } from '../../main/storage/storage';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
+import { openWriteStream } from '../input-files';
+import { UNANSWERED_CODES, UnansweredError } from '../unanswered';
 import { SvcCommand } from '../svc-command';
 
 export class ExportCommand extends SvcCommand {
@@ -16,7 +19,8 @@ export class ExportCommand extends SvcCommand {
     details: `
       Reads the store directly (no server needed) and writes one header line, then one line per schema
       version (its registered text, hash, ownership and times), one per consumer registration, one per
-      environment and one per entry of the deployment history (oldest first).
+      environment and one per entry of the deployment history (oldest first), and an end line that
+      counts them (so \`svc import\` tells a file cut short from a whole one).
       \`svc import\` loads such a file into any store: this is the backup, the restore, and the way from
       SQLite to PostgreSQL. The store is chosen as for \`svc serve\`: --storage, --data-dir, --database-url
       or SVC_STORAGE, SVC_DATA_DIR, SVC_DATABASE_URL. The embedded store belongs to one process at a time:
@@ -34,22 +38,28 @@ export class ExportCommand extends SvcCommand {
   databaseUrl = Option.String('--database-url', { description: 'postgres:// URL (with --storage postgres)' });
 
   protected override async run(): Promise<number> {
-    const storage = await openStoreFromOptions(this, this.context.env);
+    // The file first: a folder that is not there fails before the store is opened.
+    const file = this.output === undefined ? undefined : await openWriteStream(this.output, 'archive file');
+    const out: Writable = file ?? this.context.stdout;
+    // A store that is not there is a mistake (a wrong --data-dir), never an empty registry to back up.
+    const storage = await openStoreFromOptions(this, this.context.env, { existing: true });
     const { exportRegistry } = await import('../../main/storage/registry-archive');
-    const out: Writable = this.output === undefined ? this.context.stdout : fs.createWriteStream(this.output);
     const counts = { schema: 0, consumer: 0, environment: 0, deployment: 0 };
-    try {
+    const lines = async function* () {
       for await (const line of exportRegistry(storage)) {
         const type = /^\{"type":"(\w+)"/.exec(line)?.[1];
         if (type !== undefined && type in counts) counts[type as keyof typeof counts]++;
-        if (!out.write(line)) await once(out, 'drain');
+        yield line;
       }
+    };
+    try {
+      // A write that fails (a full disk) rejects here, named, instead of an unhandled 'error' event.
+      await pipeline(Readable.from(lines()), out, { end: file !== undefined });
+    } catch (error) {
+      if (file === undefined || !(error as NodeJS.ErrnoException).code) throw error;
+      throw new Error(`cannot write archive file "${this.output}": ${(error as Error).message}`, { cause: error });
     } finally {
       await storage.close();
-      if (out !== this.context.stdout) {
-        out.end();
-        await once(out, 'finish');
-      }
     }
     this.context.stderr.write(`${this.commandName}: exported ${counts.schema} schema version(s), ${counts.consumer} consumer registration(s), `
       + `${counts.environment} environment(s) and ${counts.deployment} deployment record(s)\n`);
@@ -64,6 +74,7 @@ export class ExportCommand extends SvcCommand {
 export async function openStoreFromOptions(
   options: { storage?: string; dataDir?: string; databaseUrl?: string },
   env: NodeJS.ProcessEnv,
+  { existing = false }: { existing?: boolean } = {},
 ): Promise<Storage> {
   try {
     const config = resolveServerConfig({
@@ -73,6 +84,13 @@ export async function openStoreFromOptions(
     }, env);
     if (config.storage === 'memory') throw new UsageError('--storage memory holds nothing outside a running server: use sqlite or postgres');
     const { openStorage } = await import('../../main/storage/open-storage');
+    if (existing && config.storage === 'sqlite') {
+      const { SQLITE_FILE_NAME } = await import('../../main/storage/sqlite-storage');
+      const file = path.join(config.dataDir, SQLITE_FILE_NAME);
+      if (!fs.existsSync(file)) {
+        throw new UnansweredError(UNANSWERED_CODES.unreadable, `no registry in "${config.dataDir}": ${SQLITE_FILE_NAME} is not there (give the data folder of the server with --data-dir)`);
+      }
+    }
     return openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl });
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { Command, Option } from 'clipanion';
 import type { ImportCounts } from '../../main/storage/registry-archive';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
+import { openReadStream } from '../input-files';
 import { SvcCommand } from '../svc-command';
 import { openStoreFromOptions } from './export';
 
@@ -34,7 +34,8 @@ export class ImportCommand extends SvcCommand {
   databaseUrl = Option.String('--database-url', { description: 'postgres:// URL (with --storage postgres)' });
 
   protected override async run(): Promise<number> {
-    const input = this.file === undefined || this.file === '-' ? this.context.stdin : fs.createReadStream(this.file);
+    // The file first: one that is not there fails before the store is opened (or created).
+    const input = this.file === undefined || this.file === '-' ? this.context.stdin : await openReadStream(this.file, 'archive file');
     const storage = await openStoreFromOptions(this, this.context.env);
     const { importRegistry } = await import('../../main/storage/registry-archive');
     let report;

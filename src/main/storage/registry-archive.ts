@@ -18,9 +18,16 @@ import type {
 } from './storage';
 
 export const ARCHIVE_FORMAT = 'svc-registry';
-/** 2 added environments and the deployment history; archives of version 1 still import. */
-export const ARCHIVE_FORMAT_VERSION = 2;
-const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+/**
+ * 2 added environments and the deployment history; 3 an end line counting the lines before it, so
+ * an archive cut at a line's end is told from a whole one. Archives of versions 1 and 2 still import.
+ */
+export const ARCHIVE_FORMAT_VERSION = 3;
+const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
+/** The first format version whose archives end with an end line. */
+const END_LINE_FROM_VERSION = 3;
+const LINE_TYPES = ['schema', 'consumer', 'environment', 'deployment'] as const;
+type LineType = (typeof LINE_TYPES)[number];
 /** Deployment-history entries read from a store at once: every one (histories are short, and complete or useless). */
 const WHOLE_HISTORY = Number.MAX_SAFE_INTEGER;
 /** Problems named in an import report; the rest are counted. */
@@ -33,6 +40,12 @@ export interface ArchiveHeader {
   exportedAt: string;
 }
 
+/** The last line: how many lines of each type come before it. */
+export interface ArchiveEnd {
+  type: 'end';
+  lines: Record<LineType, number>;
+}
+
 export type ArchivedSchemaVersion = { type: 'schema' } & Omit<SchemaVersionRecord, 'documentJson'>;
 export type ArchivedConsumer = { type: 'consumer' } & ConsumerRecord;
 export type ArchivedEnvironment = { type: 'environment' } & EnvironmentRecord;
@@ -42,27 +55,29 @@ export type ArchivedDeployment = { type: 'deployment' } & DeploymentRecord;
 export async function* exportRegistry(storage: Storage, now: () => Date = () => new Date()): AsyncGenerator<string> {
   const header: ArchiveHeader = { type: 'header', format: ARCHIVE_FORMAT, formatVersion: ARCHIVE_FORMAT_VERSION, exportedAt: now().toISOString() };
   yield `${JSON.stringify(header)}\n`;
+  const end: ArchiveEnd = { type: 'end', lines: { schema: 0, consumer: 0, environment: 0, deployment: 0 } };
+  for await (const line of registryLines(storage)) {
+    end.lines[line.type]++;
+    yield `${JSON.stringify(line)}\n`;
+  }
+  yield `${JSON.stringify(end)}\n`;
+}
+
+type ArchiveLine = ArchivedSchemaVersion | ArchivedConsumer | ArchivedEnvironment | ArchivedDeployment;
+
+/** The registry's lines between the header and the end line, schemas read one at a time. */
+async function* registryLines(storage: Storage): AsyncGenerator<ArchiveLine> {
   const index = (await storage.loadSchemaIndex()).sort((a, b) => compareText(a.schemaId, b.schemaId) || compareText(a.version, b.version));
   for (const summary of index) {
     const record = await storage.getSchemaVersion(summary.schemaId, summary.version);
     if (!record) continue;
     const { documentJson: _documentJson, ...archived } = record;
-    const line: ArchivedSchemaVersion = { type: 'schema', ...archived };
-    yield `${JSON.stringify(line)}\n`;
+    yield { type: 'schema', ...archived };
   }
-  for (const consumer of await storage.listConsumers({})) {
-    const line: ArchivedConsumer = { type: 'consumer', ...consumer };
-    yield `${JSON.stringify(line)}\n`;
-  }
-  for (const environment of await storage.listEnvironments()) {
-    const line: ArchivedEnvironment = { type: 'environment', ...environment };
-    yield `${JSON.stringify(line)}\n`;
-  }
+  for (const consumer of await storage.listConsumers({})) yield { type: 'consumer', ...consumer };
+  for (const environment of await storage.listEnvironments()) yield { type: 'environment', ...environment };
   // Oldest first: import appends in file order, and the order of a history decides what is deployed now.
-  for (const deployment of (await storage.listDeployments({}, WHOLE_HISTORY)).reverse()) {
-    const line: ArchivedDeployment = { type: 'deployment', ...deployment };
-    yield `${JSON.stringify(line)}\n`;
-  }
+  for (const deployment of (await storage.listDeployments({}, WHOLE_HISTORY)).reverse()) yield { type: 'deployment', ...deployment };
 }
 
 export interface ImportCounts {
@@ -101,6 +116,10 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
   const histories = new Map<string, Array<{ lineNumber: number; record: DeploymentRecord }>>();
   let lineNumber = 0;
   let sawHeader = false;
+  /** The header's format version: from END_LINE_FROM_VERSION on, the archive must end with its end line. */
+  let formatVersion = 0;
+  let end: ArchiveEnd | undefined;
+  const linesRead: Record<LineType, number> = { schema: 0, consumer: 0, environment: 0, deployment: 0 };
   // Made only now: lines read before anyone iterates would be dropped (the index load above is async).
   for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
     lineNumber++;
@@ -119,8 +138,13 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
           throw new Error(`not an ${ARCHIVE_FORMAT} archive of format version ${READABLE_FORMAT_VERSIONS.join(' or ')} (got ${String(header.format)} ${String(header.formatVersion)})`);
         }
         sawHeader = true;
+        formatVersion = header.formatVersion;
       } else if (!sawHeader) {
         throw new Error(`the archive must start with its header line (${ARCHIVE_FORMAT}, format version ${ARCHIVE_FORMAT_VERSION})`);
+      } else if (end !== undefined) {
+        throw new Error('a line after the end line: the archive was joined to another, or edited');
+      } else if (line.type === 'end') {
+        end = checkEndLine(line);
       } else if (line.type === 'schema') {
         report.schemas[await importSchemaVersion(storage, checkSchemaLine(line), stored)]++;
       } else if (line.type === 'consumer') {
@@ -140,10 +164,33 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
       if (!sawHeader && lineNumber === 1) throw error;
       problem(lineNumber, errorMessage(error));
     }
+    if (typeof line.type === 'string' && (LINE_TYPES as readonly string[]).includes(line.type)) linesRead[line.type as LineType]++;
   }
   if (!sawHeader) throw new Error(`the archive is empty: no ${ARCHIVE_FORMAT} header line`);
+  if (formatVersion >= END_LINE_FROM_VERSION) {
+    const cut = checkWhole(end, linesRead);
+    if (cut !== undefined) problem(lineNumber, cut);
+  }
   await importHistories(storage, histories, report.deployments, problem);
   return report;
+}
+
+/** Why an archive is not whole (its end line missing, or counting other lines than were read); undefined when it is. */
+function checkWhole(end: ArchiveEnd | undefined, read: Record<LineType, number>): string | undefined {
+  const counted = (lines: Record<LineType, number>) => LINE_TYPES.map((type) => `${lines[type]} ${type}`).join(', ');
+  if (end === undefined) return `the archive ends before its end line: it was cut short (read ${counted(read)} line(s)); what was read is imported, the rest is missing`;
+  if (LINE_TYPES.some((type) => end.lines[type] !== read[type])) {
+    return `the archive's end line counts ${counted(end.lines)} line(s), but ${counted(read)} were read: lines are missing or were added`;
+  }
+  return undefined;
+}
+
+function checkEndLine(line: object): ArchiveEnd {
+  const lines = (line as { lines?: unknown }).lines;
+  if (typeof lines !== 'object' || lines === null || !LINE_TYPES.every((type) => Number.isInteger((lines as Record<string, unknown>)[type]))) {
+    throw new Error(`an end line must count its ${LINE_TYPES.join(', ')} lines`);
+  }
+  return line as ArchiveEnd;
 }
 
 async function importEnvironment(storage: Storage, line: ArchivedEnvironment): Promise<keyof ImportCounts> {
