@@ -41,6 +41,17 @@ test('one server per data folder: a second store on the same folder is refused c
   await reopened.close();
 });
 
+test('a data folder svc cannot use is named, with why, before SQLite is opened', () => {
+  const dir = tempDir();
+  const notAFolder = path.join(dir, 'a-file');
+  fs.writeFileSync(notAFolder, 'not a folder');
+  // Before: SQLite's own words, naming neither the folder nor what is wrong with it.
+  assert.throws(() => new SqliteStorage(path.join(notAFolder, 'data')), (error: Error) => {
+    assert.match(error.message, /^cannot use the data folder .*a-file\/data for the SQLite store \(svc\.sqlite\): .*ENOTDIR.*; it must be writable by the user svc runs as$/);
+    return true;
+  });
+});
+
 test('a second server on a data folder in use does not start, and says why', async () => {
   const dir = tempDir();
   const first = await startTestServer({ storage: 'sqlite', dataDir: dir });

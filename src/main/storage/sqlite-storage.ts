@@ -210,9 +210,16 @@ export class SqliteStorage implements Storage {
 
   /** Opens (creating if needed) `<dataDir>/svc.sqlite`, takes the folder for this server and migrates it. */
   constructor(dataDir: string, logger?: StoreLogger) {
-    fs.mkdirSync(dataDir, { recursive: true });
     this.#file = path.join(dataDir, SQLITE_FILE_NAME);
     this.#logger = logger;
+    try {
+      fs.mkdirSync(dataDir, { recursive: true });
+      // SQLite writes beside its file (the write-ahead log): a folder this user cannot write fails later, unnamed.
+      fs.accessSync(dataDir, fs.constants.W_OK);
+      if (fs.existsSync(this.#file)) fs.accessSync(this.#file, fs.constants.R_OK | fs.constants.W_OK);
+    } catch (error) {
+      throw new Error(`cannot use the data folder ${dataDir} for the SQLite store (${SQLITE_FILE_NAME}): ${(error as Error).message}; it must be writable by the user svc runs as`, { cause: error });
+    }
     this.#db = new Database(this.#file);
     try {
       // Before WAL is first entered: then SQLite never creates the shared-memory index file.
