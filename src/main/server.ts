@@ -68,6 +68,8 @@ export class SvcServer {
   readonly #listener: GrpcListener;
   readonly #apiKeys: ApiKeyStore | undefined;
   #closing: Promise<void> | undefined;
+  /** While a graceful stop waits for calls in flight: cancels them now (`hurry`). */
+  #cutGraceShort: (() => void) | undefined;
 
   private constructor(parts: {
     config: ServerConfig;
@@ -224,6 +226,16 @@ export class SvcServer {
     return this.#closing;
   }
 
+  /**
+   * During a graceful stop (a second stop signal): the calls still in flight are cancelled at once
+   * instead of after `shutdownGraceMs`; the rest of the stop (flushes, the store) runs as usual.
+   */
+  hurry(): void {
+    if (this.#cutGraceShort === undefined) return;
+    this.context.logger.warn({ caller: 'server' }, 'stop asked again: calls in flight cancelled now; recorded usage and the store are still written');
+    this.#cutGraceShort();
+  }
+
   async #shutdown(): Promise<void> {
     const { logger, config } = this.context;
     this.#health.setStatus('', 'NOT_SERVING');
@@ -231,13 +243,18 @@ export class SvcServer {
     logger.info({ caller: 'server' }, 'svc server shutting down');
     const stopListening = this.#listener.close();
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const cancelCalls = () => {
+        clearTimeout(timer);
+        this.#cutGraceShort = undefined;
         this.#grpcServer.forceShutdown();
         resolve();
-      }, config.shutdownGraceMs);
+      };
+      const timer = setTimeout(cancelCalls, config.shutdownGraceMs);
       timer.unref();
+      this.#cutGraceShort = cancelCalls;
       this.#grpcServer.tryShutdown(() => {
         clearTimeout(timer);
+        this.#cutGraceShort = undefined;
         resolve();
       });
     });

@@ -92,6 +92,29 @@ describe('svc serve process', () => {
     assert.ok(server.output.some((line) => line.includes('"msg":"svc server stopped"')));
   });
 
+  it('a second stop signal cancels the calls still in flight at once, and the stop still ends in order (exit 0)', async () => {
+    const server = await spawnServerProcess({ storage: 'memory' });
+    const client = createTestClient(server.address);
+    // A validation stream left open: a graceful stop waits for it (shutdownGraceMs, 10 s).
+    const stream = (client.raw as unknown as { ValidateInteractionStream(): grpc.ClientDuplexStream<object, object> }).ValidateInteractionStream();
+    const streamEnded = new Promise<void>((resolve) => {
+      stream.on('error', () => resolve());
+      stream.on('end', () => resolve());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Before, the second signal ended the process at once, by the signal: no flush, no store closed.
+    const exit = server.stop('SIGTERM');
+    assert.equal(await exit, 0);
+    await streamEnded;
+    assert.ok(Date.now() - started < 5_000, `stopped after ${Date.now() - started} ms; the grace period is 10 s`);
+    assert.ok(server.output.some((line) => line.includes('stop asked again: calls in flight cancelled now')));
+    assert.ok(server.output.some((line) => line.includes('"msg":"svc server stopped"')));
+    client.close();
+  });
+
   it('takes SVC_STORAGE and LOG_LEVEL from the environment and logs JSON lines', async () => {
     const server = await spawnServerProcess({ env: { SVC_STORAGE: 'memory', LOG_LEVEL: 'debug' } });
     try {

@@ -113,10 +113,14 @@ export class ServeCommand extends SvcCommand {
     process.on('SIGHUP', reload);
     await new Promise<void>((resolve) => {
       requestStop = () => {
-        process.off('SIGTERM', onStopSignal);
-        process.off('SIGINT', onStopSignal);
         process.off('SIGHUP', reload);
-        void server.close().then(resolve);
+        // A second signal cuts the wait for calls in flight short; what is recorded and stored is still written.
+        requestStop = () => server.hurry();
+        void server.close().then(() => {
+          process.off('SIGTERM', onStopSignal);
+          process.off('SIGINT', onStopSignal);
+          resolve();
+        });
       };
       if (stopRequested) requestStop();
     });
