@@ -44,15 +44,8 @@ def serve_asgi(app: Any, root_path: str = "") -> Iterator[str]:
 @contextmanager
 def serve_wsgi(app: Any) -> Iterator[str]:
     """Serves ``app`` with werkzeug's threaded server on a free loopback port; yields its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(STOP_TIMEOUT_S)
-        server.server_close()
+    with _serving_in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as base_url:
+        yield base_url
 
 
 class _QuietWSGIRequestHandler(WSGIRequestHandler):
@@ -64,7 +57,13 @@ class _QuietWSGIRequestHandler(WSGIRequestHandler):
 def serve_wsgiref(app: Any) -> Iterator[str]:
     """Serves ``app`` with wsgiref (one request at a time; no ``REQUEST_URI``, only the decoded path
     PEP 3333 asks for); yields its base URL."""
-    server = make_wsgiref_server("127.0.0.1", 0, app, handler_class=_QuietWSGIRequestHandler)
+    with _serving_in_thread(make_wsgiref_server("127.0.0.1", 0, app, handler_class=_QuietWSGIRequestHandler)) as base_url:
+        yield base_url
+
+
+@contextmanager
+def _serving_in_thread(server: Any) -> Iterator[str]:
+    """Runs a ``socketserver``-style WSGI server (werkzeug's, wsgiref's) on a thread; yields its base URL."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

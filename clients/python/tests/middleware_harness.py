@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
+
 from svc_client.middleware import ContractValidationMiddleware, ProducerValidationStats, WSGIContractValidationMiddleware
 
 from .http_servers import serve_asgi, serve_wsgi
@@ -24,15 +26,22 @@ class ServedApp:
 
 @contextmanager
 def served(framework: str, **options: Any) -> Iterator[ServedApp]:
+    """The framework's Users app behind the middleware made with ``options``."""
+    app = flask_app() if framework == "flask" else starlette_app() if framework == "starlette" else fastapi_app()
+    with served_app(app, **options) as served:
+        yield served
+
+
+@contextmanager
+def served_app(app: Any, **options: Any) -> Iterator[ServedApp]:
+    """``app`` behind the middleware made with ``options``: a Flask app as WSGI, any other as ASGI."""
     middleware: ContractValidationMiddleware | WSGIContractValidationMiddleware
-    if framework == "flask":
-        app = flask_app()
+    if isinstance(app, Flask):
         middleware = WSGIContractValidationMiddleware(app.wsgi_app, **options)
         app.wsgi_app = middleware  # type: ignore[method-assign]
         context = serve_wsgi(app)
     else:
-        asgi_app = starlette_app() if framework == "starlette" else fastapi_app()
-        middleware = ContractValidationMiddleware(asgi_app, **options)
+        middleware = ContractValidationMiddleware(app, **options)
         context = serve_asgi(middleware)
     try:
         with context as base_url:

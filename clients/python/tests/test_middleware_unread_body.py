@@ -6,7 +6,6 @@ uvicorn (ASGI) and a real Flask app under werkzeug (WSGI)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -18,10 +17,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from svc_client import ContractValidator
-from svc_client.middleware import ContractValidationMiddleware, ContractViolation, WSGIContractValidationMiddleware
+from svc_client.middleware import ContractViolation
 
-from .http_servers import serve_asgi, serve_wsgi
-from .middleware_harness import settle
+from .middleware_harness import served_app, settle
 
 CREATED = {"id": 7, "name": "Ada", "email": "ada@example.com"}
 WRONG = {"id": "seven", "name": "Ada", "email": "ada@example.com"}  # id must be an integer
@@ -50,24 +48,6 @@ def flask_app() -> Flask:
     return app
 
 
-@contextmanager
-def served(framework: str, **options: Any) -> Iterator[tuple[str, ContractValidationMiddleware | WSGIContractValidationMiddleware]]:
-    middleware: ContractValidationMiddleware | WSGIContractValidationMiddleware
-    if framework == "flask":
-        app = flask_app()
-        middleware = WSGIContractValidationMiddleware(app.wsgi_app, **options)
-        app.wsgi_app = middleware  # type: ignore[method-assign]
-        context = serve_wsgi(app)
-    else:
-        middleware = ContractValidationMiddleware(starlette_app(), **options)
-        context = serve_asgi(middleware)
-    try:
-        with context as base_url:
-            yield base_url, middleware
-    finally:
-        middleware.close()
-
-
 @pytest.fixture
 def validator(svc_address: str, users_schema: str) -> Iterator[ContractValidator]:
     with ContractValidator(svc_address) as client:
@@ -80,11 +60,10 @@ def test_an_unread_request_body_leaves_the_response_checked_alone(
     framework: str, mode: str, validator: ContractValidator, users_schema: str
 ) -> None:
     violations: list[ContractViolation] = []
-    with served(framework, schema_id=users_schema, validator=validator, mode=mode, on_violation=violations.append) as (
-        base_url,
-        middleware,
-    ):
-        with httpx.Client(base_url=base_url, timeout=10) as http:
+    app = flask_app() if framework == "flask" else starlette_app()
+    with served_app(app, schema_id=users_schema, validator=validator, mode=mode, on_violation=violations.append) as served:
+        middleware = served.middleware
+        with httpx.Client(base_url=served.base_url, timeout=10) as http:
             assert http.post("/users", json={"name": "Ada"}).status_code == 201
             valid = settle(middleware, lambda s: s.validated + s.skipped == 1)
             assert (valid.validated, valid.violations, valid.skipped) == (1, 0, 0), "before, the exchange was skipped"

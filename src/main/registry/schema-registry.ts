@@ -165,7 +165,7 @@ export class SchemaRegistry {
 
     return this.#writes.run(input.schemaId, async () => {
       // The whole id: an assigned version is the next one after the latest.
-      await this.#readVersionsToChooseFrom(input.schemaId, input.version);
+      await this.#readVersionsToChooseFrom(input.schemaId, input.version, loaded.infoVersion);
       const { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
       await this.readThrough(input.schemaId, version);
       const existing = this.#summary(input.schemaId, version);
@@ -224,7 +224,7 @@ export class SchemaRegistry {
     if (version !== '') checkSemanticVersion('new_version', version);
     const loaded = await this.#options.intake(content, caller);
     const { contentHash } = loaded;
-    await this.#readVersionsToChooseFrom(schemaId, version);
+    await this.#readVersionsToChooseFrom(schemaId, version, loaded.infoVersion);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);
     const now = this.#options.now();
     const existing = this.#summary(schemaId, chosen.version);
@@ -352,12 +352,13 @@ export class SchemaRegistry {
   }
 
   /**
-   * Before a version is chosen: with none given, one may be assigned after "the latest", which a
-   * shared store's other replicas may have moved on since this index heard (a notification not yet
-   * here): the id's versions are read again. A given version needs the id's index only.
+   * Before a version is chosen: one assigned after "the latest" (#chooseVersion) depends on what
+   * the shared store's other replicas may have registered since this index heard (a notification
+   * not yet here), so the id's versions are read again. Any other choice needs the id's index only.
    */
-  async #readVersionsToChooseFrom(schemaId: string, given: string): Promise<void> {
-    if (given !== '' || !this.#storage.changes || !this.#index.has(schemaId)) {
+  async #readVersionsToChooseFrom(schemaId: string, given: string, infoVersion: string | undefined): Promise<void> {
+    const afterLatest = given === '' && infoVersion !== undefined && !isSemanticVersion(infoVersion) && coerceVersion(infoVersion) === undefined;
+    if (!afterLatest || !this.#storage.changes || !this.#index.has(schemaId)) {
       await this.readThrough(schemaId);
       return;
     }

@@ -53,8 +53,8 @@ export function walkDocument<C>(
 ): void {
   const swagger2 = isJsonObject(root) && isSwagger2(root);
   const stack: Array<[node: JsonValue, pointer: string, role: Role, context: C]> = [[root, '', 'fields', context]];
-  /** Pointers into data that a `$ref` names, walked once each. */
-  const referencedData = new Set<string>();
+  /** Pointers `$ref`s name: whether each is inside data (walked once, when it is). */
+  const referenced = new Map<string, boolean>();
   while (stack.length > 0) {
     const [node, pointer, role, outer] = stack.pop()!;
     if (Array.isArray(node)) {
@@ -64,9 +64,10 @@ export function walkDocument<C>(
     if (!isJsonObject(node)) continue;
     const inner = visit(node, pointer, role === 'names' || role === 'examples', outer);
     const target = typeof node.$ref === 'string' ? refToPointer(node.$ref) : undefined;
-    if (target !== undefined && !referencedData.has(target) && isInData(root, target, swagger2)) {
-      referencedData.add(target);
-      const named = resolveJsonPointer(root, target);
+    if (target !== undefined && !referenced.has(target)) {
+      const inData = isInData(root, target, swagger2);
+      referenced.set(target, inData);
+      const named = inData ? resolveJsonPointer(root, target) : undefined;
       if (named !== undefined) stack.push([named, target, 'fields', context]);
     }
     const keys = Object.keys(node);

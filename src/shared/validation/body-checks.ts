@@ -97,14 +97,14 @@ function checkFormBody(
     addError(call.report, category, validationMessages.bodyNotForm(part, mediaType, fields.problem));
     return;
   }
-  const { value, problems } = formObject(fields, media.fields!, call.options, media.fieldStyles);
+  const guard = { limits: call.options, place: (name: string) => where.formField(part, name) };
+  const { value, problems } = formObject(fields, media.fields!, guard, media.fieldStyles);
   for (const problem of problems) addError(call.report, category, fieldProblemMessage(where.formField(part, problem.name), problem, call));
   if (problems.length === 0 && media.schema !== undefined) runSlot(media.schema, value, where.body(part), category, undefined, call);
 }
 
 function fieldProblemMessage(place: string, problem: FieldProblem, call: CallContext): string {
-  if (problem.refusal === 'outside-double-range') throw outsideDoubleRange(place, problem.number ?? problem.value);
-  return problem.refusal === 'too-deep'
+  return problem.tooDeep
     ? validationMessages.valueTooDeep(place, call.options.maxBodyDepth)
     : validationMessages.notAValid(place, problem.value, problem.type, call.options.maxQuotedValueChars);
 }

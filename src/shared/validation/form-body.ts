@@ -9,6 +9,7 @@ import { LIMITS } from '../limits';
 import { FORM_MEDIA_TYPES } from '../openapi/document';
 import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
 import { escapeRegExp } from '../regex';
+import { outsideDoubleRange } from './double-range';
 import { JsonRefusal, parseGuardedJson, type BodyLimits } from './json-body';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, OUTSIDE_DOUBLE_RANGE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
@@ -92,10 +93,14 @@ export interface FieldProblem {
   value: string;
   /** The type the text is not. */
   type: string;
-  /** Set when the text is of the type but refused by the body guards (json-body.ts). */
-  refusal?: 'too-deep' | 'outside-double-range';
-  /** For 'outside-double-range' in JSON text: the number. */
-  number?: string;
+  /** JSON text of the type, but nested deeper than the body guard allows (json-body.ts). */
+  tooDeep?: true;
+}
+
+/** The body guards fields are read behind, and where a field is, for the failure of a number no double holds. */
+export interface FieldGuard {
+  limits: BodyLimits;
+  place(name: string): string;
 }
 
 /**
@@ -106,12 +111,12 @@ export interface FieldProblem {
 export function formObject(
   fields: FormFields,
   shape: ValueShape,
-  limits: BodyLimits,
+  guard: FieldGuard,
   styles?: ReadonlyMap<string, ParameterStyle>,
 ): { value: Record<string, unknown>; problems: FieldProblem[] } {
   const value: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
-  const coerceField = (text: string, fieldShape: ValueShape, name: string) => coerceFieldText(text, fieldShape, name, limits, problems);
+  const coerceField = (text: string, fieldShape: ValueShape, name: string) => coerceFieldText(text, fieldShape, name, guard, problems);
   const { objects: deepObjects, memberNames } = deepObjectFields(fields, styles);
   for (const [name, texts] of fields) {
     if (deepObjects.has(name) || memberNames.has(name)) continue;
@@ -171,13 +176,15 @@ function deepObject(
 
 /**
  * A field's text as its shape's type: objects and arrays read as JSON behind the body guards; the
- * text itself, with a problem noted, when it is not of the type or holds a number no double holds.
+ * text itself, with a problem noted, when it is not of the type. A number no double holds fails the
+ * call (double-range.ts).
  */
-function coerceFieldText(text: string, shape: ValueShape, name: string, limits: BodyLimits, problems: FieldProblem[]): unknown {
+function coerceFieldText(text: string, shape: ValueShape, name: string, guard: FieldGuard, problems: FieldProblem[]): unknown {
   let refusal: JsonRefusal | undefined;
   const readJson = (json: string): unknown => {
-    const value = parseGuardedJson(json, limits);
+    const value = parseGuardedJson(json, guard.limits);
     if (!(value instanceof JsonRefusal)) return value;
+    if (value.reason === 'outside-double-range') throw outsideDoubleRange(guard.place(name), value.detail);
     refusal = value;
     return undefined;
   };
@@ -185,11 +192,9 @@ function coerceFieldText(text: string, shape: ValueShape, name: string, limits: 
   const value = structured
     ? readJson(text)
     : shape.alternatives !== undefined ? coerceAlternatives(text, shape.alternatives, readJson) : coerceScalar(text, shape.kind);
-  const outside = value === OUTSIDE_DOUBLE_RANGE ? text : refusal?.reason === 'outside-double-range' ? refusal.detail : undefined;
-  if (outside !== undefined) {
-    problems.push({ name, value: text, type: shape.kind, refusal: 'outside-double-range', number: outside });
-  } else if (structured && refusal !== undefined) {
-    problems.push({ name, value: text, type: `${shape.kind} (as JSON)`, refusal: refusal.reason === 'too-deep' ? 'too-deep' : undefined });
+  if (value === OUTSIDE_DOUBLE_RANGE) throw outsideDoubleRange(guard.place(name), text);
+  if (structured && refusal !== undefined) {
+    problems.push({ name, value: text, type: `${shape.kind} (as JSON)`, ...(refusal.reason === 'too-deep' ? { tooDeep: true as const } : {}) });
   } else if (value === NOT_COERCIBLE) {
     problems.push({ name, value: text, type: shape.kind });
   } else {

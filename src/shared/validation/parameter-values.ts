@@ -166,9 +166,8 @@ function pieceText(parameter: ParameterPlan, piece: string): string {
 }
 
 function fromJson(parameter: ParameterPlan, text: string, category: ErrorCategory, call: CallContext): unknown {
-  const value = parseGuardedJson(text, call.options);
+  const value = parsedJson(parameter, text, call);
   if (!(value instanceof JsonRefusal)) return value;
-  if (value.reason === 'outside-double-range') throw outsideDoubleRange(parameter.place, value.detail);
   addError(
     call.report,
     category,
@@ -200,15 +199,20 @@ function nestedValue(parameter: ParameterPlan, text: string, kind: 'array' | 'ob
   return readJson(parameter, text, call) ?? text;
 }
 
-/**
- * The JSON value of a text behind the body guards; undefined when it is not JSON. A number no
- * double holds fails the call (double-range.ts): it is JSON, but not one this engine can check.
- */
+/** The JSON value of a text behind the body guards; undefined when it is not JSON. */
 function readJson(parameter: ParameterPlan, text: string, call: CallContext): unknown {
+  const value = parsedJson(parameter, text, call);
+  return value instanceof JsonRefusal ? undefined : value;
+}
+
+/**
+ * A parameter's JSON text behind the body guards, or why not. A number no double holds fails the
+ * call (double-range.ts): it is JSON, but not one this engine can check.
+ */
+function parsedJson(parameter: ParameterPlan, text: string, call: CallContext): unknown {
   const value = parseGuardedJson(text, call.options);
-  if (!(value instanceof JsonRefusal)) return value;
-  if (value.reason === 'outside-double-range') throw outsideDoubleRange(parameter.place, value.detail);
-  return undefined;
+  if (value instanceof JsonRefusal && value.reason === 'outside-double-range') throw outsideDoubleRange(parameter.place, value.detail);
+  return value;
 }
 
 function coerceItems(parameter: ParameterPlan, items: readonly string[], shape: ValueShape, category: ErrorCategory, call: CallContext): ReadValue | typeof REJECTED {

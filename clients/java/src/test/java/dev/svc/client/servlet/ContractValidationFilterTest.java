@@ -1,6 +1,5 @@
 package dev.svc.client.servlet;
 
-import static dev.svc.client.support.Documents.document;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,8 +43,7 @@ class ContractValidationFilterTest {
 
     @BeforeAll
     static void registerSchema() {
-        validator = ContractValidator.builder().address(SharedServer.address()).build();
-        validator.registerSchemaWithVersion(SCHEMA, document("users-v1.yaml"), "1.0.0");
+        validator = SharedServer.validatorWith(SCHEMA, "users-v1.yaml");
     }
 
     @AfterAll

@@ -1,17 +1,15 @@
 package dev.svc.client.servlet;
 
-import static dev.svc.client.support.Documents.document;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.client.ContractValidator;
 import dev.svc.client.support.SharedServer;
-import jakarta.servlet.DispatcherType;
+import dev.svc.client.support.ServletApp;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -19,14 +17,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,8 +36,7 @@ class ResponseCaptureTest {
 
     @BeforeAll
     static void registerSchema() {
-        validator = ContractValidator.builder().address(SharedServer.address()).build();
-        validator.registerSchemaWithVersion(SCHEMA, document("users-v1.yaml"), "1.0.0");
+        validator = SharedServer.validatorWith(SCHEMA, "users-v1.yaml");
     }
 
     @AfterAll
@@ -57,9 +48,9 @@ class ResponseCaptureTest {
     void aLargeAsciiBodyWrittenThroughTheWriterIsValidatedUpToTheLimit() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
             // About 500 KB: under the default 1 MiB, though three bytes a character would be 1.5 MB.
-            HttpResponse<String> response = app.get("name=x&times=500000");
+            HttpResponse<String> response = get(app, "name=x&times=500000");
             assertEquals(200, response.statusCode());
             assertTrue(response.body().length() > 500_000);
             assertTrue(filter.flush(FLUSH));
@@ -75,16 +66,16 @@ class ResponseCaptureTest {
     void charactersCountAsTheirUtf8Bytes() throws Exception {
         // {"id":1,"name":"","email":"ada@example.com"} is 44 bytes; the limit is 64.
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).maxBodyBytes(64).build();
-        try (App app = new App(filter)) {
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
             for (String name : List.of("€€€€€€é", "😀😀😀😀😀", "Ada")) {
-                assertEquals(200, app.get(named(name)).statusCode());
+                assertEquals(200, get(app, named(name)).statusCode());
             }
             assertTrue(filter.flush(FLUSH));
             assertEquals(3, filter.stats().validated(), "64 bytes and fewer: " + filter.stats());
             assertEquals(0, filter.stats().violations());
 
             // 55 characters, but 66 bytes.
-            assertEquals(200, app.get(named("😀😀😀😀😀é")).statusCode());
+            assertEquals(200, get(app, named("😀😀😀😀😀é")).statusCode());
             assertTrue(filter.flush(FLUSH));
             assertEquals(3, filter.stats().validated(), filter.stats().toString());
             assertEquals(1, filter.stats().skipped(), "over the limit: " + filter.stats());
@@ -97,9 +88,9 @@ class ResponseCaptureTest {
     void whatResetBufferDiscardsIsNotValidated() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
-            HttpResponse<String> response = app.get("reset=buffer");
-            assertEquals(App.user(1, "Ada"), response.body());
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
+            HttpResponse<String> response = get(app, "reset=buffer");
+            assertEquals(user(1, "Ada"), response.body());
             assertTrue(filter.flush(FLUSH));
             assertEquals(List.of(), violations);
             assertEquals(1, filter.stats().validated());
@@ -112,10 +103,10 @@ class ResponseCaptureTest {
     void whatResetDiscardsIsNotValidatedAndTheResponseMayStartOver() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
-            HttpResponse<String> response = app.get("reset=all");
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
+            HttpResponse<String> response = get(app, "reset=all");
             assertEquals(200, response.statusCode());
-            assertEquals(App.user(1, "Ada"), response.body());
+            assertEquals(user(1, "Ada"), response.body());
             assertTrue(response.headers().firstValue("x-discarded").isEmpty());
             assertTrue(filter.flush(FLUSH));
             assertEquals(List.of(), violations, "validated as 200 with the user, as the client got it");
@@ -129,9 +120,9 @@ class ResponseCaptureTest {
     void aCommittedResponseKeepsItsCopyWhenResetBufferIsRefused() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
-            HttpResponse<String> response = app.get("reset=committed");
-            assertEquals(App.user(1, "Ada"), response.body(), "resetBuffer() of a committed response is refused");
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
+            HttpResponse<String> response = get(app, "reset=committed");
+            assertEquals(user(1, "Ada"), response.body(), "resetBuffer() of a committed response is refused");
             assertTrue(filter.flush(FLUSH));
             assertEquals(List.of(), violations, "the copy still holds the part sent before the refused reset");
             assertEquals(1, filter.stats().validated());
@@ -144,8 +135,8 @@ class ResponseCaptureTest {
     void aResponseEndedBySendErrorIsSkippedNotValidatedAsWhatWasWrittenBefore() throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
-            HttpResponse<String> response = app.get("reset=error");
+        try (ServletApp app = new ServletApp(filter, new UserServlet())) {
+            HttpResponse<String> response = get(app, "reset=error");
             assertEquals(404, response.statusCode());
             assertTrue(filter.flush(FLUSH));
             assertEquals(List.of(), violations, "the part written before sendError never reached the client");
@@ -156,37 +147,13 @@ class ResponseCaptureTest {
         }
     }
 
-    /** A Jetty 12 server on a free loopback port, the filter in front of {@link UserServlet}. */
-    private static final class App implements AutoCloseable {
-        private final Server server = new Server(new InetSocketAddress("127.0.0.1", 0));
+    static String user(int id, String name) {
+        return "{\"id\":" + id + ",\"name\":\"" + name + "\",\"email\":\"ada@example.com\"}";
+    }
 
-        App(ContractValidationFilter filter) throws Exception {
-            ServletContextHandler context = new ServletContextHandler();
-            context.addServlet(new ServletHolder(new UserServlet()), "/*");
-            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-            server.setHandler(context);
-            server.start();
-        }
-
-        static String user(int id, String name) {
-            return "{\"id\":" + id + ",\"name\":\"" + name + "\",\"email\":\"ada@example.com\"}";
-        }
-
-        /** GET /users/1 with this query. */
-        HttpResponse<String> get(String query) throws Exception {
-            int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/users/1?" + query)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.stop();
-            } catch (Exception e) {
-                throw new IllegalStateException("jetty did not stop", e);
-            }
-        }
+    /** GET /users/1 with this query, from the app (a Jetty 12 server with the filter in front of {@link UserServlet}). */
+    private static HttpResponse<String> get(ServletApp app, String query) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/users/1?" + query)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String named(String name) {
@@ -208,7 +175,7 @@ class ResponseCaptureTest {
             int id = Integer.parseInt(request.getRequestURI().substring("/users/".length()));
             String name = request.getParameter("name") == null ? "Ada" : request.getParameter("name");
             String times = request.getParameter("times");
-            String user = App.user(id, times == null ? name : name.repeat(Integer.parseInt(times)));
+            String user = user(id, times == null ? name : name.repeat(Integer.parseInt(times)));
             response.setContentType("application/json;charset=utf-8");
             String reset = request.getParameter("reset");
             if (reset == null) {

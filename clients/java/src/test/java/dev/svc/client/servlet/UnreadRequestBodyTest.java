@@ -1,30 +1,22 @@
 package dev.svc.client.servlet;
 
-import static dev.svc.client.support.Documents.document;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.client.ContractValidator;
 import dev.svc.client.support.SharedServer;
-import jakarta.servlet.DispatcherType;
+import dev.svc.client.support.ServletApp;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,8 +40,7 @@ class UnreadRequestBodyTest {
 
     @BeforeAll
     static void registerSchema() {
-        validator = ContractValidator.builder().address(SharedServer.address()).build();
-        validator.registerSchemaWithVersion(SCHEMA, document("users-v1.yaml"), "1.0.0");
+        validator = SharedServer.validatorWith(SCHEMA, "users-v1.yaml");
     }
 
     @AfterAll
@@ -62,22 +53,22 @@ class UnreadRequestBodyTest {
     void aBodyTheServletNeverReadIsValidatedAsSent(ValidationMode mode) throws Exception {
         List<ContractViolation> violations = new CopyOnWriteArrayList<>();
         ContractValidationFilter filter = ContractValidationFilter.builder(validator, SCHEMA).mode(mode).onViolation(violations::add).build();
-        try (App app = new App(filter)) {
-            assertEquals(201, app.post(NEW_USER, "right").statusCode());
+        try (ServletApp app = new ServletApp(filter, new CreateUserServlet())) {
+            assertEquals(201, post(app, NEW_USER, "right").statusCode());
             assertTrue(filter.flush(FLUSH));
             assertEquals(List.of(), violations, "a valid request whose body the servlet never read");
             assertEquals(1, filter.stats().validated(), filter.stats().toString());
             assertEquals(0, filter.stats().skipped(), filter.stats().toString());
 
             // The response is still checked.
-            assertEquals(201, app.post(NEW_USER, "wrong").statusCode());
+            assertEquals(201, post(app, NEW_USER, "wrong").statusCode());
             assertTrue(filter.flush(FLUSH));
             assertEquals(1, violations.size(), violations.toString());
             assertEquals(201, violations.get(0).statusCode());
             assertTrue(violations.get(0).errors().stream().anyMatch(e -> e.contains("/id")), violations.get(0).errors().toString());
 
             // And so is the request: its body is known, though the servlet never read it.
-            assertEquals(201, app.post(NEW_USER_WITHOUT_EMAIL, "right").statusCode());
+            assertEquals(201, post(app, NEW_USER_WITHOUT_EMAIL, "right").statusCode());
             assertTrue(filter.flush(FLUSH));
             assertEquals(2, violations.size(), violations.toString());
             assertTrue(violations.get(1).errors().stream().anyMatch(e -> e.contains("email")), violations.get(1).errors().toString());
@@ -89,36 +80,14 @@ class UnreadRequestBodyTest {
         }
     }
 
-    private static final class App implements AutoCloseable {
-        private final Server server = new Server(new InetSocketAddress("127.0.0.1", 0));
-
-        App(ContractValidationFilter filter) throws Exception {
-            ServletContextHandler context = new ServletContextHandler();
-            context.addServlet(new ServletHolder(new CreateUserServlet()), "/*");
-            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-            server.setHandler(context);
-            server.start();
-        }
-
-        /** POST /users with this body, asking for the {@code right} or the {@code wrong} answer. */
-        HttpResponse<String> post(String body, String answer) throws Exception {
-            int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/users"))
-                    .header("content-type", "application/json")
-                    .header("x-answer", answer)
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build();
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.stop();
-            } catch (Exception e) {
-                throw new IllegalStateException("jetty did not stop", e);
-            }
-        }
+    /** POST /users with this body to the app, asking for the {@code right} or the {@code wrong} answer. */
+    private static HttpResponse<String> post(ServletApp app, String body, String answer) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(app.baseUrl() + "/users"))
+                .header("content-type", "application/json")
+                .header("x-answer", answer)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     /** {@code POST /users} answered 201 without reading the request body; {@code x-answer: wrong} gets an id that is a string. */

@@ -1,5 +1,6 @@
 package dev.svc.client.support;
 
+import dev.svc.client.ContractValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -24,5 +25,12 @@ public final class SharedServer {
 
     public static String address() {
         return get().address();
+    }
+
+    /** A validator of the shared server with {@code documentName} (under the conformance documents) registered as {@code schemaId} 1.0.0. */
+    public static ContractValidator validatorWith(String schemaId, String documentName) {
+        ContractValidator validator = ContractValidator.builder().address(address()).build();
+        validator.registerSchemaWithVersion(schemaId, Documents.document(documentName), "1.0.0");
+        return validator;
     }
 }

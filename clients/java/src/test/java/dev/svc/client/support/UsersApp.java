@@ -1,26 +1,18 @@
 package dev.svc.client.support;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * A real Jetty 12 (ee10 servlet) server on a free loopback port serving a small implementation of
+ * A real Jetty 12 (ee10 servlet) server on a free loopback port ({@link ServletApp}) serving a small implementation of
  * the conformance suite's {@code users-v1.yaml}, optionally behind a filter. Two deliberate faults:
  * user 13 is answered without its required {@code email} (asynchronously with {@code ?async=true}); {@code /users?stream=true} streams the list in
  * chunks, holding the last one until {@link #releaseStream()}.
@@ -28,27 +20,16 @@ import org.eclipse.jetty.server.ServerConnector;
 public final class UsersApp implements AutoCloseable {
     public static final String USER_JSON = "{\"id\":42,\"name\":\"Ada\",\"email\":\"ada@example.com\"}";
 
-    private final Server server;
     private final AtomicInteger handled = new AtomicInteger();
     private volatile CountDownLatch streamGate = new CountDownLatch(1);
+    private final ServletApp app;
 
     public UsersApp(Filter filter) throws Exception {
-        server = new Server(new InetSocketAddress("127.0.0.1", 0));
-        ServletContextHandler context = new ServletContextHandler();
-        ServletHolder servlet = new ServletHolder(new UsersServlet());
-        servlet.setAsyncSupported(true);
-        context.addServlet(servlet, "/*");
-        if (filter != null) {
-            FilterHolder holder = new FilterHolder(filter);
-            holder.setAsyncSupported(true);
-            context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
-        }
-        server.setHandler(context);
-        server.start();
+        app = new ServletApp(filter, new UsersServlet());
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+        return app.baseUrl();
     }
 
     /** Requests the servlet itself answered (not those a filter answered first). */
@@ -63,11 +44,7 @@ public final class UsersApp implements AutoCloseable {
     @Override
     public void close() {
         releaseStream();
-        try {
-            server.stop();
-        } catch (Exception e) {
-            throw new IllegalStateException("jetty did not stop", e);
-        }
+        app.close();
     }
 
     private final class UsersServlet extends HttpServlet {
