@@ -76,6 +76,14 @@ export const invalidSchema = (details: string, cause?: unknown) =>
   new SvcError(ErrorCode.INVALID_SCHEMA, messages.invalidSchema(details), { cause });
 export const invalidArgument = (message: string) => new SvcError(ErrorCode.INVALID_ARGUMENT, message);
 export const limitExceeded = (message: string) => new SvcError(ErrorCode.LIMIT_EXCEEDED, message);
+/**
+ * A store's refusal of a write into an environment it does not hold: one deleted after the caller
+ * checked it (by another call, or another replica), so the write would depend on a removed environment.
+ */
+export const environmentGone = (name: string) => new SvcError(
+  ErrorCode.ENVIRONMENT_NOT_FOUND,
+  `environment "${name}" does not exist any more: it was deleted while this call ran; nothing was written`,
+);
 
 /** The message of any thrown value, for places that must turn a failure into text. */
 export function errorMessage(error: unknown): string {

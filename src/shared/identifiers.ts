@@ -27,6 +27,13 @@ export function checkIdentifier(field: string, value: string, maxLength = LIMITS
   }
 }
 
+/** The environments every server knows (spec: "Environment (dev, staging, prod)"); they cannot be deleted. */
+export const BUILT_IN_ENVIRONMENTS: readonly string[] = Object.freeze(['dev', 'staging', 'prod']);
+
+export function isBuiltInEnvironment(name: string): boolean {
+  return BUILT_IN_ENVIRONMENTS.includes(name);
+}
+
 /** Environments: lowercase letters, digits and '-', 1 to 63 characters (dev, staging, prod, ...). */
 export function checkEnvironment(field: string, value: string): void {
   if (!ENVIRONMENT_PATTERN.test(value)) {

@@ -85,3 +85,22 @@ test('an archive cut at a line\'s end, or with lines added after its end line, i
   const joined = await importRegistry(new MemoryStorage(), Readable.from([`${[...lines, lines[1]].join('\n')}\n`]));
   assert.match(joined.problems[0]!, /a line after the end line/);
 });
+
+test('a registration in a created environment imports into an empty store, whose archive lists the environment after it', async () => {
+  const source = new MemoryStorage();
+  await source.createEnvironment({ name: 'canary', description: 'one region', origin: 'created', createdAt: 1, createdBy: 'ci' });
+  await source.saveConsumer({
+    consumerId: 'web', consumerVersion: '2.0.0', schemaId: 'users', schemaVersion: '1.0.0', environment: 'canary',
+    registeredAt: 1, lastValidatedAt: 2, usedEndpoints: [{ method: 'GET', path: '/users', usedFields: ['id'] }],
+  });
+  await source.appendDeployment(deployment('canary', '1.0.0', 10));
+  const archive = await archiveOf(source);
+  const types = archive.split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { type: string }).type);
+  assert.ok(types.indexOf('consumer') < types.indexOf('environment'), 'format versions 1 to 3 list consumers first');
+
+  const target = new MemoryStorage();
+  const report = await importRegistry(target, Readable.from([archive]));
+  assert.deepEqual(report.problems, []);
+  assert.deepEqual([report.environments.created, report.consumers.created, report.deployments.created], [1, 1, 1]);
+  assert.deepEqual(await target.listConsumers({}), await source.listConsumers({}));
+});

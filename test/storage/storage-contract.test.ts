@@ -243,9 +243,54 @@ for (const backend of backends()) {
       assert.equal(await storage.createEnvironment(environmentRecord({ description: 'again', createdBy: 'other' })), false);
       assert.equal(await storage.createEnvironment(environmentRecord({ name: 'eu-1', origin: 'deployment' })), true);
       assert.deepEqual(await storage.listEnvironments(), [environmentRecord({ name: 'eu-1', origin: 'deployment' }), environmentRecord()]);
-      assert.equal(await storage.deleteEnvironment('qa'), true);
-      assert.equal(await storage.deleteEnvironment('qa'), false);
+      assert.deepEqual(await storage.deleteEnvironment('qa'), { outcome: 'deleted' });
+      assert.deepEqual(await storage.deleteEnvironment('qa'), { outcome: 'not-found' });
       assert.deepEqual((await storage.listEnvironments()).map((e) => e.name), ['eu-1']);
+    });
+
+    it('keeps an environment a registration or a current deployment names, and refuses writes into one it does not hold', async () => {
+      await storage.createEnvironment(environmentRecord());
+      await storage.saveConsumer(consumerRecord({ environment: 'qa' }));
+      assert.deepEqual(await storage.deleteEnvironment('qa'), { outcome: 'in-use', consumers: 1, deployments: 0 });
+      await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'qa' });
+      await storage.appendDeployment(deploymentRecord({ environment: 'qa' }));
+      assert.deepEqual(await storage.deleteEnvironment('qa'), { outcome: 'in-use', consumers: 0, deployments: 1 });
+      await storage.appendDeployment(deploymentRecord({ environment: 'qa', version: '', action: 'undeployed' }));
+      assert.deepEqual(await storage.deleteEnvironment('qa'), { outcome: 'deleted' }, 'history alone does not keep it');
+
+      const gone = (error: unknown) => (error as { code?: unknown }).code === 'ENVIRONMENT_NOT_FOUND' && /"qa" does not exist any more/.test((error as Error).message);
+      await assert.rejects(storage.saveConsumer(consumerRecord({ environment: 'qa' })), gone);
+      await assert.rejects(storage.appendDeployment(deploymentRecord({ environment: 'qa', version: '2.0.0' })), gone);
+      await assert.rejects(storage.saveConsumer(consumerRecord({ environment: 'never-created' })), (error: unknown) => (error as { code?: unknown }).code === 'ENVIRONMENT_NOT_FOUND');
+      assert.equal(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'qa' }), undefined);
+      assert.equal((await storage.listDeployments({ environment: 'qa' }, 10)).length, 2, 'nothing appended after the delete');
+      await storage.saveConsumer(consumerRecord({ environment: 'staging' }));
+      await storage.appendDeployment(deploymentRecord({ environment: 'staging' }));
+      assert.equal((await storage.listConsumers({ environment: 'staging' })).length, 1, 'built-in environments are never stored and always take writes');
+    });
+
+    it('lets a registration or a deployment racing the delete of its environment win, or the delete, never both', async () => {
+      const ROUNDS = 12;
+      let deletions = 0;
+      let writes = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const name = `race-${round}`;
+        await storage.createEnvironment(environmentRecord({ name }));
+        const write = round % 2 === 0
+          ? storage.saveConsumer(consumerRecord({ environment: name }))
+          : storage.appendDeployment(deploymentRecord({ environment: name }));
+        const [deletion, written] = await Promise.allSettled([storage.deleteEnvironment(name), write]);
+        assert.equal(deletion.status, 'fulfilled');
+        const deleted = deletion.status === 'fulfilled' && deletion.value.outcome === 'deleted';
+        if (written.status === 'rejected') assert.equal((written.reason as { code?: unknown }).code, 'ENVIRONMENT_NOT_FOUND');
+        assert.ok(deleted !== (written.status === 'fulfilled'), `round ${round}: deleted ${deleted}, write ${written.status}`);
+        const stored = (await storage.listEnvironments()).some((environment) => environment.name === name);
+        const named = (await storage.listConsumers({ environment: name })).length + (await storage.currentDeployments({ environment: name })).length;
+        assert.equal(stored, named > 0, `round ${round}: an environment is stored exactly when something names it`);
+        if (deleted) deletions++;
+        else writes++;
+      }
+      assert.equal(deletions + writes, ROUNDS);
     });
 
     it('keeps the deployment history newest first and derives what is deployed now', async () => {

@@ -8,12 +8,9 @@
  * Read from storage on every use (environments are few): replicas sharing a database agree at once.
  */
 import { ErrorCode, SvcError, limitExceeded } from '../../shared/errors';
-import { checkEnvironment } from '../../shared/identifiers';
+import { BUILT_IN_ENVIRONMENTS, checkEnvironment, isBuiltInEnvironment } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
 import type { EnvironmentOrigin, EnvironmentRecord, Storage } from '../storage/storage';
-
-/** The environments every server knows (spec: "Environment (dev, staging, prod)"); they cannot be deleted. */
-export const BUILT_IN_ENVIRONMENTS: readonly string[] = Object.freeze(['dev', 'staging', 'prod']);
 
 export interface EnvironmentView {
   name: string;
@@ -60,7 +57,7 @@ export class EnvironmentRegistry {
 
   /** The built-in environments first (dev, staging, prod), then the others by name. */
   async list(): Promise<EnvironmentView[]> {
-    const stored = (await this.#storage.listEnvironments()).filter((record) => !BUILT_IN_ENVIRONMENTS.includes(record.name));
+    const stored = (await this.#storage.listEnvironments()).filter((record) => !isBuiltInEnvironment(record.name));
     return [...BUILT_IN_ENVIRONMENTS.map(builtInView), ...stored.map(storedView)];
   }
 
@@ -70,7 +67,7 @@ export class EnvironmentRegistry {
     if (description.length > MAX_DESCRIPTION_CHARS) {
       throw new SvcError(ErrorCode.INVALID_ARGUMENT, `description is ${description.length} characters, over the limit of ${MAX_DESCRIPTION_CHARS}`);
     }
-    if (BUILT_IN_ENVIRONMENTS.includes(name)) return { created: false, environment: builtInView(name) };
+    if (isBuiltInEnvironment(name)) return { created: false, environment: builtInView(name) };
     const existing = (await this.#roomFor(name)).find((stored) => stored.name === name);
     if (existing) return { created: false, environment: storedView(existing) };
     const record: EnvironmentRecord = { name, description, origin: 'created', createdAt: this.#options.now(), createdBy: actor };
@@ -83,23 +80,26 @@ export class EnvironmentRegistry {
   /**
    * Removes an environment nothing depends on any more: built-in ones never, and not while consumers
    * are registered there or a schema version is recorded as deployed there (its gate would vanish).
+   * The store checks and deletes in one step, and refuses registrations and deployments into an
+   * environment it no longer holds, so a write racing the delete (another replica's) fails instead
+   * of landing in a deleted environment.
    */
   async delete(name: string): Promise<void> {
     checkEnvironment('name', name);
-    if (BUILT_IN_ENVIRONMENTS.includes(name)) {
+    if (isBuiltInEnvironment(name)) {
       throw new SvcError(ErrorCode.FAILED_PRECONDITION, `environment ${name} is built in (${BUILT_IN_ENVIRONMENTS.join(', ')}) and cannot be deleted`);
     }
     await this.require(name, { create: false });
-    const consumers = await this.#storage.listConsumers({ environment: name });
-    const deployed = await this.#storage.currentDeployments({ environment: name });
-    if (consumers.length > 0 || deployed.length > 0) {
+    const deletion = await this.#storage.deleteEnvironment(name);
+    if (deletion.outcome === 'in-use') {
       const uses = [
-        consumers.length > 0 ? `${consumers.length} consumer registration(s) (deregister them first)` : '',
-        deployed.length > 0 ? `${deployed.length} recorded deployment(s) (record their undeployment first)` : '',
+        deletion.consumers > 0 ? `${deletion.consumers} consumer registration(s) (deregister them first)` : '',
+        deletion.deployments > 0 ? `${deletion.deployments} recorded deployment(s) (record their undeployment first)` : '',
       ].filter(Boolean).join(' and ');
       throw new SvcError(ErrorCode.FAILED_PRECONDITION, `environment ${name} is still in use: ${uses}`);
     }
-    await this.#storage.deleteEnvironment(name);
+    // Deleted by another call since the check above: refused as any unknown environment is.
+    if (deletion.outcome === 'not-found') await this.require(name, { create: false });
   }
 
   /**
@@ -109,7 +109,7 @@ export class EnvironmentRegistry {
    */
   async require(name: string, use: { create: false } | { create: true; origin: EnvironmentOrigin; actor: string }): Promise<void> {
     checkEnvironment('environment', name);
-    if (BUILT_IN_ENVIRONMENTS.includes(name)) return;
+    if (isBuiltInEnvironment(name)) return;
     const stored = await this.#storage.listEnvironments();
     if (stored.some((record) => record.name === name)) return;
     if (this.#options.allowUnknown) {
@@ -119,7 +119,7 @@ export class EnvironmentRegistry {
       }
       return;
     }
-    const known = [...BUILT_IN_ENVIRONMENTS, ...stored.map((record) => record.name).filter((known) => !BUILT_IN_ENVIRONMENTS.includes(known))];
+    const known = [...BUILT_IN_ENVIRONMENTS, ...stored.map((record) => record.name).filter((known) => !isBuiltInEnvironment(known))];
     const listed = known.length > MAX_LISTED_ENVIRONMENTS
       ? `${known.slice(0, MAX_LISTED_ENVIRONMENTS).join(', ')} and ${known.length - MAX_LISTED_ENVIRONMENTS} more (svc environment list)`
       : known.join(', ');
@@ -132,7 +132,7 @@ export class EnvironmentRegistry {
   /** The stored environments, when `name` is one of them or one more fits under maxEnvironments; else LIMIT_EXCEEDED. */
   async #roomFor(name: string, stored?: readonly EnvironmentRecord[]): Promise<readonly EnvironmentRecord[]> {
     const records = stored ?? await this.#storage.listEnvironments();
-    const custom = records.filter((record) => !BUILT_IN_ENVIRONMENTS.includes(record.name));
+    const custom = records.filter((record) => !isBuiltInEnvironment(record.name));
     if (custom.length >= LIMITS.maxEnvironments && !custom.some((record) => record.name === name)) {
       throw limitExceeded(`${custom.length} environments besides ${BUILT_IN_ENVIRONMENTS.join(', ')} exist, the limit (maxEnvironments); environment ${name} was not created: delete one that is no longer used (svc environment delete)`);
     }

@@ -1,9 +1,11 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
+  type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
+import { environmentGone } from '../../shared/errors';
+import { isBuiltInEnvironment } from '../../shared/identifiers';
 import { schemaTextString } from '../../shared/schema-records';
 import { consumerKeyString } from './consumer-key';
 import { KeyedMutex } from './keyed-mutex';
@@ -85,6 +87,7 @@ export class MemoryStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
+    this.#requireEnvironment(record.environment);
     const stored = structuredClone(record);
     this.#usedFieldChars.set(stored, usedFieldChars(stored.usedEndpoints));
     this.#consumers.set(consumerKeyString(record), stored);
@@ -104,11 +107,17 @@ export class MemoryStorage implements Storage {
     return true;
   }
 
-  async deleteEnvironment(name: string): Promise<boolean> {
-    return this.#environments.delete(name);
+  async deleteEnvironment(name: string): Promise<EnvironmentDeletion> {
+    if (!this.#environments.has(name)) return { outcome: 'not-found' };
+    const consumers = [...this.#consumers.values()].filter((consumer) => consumer.environment === name).length;
+    const deployments = this.#currentDeployments({ environment: name }).length;
+    if (consumers > 0 || deployments > 0) return { outcome: 'in-use', consumers, deployments };
+    this.#environments.delete(name);
+    return { outcome: 'deleted' };
   }
 
   async appendDeployment(record: DeploymentRecord): Promise<void> {
+    this.#requireEnvironment(record.environment);
     this.#deployments.push({ ...record });
   }
 
@@ -122,11 +131,19 @@ export class MemoryStorage implements Storage {
   }
 
   async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
+    return this.#currentDeployments(filter).map((record) => ({ ...record }));
+  }
+
+  #currentDeployments(filter: DeploymentFilter): DeploymentRecord[] {
     const newest = new Map<string, DeploymentRecord>();
     for (const record of this.#deployments) {
       if (matchesDeployment(record, filter)) newest.set(`${record.schemaId}\u0000${record.environment}\u0000${record.consumerId}`, record);
     }
-    return [...newest.values()].filter((record) => record.action === 'deployed').sort(compareDeployments).map((record) => ({ ...record }));
+    return [...newest.values()].filter((record) => record.action === 'deployed').sort(compareDeployments);
+  }
+
+  #requireEnvironment(name: string): void {
+    if (!isBuiltInEnvironment(name) && !this.#environments.has(name)) throw environmentGone(name);
   }
 
   async addUsage(additions: UsageRecord[], samples: InteractionSampleRecord[], limits: UsageStoreLimits): Promise<void> {

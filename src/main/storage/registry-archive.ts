@@ -112,6 +112,11 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
     if (report.problems.length < MAX_REPORTED_PROBLEMS) report.problems.push(`line ${lineNumber}: ${message}`);
   };
   const stored = new Map((await storage.loadSchemaIndex()).map((s) => [versionKey(s.schemaId, s.version), s]));
+  /**
+   * Consumer lines, applied once every environment line is: a registration needs its environment
+   * stored, and archives list consumers before environments.
+   */
+  const consumers: Array<{ lineNumber: number; line: ArchivedConsumer }> = [];
   /** Deployment lines by schema and environment, oldest first, with their line numbers: applied at the end. */
   const histories = new Map<string, Array<{ lineNumber: number; record: DeploymentRecord }>>();
   let lineNumber = 0;
@@ -148,7 +153,7 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
       } else if (line.type === 'schema') {
         report.schemas[await importSchemaVersion(storage, checkSchemaLine(line), stored)]++;
       } else if (line.type === 'consumer') {
-        report.consumers[await importConsumer(storage, checkConsumerLine(line))]++;
+        consumers.push({ lineNumber, line: checkConsumerLine(line) });
       } else if (line.type === 'environment') {
         report.environments[await importEnvironment(storage, checkEnvironmentLine(line))]++;
       } else if (line.type === 'deployment') {
@@ -170,6 +175,13 @@ export async function importRegistry(storage: Storage, input: Readable): Promise
   if (formatVersion >= END_LINE_FROM_VERSION) {
     const cut = checkWhole(end, linesRead);
     if (cut !== undefined) problem(lineNumber, cut);
+  }
+  for (const consumer of consumers) {
+    try {
+      report.consumers[await importConsumer(storage, consumer.line)]++;
+    } catch (error) {
+      problem(consumer.lineNumber, errorMessage(error));
+    }
   }
   await importHistories(storage, histories, report.deployments, problem);
   return report;

@@ -15,10 +15,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { ErrorCode, SvcError } from '../../shared/errors';
+import { ErrorCode, SvcError, environmentGone } from '../../shared/errors';
+import { isBuiltInEnvironment } from '../../shared/identifiers';
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
+  type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
@@ -274,6 +275,8 @@ export class SqliteStorage implements Storage {
       listEnvironments: this.#db.prepare(`SELECT * FROM environments ORDER BY name`),
       createEnvironment: this.#db.prepare(`INSERT INTO environments (name, description, origin, created_at, created_by)
         VALUES (@name, @description, @origin, @created_at, @created_by) ON CONFLICT (name) DO NOTHING`),
+      hasEnvironment: this.#db.prepare(`SELECT 1 FROM environments WHERE name = ?`),
+      environmentConsumers: this.#db.prepare(`SELECT COUNT(*) AS count FROM consumers WHERE environment = ?`),
       deleteEnvironment: this.#db.prepare(`DELETE FROM environments WHERE name = ?`),
       appendDeployment: this.#db.prepare(`INSERT INTO deployments (schema_id, environment, consumer_id, version, action,
           schema_version, recorded_at, recorded_by)
@@ -373,6 +376,11 @@ export class SqliteStorage implements Storage {
     throw new SvcError(ErrorCode.UNAVAILABLE, `the registry store cannot take writes: ${problem}; nothing was stored (restart the server to reopen ${this.#file})`);
   }
 
+  /** Throws environmentGone unless `name` is built in or stored. */
+  #requireEnvironment(name: string): void {
+    if (!isBuiltInEnvironment(name) && this.#statements.hasEnvironment.get(name) === undefined) throw environmentGone(name);
+  }
+
   #writeSchema(record: SchemaVersionWrite): void {
     const { content } = record;
     this.#statements.saveSchema.run({
@@ -409,17 +417,21 @@ export class SqliteStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
-    this.#write(() => this.#statements.saveConsumer.run({
-      consumer_id: record.consumerId,
-      schema_id: record.schemaId,
-      environment: record.environment,
-      consumer_version: record.consumerVersion,
-      schema_version: record.schemaVersion,
-      registered_at: record.registeredAt,
-      last_validated_at: record.lastValidatedAt,
-      used_endpoints: JSON.stringify(record.usedEndpoints),
-      used_field_chars: usedFieldChars(record.usedEndpoints),
-    }));
+    // One thread runs every statement of this store: nothing deletes the environment between the check and the insert.
+    this.#write(() => {
+      this.#requireEnvironment(record.environment);
+      this.#statements.saveConsumer.run({
+        consumer_id: record.consumerId,
+        schema_id: record.schemaId,
+        environment: record.environment,
+        consumer_version: record.consumerVersion,
+        schema_version: record.schemaVersion,
+        registered_at: record.registeredAt,
+        last_validated_at: record.lastValidatedAt,
+        used_endpoints: JSON.stringify(record.usedEndpoints),
+        used_field_chars: usedFieldChars(record.usedEndpoints),
+      });
+    });
   }
 
   async consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields> {
@@ -442,15 +454,25 @@ export class SqliteStorage implements Storage {
     }).changes > 0);
   }
 
-  async deleteEnvironment(name: string): Promise<boolean> {
-    return this.#write(() => this.#statements.deleteEnvironment.run(name).changes > 0);
+  async deleteEnvironment(name: string): Promise<EnvironmentDeletion> {
+    return this.#write(() => {
+      if (this.#statements.hasEnvironment.get(name) === undefined) return { outcome: 'not-found' };
+      const consumers = (this.#statements.environmentConsumers.get(name) as { count: number }).count;
+      const deployments = this.#deploymentQuery('current', { environment: name }).all(deploymentParameters({ environment: name })).length;
+      if (consumers > 0 || deployments > 0) return { outcome: 'in-use', consumers, deployments };
+      this.#statements.deleteEnvironment.run(name);
+      return { outcome: 'deleted' };
+    });
   }
 
   async appendDeployment(record: DeploymentRecord): Promise<void> {
-    this.#write(() => this.#statements.appendDeployment.run({
-      schema_id: record.schemaId, environment: record.environment, consumer_id: record.consumerId, version: record.version,
-      action: record.action, schema_version: record.schemaVersion, recorded_at: record.recordedAt, recorded_by: record.recordedBy,
-    }));
+    this.#write(() => {
+      this.#requireEnvironment(record.environment);
+      this.#statements.appendDeployment.run({
+        schema_id: record.schemaId, environment: record.environment, consumer_id: record.consumerId, version: record.version,
+        action: record.action, schema_version: record.schemaVersion, recorded_at: record.recordedAt, recorded_by: record.recordedBy,
+      });
+    });
   }
 
   async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {

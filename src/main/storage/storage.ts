@@ -219,7 +219,10 @@ export interface Storage {
    */
   consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields>;
   getConsumer(key: ConsumerKey): Promise<ConsumerRecord | undefined>;
-  /** Inserts or replaces the registration. Durable when the promise resolves. */
+  /**
+   * Inserts or replaces the registration. Durable when the promise resolves. Refused (environmentGone,
+   * nothing written) when its environment is neither built in nor stored, in the same step as the write.
+   */
   saveConsumer(record: ConsumerRecord): Promise<void>;
   /** True when a registration was removed. */
   deleteConsumer(key: ConsumerKey): Promise<boolean>;
@@ -228,10 +231,17 @@ export interface Storage {
   listEnvironments(): Promise<EnvironmentRecord[]>;
   /** Inserts the environment unless one of that name exists; true when it was inserted. Durable when the promise resolves. */
   createEnvironment(record: EnvironmentRecord): Promise<boolean>;
-  /** True when an environment was removed. */
-  deleteEnvironment(name: string): Promise<boolean>;
+  /**
+   * Removes the environment unless a consumer registration names it or something is deployed there
+   * now (currentDeployments), checked in the same step as the delete: across replicas too, no
+   * registration or deployment can land between the check and the delete.
+   */
+  deleteEnvironment(name: string): Promise<EnvironmentDeletion>;
 
-  /** Appends one entry to the deployment history (entries are never changed or removed). */
+  /**
+   * Appends one entry to the deployment history (entries are never changed or removed). Refused as
+   * saveConsumer is when its environment is neither built in nor stored.
+   */
   appendDeployment(record: DeploymentRecord): Promise<void>;
   /** History entries matching the filter, newest first (the order they were appended), at most `limit`. */
   listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]>;
@@ -282,6 +292,12 @@ export interface Storage {
   /** Idempotent. */
   close(): Promise<void>;
 }
+
+/** What deleteEnvironment did: removed it, found none of that name, or kept it for what still names it. */
+export type EnvironmentDeletion =
+  | { outcome: 'deleted' }
+  | { outcome: 'not-found' }
+  | { outcome: 'in-use'; consumers: number; deployments: number };
 
 /**
  * What a conditional save expects to find under the record's key: `null` for no version yet, or

@@ -7,9 +7,10 @@
  * (`connectTimeoutMs`, `statementTimeoutMs`), and the pool reconnects by itself when it is back.
  */
 import pg from 'pg';
-import { ErrorCode, SvcError, errorMessage } from '../../../shared/errors';
+import { ErrorCode, SvcError, environmentGone, errorMessage } from '../../../shared/errors';
+import { isBuiltInEnvironment } from '../../../shared/identifiers';
 import type {
-  ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentRecord, ExpectedVersion, SaveResult,
+  ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentDeletion, EnvironmentRecord, ExpectedVersion, SaveResult,
   SchemaVersionRecord, SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
@@ -243,7 +244,7 @@ export class PostgresStorage implements Storage {
   }
 
   async saveConsumer(record: ConsumerRecord): Promise<void> {
-    await this.#query(
+    await this.#inEnvironment(record.environment, (run) => run(
       // used_field_chars is counted by a trigger (migrations.ts).
       `INSERT INTO svc_consumers (consumer_id, schema_id, environment, consumer_version, schema_version, registered_at,
           last_validated_at, used_endpoints) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -252,7 +253,7 @@ export class PostgresStorage implements Storage {
           used_endpoints = excluded.used_endpoints`,
       [record.consumerId, record.schemaId, record.environment, record.consumerVersion, record.schemaVersion,
         record.registeredAt, record.lastValidatedAt, JSON.stringify(record.usedEndpoints)],
-    );
+    ));
   }
 
   async consumerUsedFields(schemaId: string, environment?: string): Promise<ConsumerUsedFields> {
@@ -288,17 +289,49 @@ export class PostgresStorage implements Storage {
     return rowCount === 1;
   }
 
-  async deleteEnvironment(name: string): Promise<boolean> {
-    const { rowCount } = await this.#query('DELETE FROM svc_environments WHERE name = $1', [name]);
-    return rowCount === 1;
+  async deleteEnvironment(name: string): Promise<EnvironmentDeletion> {
+    return this.#transaction(async (client) => {
+      // The row lock waits for writers holding the environment (inEnvironment) to commit, and holds
+      // off new ones until this commits; the counts below, a statement later, see what they wrote.
+      const { rowCount } = await client.query('SELECT 1 FROM svc_environments WHERE name = $1 FOR UPDATE', [name]);
+      if (rowCount === 0) return { outcome: 'not-found' };
+      const { rows } = await client.query<{ consumers: string; deployments: string }>(
+        `SELECT (SELECT COUNT(*) FROM svc_consumers WHERE environment = $1) AS consumers,
+            (SELECT COUNT(*) FROM svc_deployments WHERE action = 'deployed' AND id IN (
+              SELECT max(id) FROM svc_deployments WHERE environment = $1 GROUP BY schema_id, consumer_id)) AS deployments`,
+        [name],
+      );
+      const consumers = Number(rows[0]!.consumers);
+      const deployments = Number(rows[0]!.deployments);
+      if (consumers > 0 || deployments > 0) return { outcome: 'in-use', consumers, deployments };
+      await client.query('DELETE FROM svc_environments WHERE name = $1', [name]);
+      return { outcome: 'deleted' };
+    });
   }
 
   async appendDeployment(record: DeploymentRecord): Promise<void> {
-    await this.#query(
+    await this.#inEnvironment(record.environment, (run) => run(
       `INSERT INTO svc_deployments (${DEPLOYMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [record.schemaId, record.environment, record.consumerId, record.version, record.action, record.schemaVersion,
         record.recordedAt, record.recordedBy],
-    );
+    ));
+  }
+
+  /**
+   * Runs a write that names `environment` while no replica can delete it: for a stored environment,
+   * in a transaction holding a share lock on its row (deleteEnvironment takes the row exclusively);
+   * environmentGone when it is not stored any more. Built-in environments are never deleted.
+   */
+  async #inEnvironment(environment: string, write: (run: (sql: string, values: unknown[]) => Promise<unknown>) => Promise<unknown>): Promise<void> {
+    if (isBuiltInEnvironment(environment)) {
+      await write((sql, values) => this.#query(sql, values));
+      return;
+    }
+    await this.#transaction(async (client) => {
+      const { rowCount } = await client.query('SELECT 1 FROM svc_environments WHERE name = $1 FOR KEY SHARE', [environment]);
+      if (rowCount === 0) throw environmentGone(environment);
+      await write((sql, values) => client.query(sql, values));
+    });
   }
 
   async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
