@@ -104,3 +104,14 @@ test('a registration in a created environment imports into an empty store, whose
   assert.deepEqual([report.environments.created, report.consumers.created, report.deployments.created], [1, 1, 1]);
   assert.deepEqual(await target.listConsumers({}), await source.listConsumers({}));
 });
+
+test('a deployment into an environment neither the archive nor the store holds is named, and the rest imports', async () => {
+  const header = { type: 'header', format: 'svc-registry', formatVersion: 2, exportedAt: '2026-01-01T00:00:00.000Z' };
+  const lines = [header, { type: 'deployment', ...deployment('nowhere', '1.0.0', 10) }, { type: 'deployment', ...deployment('prod', '1.0.0', 11) }];
+  const target = new MemoryStorage();
+  const report = await importRegistry(target, Readable.from([`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`]));
+  assert.equal(report.problemCount, 1);
+  assert.match(report.problems[0]!, /^line 2: environment "nowhere" /);
+  assert.deepEqual(report.deployments, { created: 1, updated: 0, unchanged: 0 });
+  assert.deepEqual((await target.listDeployments({}, 10)).map((d) => d.environment), ['prod']);
+});

@@ -242,9 +242,13 @@ async function importHistories(
     pending.push(...history.slice(stored.length));
   }
   pending.sort((a, b) => a.lineNumber - b.lineNumber);
-  for (const { record } of pending) {
-    await storage.appendDeployment(record);
-    counts.created++;
+  for (const { lineNumber, record } of pending) {
+    try {
+      await storage.appendDeployment(record);
+      counts.created++;
+    } catch (error) {
+      problem(lineNumber, errorMessage(error));
+    }
   }
 }
 
