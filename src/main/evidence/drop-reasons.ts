@@ -11,6 +11,8 @@ import type { DropReason as UsageDropReason } from './usage-registry';
 export const RECORDING_DROP_REASONS = Object.freeze([
   'limit', 'stream_limit', 'header_entries', 'body_size', 'body_depth', 'read_field_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
   'server_busy',
+  // Kept, but the store refused their write: the call failed (counted only, never in an answer's message).
+  'not_stored',
 ] as const);
 export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
 

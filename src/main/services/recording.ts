@@ -104,11 +104,28 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         const limited = ctx.usage.observe(observationOf(attribution.interaction, evidence));
         if (limited === undefined) {
           accepted++;
-          ctx.metrics.recordedInteractions.labels('accepted', '').inc();
         } else {
           drop('limit');
           usageLimited.set(limited, (usageLimited.get(limited) ?? 0) + 1);
         }
+      };
+      let stored: Promise<void> | undefined;
+      /**
+       * Writes what this call kept, once, and counts it by the write's outcome: accepted means stored
+       * (counted before the write, a refused write still showed as accepted). A failed call is
+       * settled too, at the end of its chain, since what it kept before failing is kept.
+       */
+      const store = () => stored ??= accepted === 0 ? Promise.resolve() : ctx.usage.persist().then(
+        () => { ctx.metrics.recordedInteractions.labels('accepted', '').inc(accepted); },
+        (error: unknown) => {
+          ctx.metrics.recordedInteractions.labels('dropped', 'not_stored').inc(accepted);
+          throw notStored(accepted, error);
+        },
+      );
+      const failCall = (error: unknown) => {
+        answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null);
+        // Links still in the chain return at once (answered); the call has its status already.
+        done = done.then(store).catch(() => undefined);
       };
       let done: Promise<void> = Promise.resolve();
       call.on('data', (message: RecordedInteraction__Output) => {
@@ -126,8 +143,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         const malformed = malformedRequestError(message);
         if (malformed) {
           // Those before it are handled (kept or dropped) as usual; the rest of the stream is not read.
-          const error = invalidArgument(`${malformed.message} (message ${received} of the stream; the ones before it were handled)`);
-          answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null);
+          failCall(invalidArgument(`${malformed.message} (message ${received} of the stream; the ones before it were handled)`));
           return;
         }
         if (answered) return;
@@ -141,7 +157,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         }).catch((error: unknown) => {
           // The call fails with it; every link settles here, so no rejection is left unhandled
           // (one ended the process while the stream was still open).
-          answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null);
+          failCall(error);
         });
       });
       call.on('end', () => {
@@ -152,7 +168,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
             ctx.logger.info({ caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) }, `recorded interactions dropped over a limit: ${message}`);
           }
           // Accepted means stored: a store that cannot take writes fails the call instead.
-          if (accepted > 0) await ctx.usage.persist().catch((error: unknown) => { throw notStored(accepted, error); });
+          await store();
           answer(null, { accepted, dropped, message });
         }).catch((error: unknown) => answer(toServiceError(error, ctx.logger, 'RecordInteractions'), null));
       });
