@@ -2,8 +2,8 @@
  * The RPC edge, shared by every operation: a grpc-js server interceptor that counts
  * `svc_grpc_requests_total{method,status}`, times `svc_grpc_request_duration_seconds{method}` and
  * writes one log line per call of the ContractValidator service, whatever ends the call: the handler,
- * an auth refusal, a message over the size limit, a decompression bomb, the deadline or the client
- * going away. Refusals (UNAUTHENTICATED, PERMISSION_DENIED) are lines any client can cause at will, so
+ * an auth refusal, a message over the size limit, a decompression bomb, the deadline, the client
+ * going away or the server cancelling it at shutdown. Refusals (UNAUTHENTICATED, PERMISSION_DENIED) are lines any client can cause at will, so
  * they are written at most refusedCallLogLinesPerMinute, the rest summed into the next one's
  * `suppressed`. Label values are bounded: `method` is an operation name of the service, `status` a
  * gRPC status name.
@@ -30,13 +30,24 @@ export function operationOf(path: string): string | undefined {
   return operationNames.has(name) ? name : undefined;
 }
 
-export function createCallObserver(metrics: Metrics, logger: Logger): grpc.ServerInterceptor {
+/** The interceptor, and how the server tells it that the calls it cancels from now on are its own doing. */
+export interface CallObserver {
+  interceptor: grpc.ServerInterceptor;
+  /**
+   * Before the server cancels its calls in flight at shutdown (grpc-js forceShutdown): they reach
+   * onCancel like a client that went away, and their lines say the server cancelled them instead.
+   */
+  cancellingAtShutdown(): void;
+}
+
+export function createCallObserver(metrics: Metrics, logger: Logger): CallObserver {
   const observer: Observer = {
     log: logger.child({ caller: 'rpc' }),
     record: createCallRecorder(metrics),
     logRefusal: rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000),
+    cancelledBy: 'call ended by the client',
   };
-  return (descriptor, call) => {
+  const interceptor: grpc.ServerInterceptor = (descriptor, call) => {
     const operation = operationOf(descriptor.path);
     if (operation === undefined) return new grpc.ServerInterceptingCall(call); // health, reflection
     const observed: ObservedCall = { observer, operation, started: process.hrtime.bigint(), firstMessage: undefined, ended: false };
@@ -47,11 +58,15 @@ export function createCallObserver(metrics: Metrics, logger: Logger): grpc.Serve
         next(message);
       })
       .withOnCancel(() => {
-        // Reached without a status only when the client went away (or its deadline passed first).
-        endCall(call, observed, deadlinePassed(call.getDeadline()) ? status.DEADLINE_EXCEEDED : status.CANCELLED, 'call ended by the client');
+        // Reached without a status only when the client went away (or its deadline passed first), or the server cancelled it at shutdown.
+        endCall(call, observed, deadlinePassed(call.getDeadline()) ? status.DEADLINE_EXCEEDED : status.CANCELLED, observer.cancelledBy);
       })
       .build();
     return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });
+  };
+  return {
+    interceptor,
+    cancellingAtShutdown: () => { observer.cancelledBy = 'call cancelled by the server at shutdown'; },
   };
 }
 
@@ -59,6 +74,8 @@ interface Observer {
   log: Logger;
   record: (operation: string, code: status, seconds: number) => void;
   logRefusal: RateLimitedWrite;
+  /** The details of a call that reaches onCancel: who ended it. */
+  cancelledBy: string;
 }
 
 /** What a call's metrics and log line need when it ends. Holds nothing that reaches the call (see observeEnding). */

@@ -18,7 +18,7 @@ import { resolveServerConfig, type ServerConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
-import { createCallObserver } from './call-observer';
+import { createCallObserver, type CallObserver } from './call-observer';
 import { ConsumerRegistry } from './registry/consumer-registry';
 import { DeploymentRegistry } from './registry/deployment-registry';
 import { EnvironmentRegistry } from './registry/environment-registry';
@@ -67,6 +67,7 @@ export class SvcServer {
   readonly #metricsServer: MetricsServer | undefined;
   readonly #listener: GrpcListener;
   readonly #apiKeys: ApiKeyStore | undefined;
+  readonly #calls: CallObserver;
   #closing: Promise<void> | undefined;
   /** While a graceful stop waits for calls in flight: cancels them now (`hurry`). */
   #cutGraceShort: (() => void) | undefined;
@@ -79,6 +80,7 @@ export class SvcServer {
     metricsServer: MetricsServer | undefined;
     listener: GrpcListener;
     apiKeys: ApiKeyStore | undefined;
+    calls: CallObserver;
   }) {
     this.config = parts.config;
     this.context = parts.context;
@@ -87,6 +89,7 @@ export class SvcServer {
     this.#metricsServer = parts.metricsServer;
     this.#listener = parts.listener;
     this.#apiKeys = parts.apiKeys;
+    this.#calls = parts.calls;
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
@@ -95,6 +98,7 @@ export class SvcServer {
     const logger = givenLogger ?? createLogger(config.logLevel);
     const metrics = new Metrics();
     const audit = createAuditRecorder(logger, metrics);
+    const calls = createCallObserver(metrics, logger);
     // Keys and certificates are read before anything is opened: a bad file stops the start cleanly.
     const apiKeys = config.apiKeyAuth ? ApiKeyStore.load(env ?? process.env) : undefined;
     const credentials = serverCredentials(config);
@@ -141,7 +145,7 @@ export class SvcServer {
         'grpc.keepalive_timeout_ms': LIMITS.keepaliveTimeoutMs,
         // The observer comes first: it must see the statuses grpc-js itself sends (see call-observer.ts).
         interceptors: [
-          createCallObserver(metrics, logger),
+          calls.interceptor,
           ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
         ],
       });
@@ -172,7 +176,7 @@ export class SvcServer {
         'svc server listening',
       );
       if (apiKeys) warnShortKeys(logger, apiKeys);
-      return new SvcServer({ config, context, grpcServer, health, metricsServer, listener, apiKeys });
+      return new SvcServer({ config, context, grpcServer, health, metricsServer, listener, apiKeys, calls });
     } catch (error) {
       // grpc-js serves as soon as it is bound: a start that fails later must release the port too.
       await listener?.close();
@@ -246,6 +250,7 @@ export class SvcServer {
       const cancelCalls = () => {
         clearTimeout(timer);
         this.#cutGraceShort = undefined;
+        this.#calls.cancellingAtShutdown();
         this.#grpcServer.forceShutdown();
         resolve();
       };

@@ -111,6 +111,7 @@ describe('svc serve process', () => {
     await streamEnded;
     assert.ok(Date.now() - started < 5_000, `stopped after ${Date.now() - started} ms; the grace period is 10 s`);
     assert.ok(server.output.some((line) => line.includes('stop asked again: calls in flight cancelled now')));
+    assert.ok(server.output.some((line) => line.includes('"operation":"ValidateInteractionStream"') && line.includes('"details":"call cancelled by the server at shutdown"')), server.output.join('\n'));
     assert.ok(server.output.some((line) => line.includes('"msg":"svc server stopped"')));
     client.close();
   });
