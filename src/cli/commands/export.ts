@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option, UsageError } from 'clipanion';
-import { ConfigError, resolveServerConfig } from '../../main/config';
+import { ConfigError, resolveServerConfig, type ServerConfig } from '../../main/config';
 import type { Storage, StorageKind } from '../../main/storage/storage';
 import { CATEGORIES } from '../categories';
 import { EXIT } from '../exit-codes';
@@ -20,7 +20,7 @@ export class ExportCommand extends SvcCommand {
       Reads the store directly (no server needed) and writes one header line, then one line per schema
       version (its registered text, hash, ownership and times), one per consumer registration, one per
       environment and one per entry of the deployment history (oldest first), and an end line that
-      counts them (so \`svc import\` tells a file cut short from a whole one).
+      counts them and holds their SHA-256 (so \`svc import\` refuses a file cut short, damaged or edited).
       \`svc import\` loads such a file into any store: this is the backup, the restore, and the way from
       SQLite to PostgreSQL. The store is chosen as for \`svc serve\`: --storage, --data-dir, --database-url
       or SVC_STORAGE, SVC_DATA_DIR, SVC_DATABASE_URL. The embedded store belongs to one process at a time:
@@ -42,7 +42,7 @@ export class ExportCommand extends SvcCommand {
     const file = this.output === undefined ? undefined : await openWriteStream(this.output, 'archive file');
     const out: Writable = file ?? this.context.stdout;
     // A store that is not there is a mistake (a wrong --data-dir), never an empty registry to back up.
-    const storage = await openStoreFromOptions(this, this.context.env, { existing: true });
+    const { storage } = await openStoreFromOptions(this, this.context.env, { existing: true });
     const { exportRegistry } = await import('../../main/storage/registry-archive');
     const counts = { schema: 0, consumer: 0, environment: 0, deployment: 0 };
     const lines = async function* () {
@@ -69,18 +69,20 @@ export class ExportCommand extends SvcCommand {
 
 /**
  * The store named by --storage/--data-dir/--database-url or the SVC_* variables, as `svc serve` would
- * open it. The storage modules load here, so the other commands start without them.
+ * open it, and the settings `svc serve` would run it with. The storage modules load here, so the
+ * other commands start without them.
  */
 export async function openStoreFromOptions(
-  options: { storage?: string; dataDir?: string; databaseUrl?: string },
+  options: { storage?: string; dataDir?: string; databaseUrl?: string; immutableVersions?: boolean },
   env: NodeJS.ProcessEnv,
   { existing = false }: { existing?: boolean } = {},
-): Promise<Storage> {
+): Promise<{ storage: Storage; config: ServerConfig }> {
   try {
     const config = resolveServerConfig({
       storage: options.storage as StorageKind | undefined,
       dataDir: options.dataDir,
       databaseUrl: options.databaseUrl,
+      immutableVersions: options.immutableVersions,
     }, env);
     if (config.storage === 'memory') throw new UsageError('--storage memory holds nothing outside a running server: use sqlite or postgres');
     const { openStorage } = await import('../../main/storage/open-storage');
@@ -91,7 +93,7 @@ export async function openStoreFromOptions(
         throw new UnansweredError(UNANSWERED_CODES.unreadable, `no registry in "${config.dataDir}": ${SQLITE_FILE_NAME} is not there (give the data folder of the server with --data-dir)`);
       }
     }
-    return openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl });
+    return { storage: await openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl }), config };
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;

@@ -1,6 +1,6 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, usedFieldChars, type AppendDeploymentOptions, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -116,8 +116,8 @@ export class MemoryStorage implements Storage {
     return { outcome: 'deleted' };
   }
 
-  async appendDeployment(record: DeploymentRecord): Promise<void> {
-    this.#requireEnvironment(record.environment);
+  async appendDeployment(record: DeploymentRecord, options: AppendDeploymentOptions = {}): Promise<void> {
+    if (!options.ofDeletedEnvironment) this.#requireEnvironment(record.environment);
     this.#deployments.push({ ...record });
   }
 

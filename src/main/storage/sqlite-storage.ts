@@ -19,7 +19,7 @@ import { ErrorCode, SvcError, environmentGone } from '../../shared/errors';
 import { isBuiltInEnvironment } from '../../shared/identifiers';
 import {
   holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
+  type AppendDeploymentOptions, type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { KeyedMutex } from './keyed-mutex';
@@ -465,9 +465,9 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async appendDeployment(record: DeploymentRecord): Promise<void> {
+  async appendDeployment(record: DeploymentRecord, options: AppendDeploymentOptions = {}): Promise<void> {
     this.#write(() => {
-      this.#requireEnvironment(record.environment);
+      if (!options.ofDeletedEnvironment) this.#requireEnvironment(record.environment);
       this.#statements.appendDeployment.run({
         schema_id: record.schemaId, environment: record.environment, consumer_id: record.consumerId, version: record.version,
         action: record.action, schema_version: record.schemaVersion, recorded_at: record.recordedAt, recorded_by: record.recordedBy,

@@ -240,9 +240,10 @@ export interface Storage {
 
   /**
    * Appends one entry to the deployment history (entries are never changed or removed). Refused as
-   * saveConsumer is when its environment is neither built in nor stored.
+   * saveConsumer is when its environment is neither built in nor stored, unless `options` say the
+   * entry is history of an environment deleted since.
    */
-  appendDeployment(record: DeploymentRecord): Promise<void>;
+  appendDeployment(record: DeploymentRecord, options?: AppendDeploymentOptions): Promise<void>;
   /** History entries matching the filter, newest first (the order they were appended), at most `limit`. */
   listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]>;
   /**
@@ -291,6 +292,14 @@ export interface Storage {
 
   /** Idempotent. */
   close(): Promise<void>;
+}
+
+export interface AppendDeploymentOptions {
+  /**
+   * The entry is history of an environment deleted since (svc import restoring an archive): it is
+   * appended without the environment check. The importer checks that nothing stays deployed there.
+   */
+  ofDeletedEnvironment?: boolean;
 }
 
 /** What deleteEnvironment did: removed it, found none of that name, or kept it for what still names it. */

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { ErrorCode, SvcError, environmentGone, errorMessage } from '../../../shared/errors';
 import { isBuiltInEnvironment } from '../../../shared/identifiers';
 import type {
-  ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, DeploymentRecord, EnvironmentDeletion, EnvironmentRecord, ExpectedVersion, SaveResult,
+  ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, AppendDeploymentOptions, DeploymentRecord, EnvironmentDeletion, EnvironmentRecord, ExpectedVersion, SaveResult,
   SchemaVersionRecord, SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
@@ -309,12 +309,14 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async appendDeployment(record: DeploymentRecord): Promise<void> {
-    await this.#inEnvironment(record.environment, (run) => run(
+  async appendDeployment(record: DeploymentRecord, options: AppendDeploymentOptions = {}): Promise<void> {
+    const write = (run: (sql: string, values: unknown[]) => Promise<unknown>) => run(
       `INSERT INTO svc_deployments (${DEPLOYMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [record.schemaId, record.environment, record.consumerId, record.version, record.action, record.schemaVersion,
         record.recordedAt, record.recordedBy],
-    ));
+    );
+    if (options.ofDeletedEnvironment) await write((sql, values) => this.#query(sql, values));
+    else await this.#inEnvironment(record.environment, write);
   }
 
   /**
