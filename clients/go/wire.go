@@ -3,7 +3,9 @@ package svc
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -50,15 +52,36 @@ func encodeBody(body any) (text string, jsonEncoded bool, err error) {
 }
 
 // flattenHeader lower-cases names and joins repeated values with ", " (RFC 9110); bytes that are
-// not UTF-8 (obs-text) become U+FFFD.
+// not UTF-8 (obs-text) become U+FFFD. Set-Cookie is joined too: the map holds one string a name.
+//
+// Names that differ only in case are one header: net/http canonicalises the names it parses and
+// those given to Set and Add, but a header map written directly (w.Header()["x-trace"]) may hold
+// "X-Trace" and "x-trace" at once, and net/http then sends both lines. Their values are joined in
+// the order net/http writes them (names sorted), so none is dropped and the result does not depend
+// on the map's iteration order.
 func flattenHeader(header http.Header) map[string]string {
-	if len(header) == 0 {
-		return map[string]string{}
-	}
 	flat := make(map[string]string, len(header))
 	for name, values := range header {
 		// strings.ToLower already writes invalid bytes as U+FFFD.
-		flat[strings.ToLower(name)] = validText(strings.Join(values, ", "))
+		key := strings.ToLower(name)
+		if _, taken := flat[key]; taken {
+			return flattenHeaderSorted(header)
+		}
+		flat[key] = validText(strings.Join(values, ", "))
+	}
+	return flat
+}
+
+// flattenHeaderSorted is flattenHeader for a header map with names that differ only in case.
+func flattenHeaderSorted(header http.Header) map[string]string {
+	values := make(map[string][]string, len(header))
+	for _, name := range slices.Sorted(maps.Keys(header)) {
+		key := strings.ToLower(name)
+		values[key] = append(values[key], header[name]...)
+	}
+	flat := make(map[string]string, len(values))
+	for key, joined := range values {
+		flat[key] = validText(strings.Join(joined, ", "))
 	}
 	return flat
 }
