@@ -2,7 +2,6 @@ package dev.svc.client;
 
 import dev.svc.client.internal.Headers;
 import dev.svc.client.internal.Json;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -12,7 +11,7 @@ import java.util.Objects;
  *
  * @param method GET, POST, ... (any case; sent upper-case)
  * @param path   the real path, not the template
- * @param headers header names (lower-cased here) to values
+ * @param headers header names (lower-cased here) to values; names that differ only in case are one header, their values joined with ", " in the map's order
  * @param body   the body text; empty when there is none
  */
 public record ValidationRequest(String method, String path, Map<String, String> headers, String body) {
@@ -28,10 +27,9 @@ public record ValidationRequest(String method, String path, Map<String, String> 
         return new ValidationRequest(method, path, Map.of(), "");
     }
 
+    /** The same request with {@code name}'s value set to {@code value}, replacing the one it had under that name in any case. */
     public ValidationRequest withHeader(String name, String value) {
-        Map<String, String> copy = new HashMap<>(headers);
-        copy.put(name, value);
-        return new ValidationRequest(method, path, copy, body);
+        return new ValidationRequest(method, path, Headers.with(headers, name, value), body);
     }
 
     /** The same request with this body text, sent as it is. */

@@ -2,14 +2,13 @@ package dev.svc.client;
 
 import dev.svc.client.internal.Headers;
 import dev.svc.client.internal.Json;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
  * An HTTP response as validated: status, header names in lower case, the body as its encoded text.
  *
  * @param statusCode the HTTP status
- * @param headers header names (lower-cased here) to values
+ * @param headers header names (lower-cased here) to values; names that differ only in case are one header, their values joined with ", " in the map's order
  * @param body the body text; empty when there is none
  */
 public record ValidationResponse(int statusCode, Map<String, String> headers, String body) {
@@ -23,10 +22,9 @@ public record ValidationResponse(int statusCode, Map<String, String> headers, St
         return new ValidationResponse(statusCode, Map.of(), "");
     }
 
+    /** The same response with {@code name}'s value set to {@code value}, replacing the one it had under that name in any case. */
     public ValidationResponse withHeader(String name, String value) {
-        Map<String, String> copy = new HashMap<>(headers);
-        copy.put(name, value);
-        return new ValidationResponse(statusCode, copy, body);
+        return new ValidationResponse(statusCode, Headers.with(headers, name, value), body);
     }
 
     public ValidationResponse withBody(String text) {
