@@ -5,7 +5,10 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { wrapHttpHandler, type ProducerMiddlewareOptions } from '@svc/client';
 import { closeHttpServer, listen, usersApp } from '../helpers/client-fixtures';
 import { describeProducerMiddleware, postUser, type ConformanceContext, type MiddlewareApp } from '../helpers/middleware-conformance';
@@ -128,4 +131,94 @@ describe('node:http: headers handed to writeHead', () => {
       assert.deepEqual(violations.map((violation) => violation.errors), [['response content type "text/plain" is not allowed (expected application/json)']]);
     });
   }
+});
+
+describe('node:http: a header repeated, or named in two cases', () => {
+  // Accepts only every value joined with ", " (RFC 9110): one value kept of two fails the check.
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Repeated headers', version: '1.0.0' },
+    paths: {
+      '/session': {
+        get: {
+          parameters: [{ name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', enum: ['a, b'] } }],
+          responses: {
+            200: {
+              description: 'signed in',
+              headers: {
+                'Set-Cookie': { required: true, schema: { type: 'string', enum: ['a=1, b=2'] } },
+                Link: { required: true, schema: { type: 'string', enum: ['</a>, </b>'] } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  const SCHEMA_ID = 'repeated-headers';
+  let registered = false;
+
+  async function startApp(writeHeaders: (response: http.ServerResponse) => void) {
+    const { options, violations } = context.baseOptions();
+    if (!registered) {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-headers-')), 'repeated-headers.json');
+      fs.writeFileSync(file, JSON.stringify(document));
+      await context.api().validator.registerSchema(SCHEMA_ID, file);
+      registered = true;
+    }
+    const handler = wrapHttpHandler((_request, response) => {
+      writeHeaders(response);
+      response.end();
+    }, { ...options, schemaId: SCHEMA_ID, mode: 'warn' });
+    const server = http.createServer(handler);
+    servers.push(server);
+    return { url: await listen(server), handler, violations };
+  }
+
+  /** A request with `X-Trace: a` and `x-trace: b` as two lines, as a proxy may send it (a raw header list needs its own Host). */
+  async function getSession(url: string): Promise<number> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: '127.0.0.1', port, path: '/session', headers: ['Host', `127.0.0.1:${port}`, 'X-Trace', 'a', 'x-trace', 'b'] as unknown as http.OutgoingHttpHeaders });
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  const forms: Record<string, (response: http.ServerResponse) => void> = {
+    'flat array to writeHead': (response) => { response.writeHead(200, ['Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'Link', '</a>', 'Link', '</b>']); },
+    'pairs to writeHead': (response) => { response.writeHead(200, [['Set-Cookie', 'a=1'], ['set-cookie', 'b=2'], ['Link', '</a>'], ['link', '</b>']] as unknown as http.OutgoingHttpHeaders); },
+    'object to writeHead, names in two cases': (response) => { response.writeHead(200, { 'Set-Cookie': 'a=1', 'set-cookie': 'b=2', Link: '</a>', link: '</b>' }); },
+    'arrays to setHeader': (response) => { response.setHeader('Set-Cookie', ['a=1', 'b=2']); response.setHeader('Link', ['</a>', '</b>']); response.writeHead(200); },
+  };
+  for (const [form, writeHeaders] of Object.entries(forms)) {
+    test(`every value sent is the one validated: ${form}`, async () => {
+      const app = await startApp(writeHeaders);
+      assert.equal(await getSession(app.url), 200);
+      await app.handler.flush();
+      assert.deepEqual(app.violations.map((violation) => violation.errors), []);
+    });
+  }
+
+  test('validate(): header objects with a name in two cases are one header each, their values joined', async () => {
+    await startApp(() => {}); // registers the document
+    const result = await context.api().validator.validate(
+      { method: 'GET', path: '/session', headers: { 'X-Trace': 'a', 'x-trace': 'b' } },
+      { statusCode: 200, headers: { 'Set-Cookie': 'a=1', 'set-cookie': 'b=2', Link: ['</a>', '</b>'] } },
+      { schemaId: SCHEMA_ID },
+    );
+    assert.deepEqual(result.errors, []);
+  });
+
+  test('one value of two is reported, so the check above can fail', async () => {
+    const app = await startApp((response) => { response.writeHead(200, ['Set-Cookie', 'a=1', 'Link', '</a>']); });
+    assert.equal(await getSession(app.url), 200);
+    await app.handler.flush();
+    assert.equal(app.violations.length, 1);
+    assert.match(app.violations[0]!.errors.join('; '), /set-cookie/i);
+  });
 });

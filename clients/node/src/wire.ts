@@ -19,19 +19,23 @@ interface HeaderCollection {
 export type HeadersInput = HttpHeaders | HeaderCollection;
 
 export function normalizeHeaders(headers: HeadersInput | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  if (headers === undefined || headers === null) return result;
+  const joined = new Map<string, string>();
+  // Names that differ only in case are one header (RFC 9110), their values joined in the order given.
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    const before = joined.get(key);
+    joined.set(key, before === undefined ? value : `${before}, ${value}`);
+  };
+  if (headers === undefined || headers === null) return {};
   if (typeof (headers as HeaderCollection).forEach === 'function') {
-    (headers as HeaderCollection).forEach((value, name) => {
-      result[name.toLowerCase()] = String(value);
-    });
-    return result;
+    (headers as HeaderCollection).forEach((value, name) => add(name, String(value)));
+  } else {
+    for (const [name, value] of Object.entries(headers as HttpHeaders)) {
+      if (value !== undefined) add(name, Array.isArray(value) ? value.join(', ') : String(value));
+    }
   }
-  for (const [name, value] of Object.entries(headers as HttpHeaders)) {
-    if (value === undefined) continue;
-    result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return result;
+  // fromEntries defines each name as the object's own (a header named __proto__ included).
+  return Object.fromEntries(joined);
 }
 
 /** The body as text, and whether this function JSON-encoded it (then a JSON content type is implied). */

@@ -216,20 +216,32 @@ function recordingEnd(original: () => Method, takeTap: (response: ServerResponse
   };
 }
 
-/** The response's headers with those handed to `writeHead` over them, as Node sends them (names in lower case). */
+/**
+ * The response's headers as Node sent them (names in lower case). With headers set before
+ * `writeHead`, Node set each of writeHead's over them (one value per name, the last of a repeated
+ * one), so the response holds what was sent. With none set before, writeHead's headers went out as
+ * given, every line: a repeated name (two Set-Cookie in the flat array form, X-Trace and x-trace in
+ * an object) keeps all its values.
+ */
 function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
   const headers = response.getHeaders();
-  const set = (name: unknown, value: unknown) => {
-    if (typeof name === 'string' && value !== undefined) headers[name.toLowerCase()] = value as OutgoingHttpHeaders[string];
+  if (Object.keys(headers).length > 0 || headersToWriteHead === undefined || headersToWriteHead === null) return headers;
+  const sent = new Map<string, string[]>();
+  const add = (name: unknown, value: unknown) => {
+    if (typeof name !== 'string' || value === undefined) return;
+    const values = sent.get(name.toLowerCase()) ?? [];
+    values.push(...(Array.isArray(value) ? value : [value]).map(String));
+    sent.set(name.toLowerCase(), values);
   };
   if (Array.isArray(headersToWriteHead)) {
     // [[name, value], …] or the flat raw form [name, value, name, value, …].
-    if (Array.isArray(headersToWriteHead[0])) for (const [name, value] of headersToWriteHead as unknown[][]) set(name, value);
-    else for (let i = 0; i + 1 < headersToWriteHead.length; i += 2) set(headersToWriteHead[i], headersToWriteHead[i + 1]);
-  } else if (headersToWriteHead !== undefined) {
-    for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) set(name, value);
+    if (Array.isArray(headersToWriteHead[0])) for (const [name, value] of headersToWriteHead as unknown[][]) add(name, value);
+    else for (let i = 0; i + 1 < headersToWriteHead.length; i += 2) add(headersToWriteHead[i], headersToWriteHead[i + 1]);
+  } else {
+    for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) add(name, value);
   }
-  return headers;
+  // fromEntries defines each name as the object's own (a header named __proto__ included).
+  return Object.fromEntries(sent);
 }
 
 /**
