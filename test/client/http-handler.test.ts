@@ -115,7 +115,13 @@ describe('node:http: bounded work after the response', () => {
 
 describe('node:http: headers handed to writeHead', () => {
   // Node sends them without listing them in getHeaders() unless setHeader came first.
-  const forms = { object: { 'Content-Type': 'text/plain' }, 'raw array': ['Content-Type', 'text/plain'], pairs: [['content-type', 'text/plain']] };
+  const forms = {
+    object: { 'Content-Type': 'text/plain' },
+    'raw array': ['Content-Type', 'text/plain'],
+    pairs: [['content-type', 'text/plain']],
+    'object, Content-Encoding: identity': { 'Content-Type': 'text/plain', 'Content-Encoding': 'identity' },
+    'raw array, Content-Encoding: Identity': ['Content-Type', 'text/plain', 'Content-Encoding', 'Identity'],
+  };
   for (const [form, headers] of Object.entries(forms)) {
     test(`warn mode: the headers a handler passes to writeHead (${form}) are the ones validated`, async () => {
       const { options, violations } = context.baseOptions();

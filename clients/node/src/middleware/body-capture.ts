@@ -240,8 +240,9 @@ function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): O
   } else {
     for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) add(name, value);
   }
-  // fromEntries defines each name as the object's own (a header named __proto__ included).
-  return Object.fromEntries(sent);
+  // One value stays a string, as getHeaders() gives it; fromEntries defines each name as the
+  // object's own (a header named __proto__ included).
+  return Object.fromEntries([...sent].map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
 }
 
 /**

@@ -81,7 +81,8 @@ export function validateResponseAtEnd(validation: ProducerValidation, response: 
   tapResponse(response, validation.maxBodyBytes, (responseBody, headers) => {
     const encoding = headers['content-encoding'];
     // A compression middleware mounted after this one hands us compressed bytes: nothing to check.
-    const body = encoding !== undefined && encoding !== 'identity' ? { text: '', complete: false, seen: true } : responseBody;
+    const encoded = encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity';
+    const body = encoded ? { text: '', complete: false, seen: true } : responseBody;
     validation.afterResponse(requestAtEnd(), {
       statusCode: response.statusCode,
       headers,
