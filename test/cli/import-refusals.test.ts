@@ -2,10 +2,12 @@
  * `svc import` into a real SQLite store refuses an archive it cannot import whole, names why, exits 1
  * and writes nothing: other content for a stored version when versions are immutable (the server's
  * --immutable-versions or SVC_IMMUTABLE_VERSIONS, which import ignored), and an archive edited by
- * hand. Standard input, read twice by the import's two passes, is kept in a file meanwhile.
+ * hand. Standard input, or a pipe named as a file, read twice by the import's two passes, is kept in
+ * a file meanwhile.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -62,6 +64,23 @@ test('an archive on standard input imports, read twice from a file kept meanwhil
     const code = await runCli(['import', '-', '--data-dir', path.join(folder, 'data')], { env: {}, stdin: Readable.from([text]) as unknown as NodeJS.ReadStream, stdout, stderr, colorDepth: 1 });
     outcomes.push(`${code} ${String(stdout.read() ?? '').split(';')[0]}${String(stderr.read() ?? '')}`);
   }
+  assert.deepEqual(outcomes, ['0 imported schema versions: 1 created, 0 updated, 0 unchanged', '0 imported schema versions: 0 created, 0 updated, 1 unchanged']);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+test('an archive in a pipe named as a file (/dev/stdin, <(…), a FIFO) imports, kept in a file as standard input is', async () => {
+  const folder = makeTempDir('svc-import-');
+  const text = fs.readFileSync(await archiveFile(folder, 'a.jsonl', 'Minimal'), 'utf8');
+  const fifo = path.join(folder, 'archive.pipe');
+  execFileSync('mkfifo', [fifo]);
+  const outcomes: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const run = runSvc(['import', fifo, '--data-dir', path.join(folder, 'data')]);
+    await fs.promises.writeFile(fifo, text);
+    const { code, stdout, stderr } = await run;
+    outcomes.push(`${code} ${stdout.split(';')[0]}${stderr}`);
+  }
+  // It was read once and then found empty: "the archive file is shorter than when it was checked".
   assert.deepEqual(outcomes, ['0 imported schema versions: 1 created, 0 updated, 0 unchanged', '0 imported schema versions: 0 created, 0 updated, 1 unchanged']);
   fs.rmSync(folder, { recursive: true, force: true });
 });

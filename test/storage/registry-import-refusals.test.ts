@@ -141,3 +141,22 @@ test('a bad line anywhere writes nothing of the good ones', async () => {
   assert.deepEqual(report.problems.slice(0, 1), ['line 3: consumer line: consumerId must be a string']);
   assert.deepEqual(await contents(target), [[], [], [], []]);
 });
+
+test('a header line does not switch the end line\'s checks off: a second one, one after the end line, or one edited down', async () => {
+  const source = new MemoryStorage();
+  await storeSchemaVersion(source, 'users', '1.0.0');
+  await source.saveConsumer(consumer('prod'));
+  const lines = (await archiveOf(source)).replace('"consumerVersion":"3.1.0"', '"consumerVersion":"9.9.9"').split('\n').filter((line) => line !== '');
+  const header = (formatVersion: number) => JSON.stringify({ ...JSON.parse(lines[0]!), formatVersion });
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a second header', [lines[0]!, lines[1]!, header(2), ...lines.slice(2)], /^line 3: a second header line: the archive was joined to another, or edited$/],
+    ['a header after the end line', [...lines, header(1)], /^line 5: a line after the end line: the archive was joined to another, or edited$/],
+    ['the header edited down to 3, the end line kept', [header(3), ...lines.slice(1)], /^line 4: the lines do not match the sha256 of the end line/],
+  ];
+  for (const [name, edited, problem] of cases) {
+    const target = new MemoryStorage();
+    const report = await importText(target, `${edited.join('\n')}\n`);
+    assert.ok(report.problems.some((text) => problem.test(text)), `${name}: ${report.problems.join(' | ')}`);
+    assert.deepEqual(await contents(target), [[], [], [], []], name);
+  }
+});

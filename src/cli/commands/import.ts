@@ -44,17 +44,22 @@ export class ImportCommand extends SvcCommand {
   immutableVersions = Option.Boolean('--immutable-versions', { description: 'Refuse other content for a version the store holds, as the server does with this option' });
 
   protected override async run(): Promise<number> {
-    // Import reads the archive twice (to check, then to write): standard input is kept in a file meanwhile.
     const fromStdin = this.file === undefined || this.file === '-';
-    const spool = fromStdin ? await fs.promises.mkdtemp(path.join(os.tmpdir(), 'svc-import-')) : undefined;
+    // The file first: one that is not there fails before the store is opened (or created).
+    const source = fromStdin ? this.context.stdin : await openReadStream(this.file!, 'archive file');
+    if (!fromStdin && (await fs.promises.stat(this.file!)).isFile()) {
+      source.destroy();
+      return this.#import(() => openReadStream(this.file!, 'archive file'));
+    }
+    // Import reads the archive twice (to check, then to write): standard input, or a pipe named as a
+    // file (/dev/stdin, <(…)), is kept in a file meanwhile.
+    const spool = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'svc-import-'));
     try {
-      const file = spool === undefined ? this.file! : path.join(spool, 'archive.jsonl');
-      if (spool !== undefined) await pipeline(this.context.stdin, fs.createWriteStream(file));
-      // The file first: one that is not there fails before the store is opened (or created).
-      (await openReadStream(file, 'archive file')).destroy();
+      const file = path.join(spool, 'archive.jsonl');
+      await pipeline(source, fs.createWriteStream(file));
       return await this.#import(() => openReadStream(file, 'archive file'));
     } finally {
-      if (spool !== undefined) await fs.promises.rm(spool, { recursive: true, force: true });
+      await fs.promises.rm(spool, { recursive: true, force: true });
     }
   }
 
