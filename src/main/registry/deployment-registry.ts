@@ -72,16 +72,17 @@ export class DeploymentRegistry {
     await this.#environments.require(target.environment, { create: false });
     return this.#storage.exclusive(targetKey(target), async () => {
       const current = await this.current(target);
-      let removedRegistration = false;
-      if (target.consumerId !== '') {
-        removedRegistration = await this.#storage.deleteConsumer({ consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment });
-      }
-      if (!current && !removedRegistration) {
+      const registration = target.consumerId === '' ? undefined : { consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment };
+      const registered = registration !== undefined && (await this.#storage.getConsumer(registration)) !== undefined;
+      if (!current && !registered) {
         const what = target.consumerId === '' ? `no version of ${target.schemaId} is` : `consumer ${target.consumerId} of ${target.schemaId} is not`;
         throw new SvcError(ErrorCode.FAILED_PRECONDITION, `${what} recorded as deployed in ${target.environment}: nothing to undeploy`);
       }
       const record: DeploymentRecord = { ...target, version: '', action: 'undeployed', schemaVersion: '', recordedAt: this.#now(), recordedBy: actor };
+      // The entry first: while the registration (or the deployment) stands, its environment cannot
+      // be deleted, so the entry is never refused after the registration is gone.
       await this.#storage.appendDeployment(record);
+      if (registration !== undefined) await this.#storage.deleteConsumer(registration);
       return record;
     });
   }
