@@ -190,7 +190,9 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
 /** The store refused the write of a call's interactions: its own code (UNAVAILABLE for a store that cannot take writes), with what was lost. */
 function notStored(accepted: number, error: unknown): SvcError {
   const code = error instanceof SvcError ? error.code : ErrorCode.UNAVAILABLE;
-  return new SvcError(code, `${accepted} recorded interaction(s) were not stored: ${errorMessage(error)}`);
+  // They stay in the registry's queue: said, so that a sender does not resend them (which counts them twice).
+  return new SvcError(code, `${accepted} recorded interaction(s) were not stored: ${errorMessage(error)}; `
+    + 'the server keeps them and writes them when the store takes writes again, so sending them again counts them twice');
 }
 
 interface ResolvedMatcher {
