@@ -19,23 +19,31 @@ interface HeaderCollection {
 export type HeadersInput = HttpHeaders | HeaderCollection;
 
 export function normalizeHeaders(headers: HeadersInput | undefined): Record<string, string> {
-  const joined = new Map<string, string>();
+  const result: Record<string, string> = {};
+  if (headers === undefined || headers === null) return result;
   // Names that differ only in case are one header (RFC 9110), their values joined in the order given.
   const add = (name: string, value: string) => {
     const key = name.toLowerCase();
-    const before = joined.get(key);
-    joined.set(key, before === undefined ? value : `${before}, ${value}`);
+    if (Object.hasOwn(result, key)) result[key] = `${result[key]}, ${value}`;
+    else addOwn(result, key, value);
   };
-  if (headers === undefined || headers === null) return {};
   if (typeof (headers as HeaderCollection).forEach === 'function') {
     (headers as HeaderCollection).forEach((value, name) => add(name, String(value)));
-  } else {
-    for (const [name, value] of Object.entries(headers as HttpHeaders)) {
-      if (value !== undefined) add(name, Array.isArray(value) ? value.join(', ') : String(value));
-    }
+    return result;
   }
-  // fromEntries defines each name as the object's own (a header named __proto__ included).
-  return Object.fromEntries(joined);
+  for (const [name, value] of Object.entries(headers as HttpHeaders)) {
+    if (value !== undefined) add(name, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  return result;
+}
+
+/**
+ * `record[key] = value` that also keeps a key named __proto__ (as an own property: the assignment
+ * would set the object's prototype instead, and drop the header).
+ */
+export function addOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** The body as text, and whether this function JSON-encoded it (then a JSON content type is implied). */

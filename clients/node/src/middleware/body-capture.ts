@@ -19,6 +19,7 @@
  * tapped on the object itself, as before.
  */
 import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import { addOwn } from '../wire';
 
 export interface BodyCapture {
   text: string;
@@ -226,12 +227,14 @@ function recordingEnd(original: () => Method, takeTap: (response: ServerResponse
 function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
   const headers = response.getHeaders();
   if (Object.keys(headers).length > 0 || headersToWriteHead === undefined || headersToWriteHead === null) return headers;
-  const sent = new Map<string, string[]>();
+  const sent: OutgoingHttpHeaders = {};
   const add = (name: unknown, value: unknown) => {
     if (typeof name !== 'string' || value === undefined) return;
-    const values = sent.get(name.toLowerCase()) ?? [];
-    values.push(...(Array.isArray(value) ? value : [value]).map(String));
-    sent.set(name.toLowerCase(), values);
+    const key = name.toLowerCase();
+    const values = (Array.isArray(value) ? value : [value]).map(String);
+    // One value stays a string, as getHeaders() gives it; a repeated name gathers a list.
+    if (Object.hasOwn(sent, key)) sent[key] = [...[sent[key]!].flat().map(String), ...values];
+    else addOwn(sent, key, values.length === 1 ? values[0]! : values);
   };
   if (Array.isArray(headersToWriteHead)) {
     // [[name, value], …] or the flat raw form [name, value, name, value, …].
@@ -240,9 +243,7 @@ function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): O
   } else {
     for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) add(name, value);
   }
-  // One value stays a string, as getHeaders() gives it; fromEntries defines each name as the
-  // object's own (a header named __proto__ included).
-  return Object.fromEntries([...sent].map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
+  return sent;
 }
 
 /**
