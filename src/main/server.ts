@@ -115,6 +115,7 @@ export class SvcServer {
       const tasks = documentTasks;
       const schemas = await SchemaRegistry.open(storage, {
         immutableVersions: config.immutableVersions,
+        logger,
         // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
         intake: async (content, caller) => (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller)).schema,
         // So are the operations ListEndpoints and RegisterConsumer list: the main thread never parses the document for them.

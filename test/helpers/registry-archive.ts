@@ -1,5 +1,6 @@
 /** Stores and archives built in code, for the tests of `svc export` / `svc import` (registry-archive.ts, registry-import.ts). */
 import { loadSchema } from '../../src/shared/openapi/load-document';
+import { INTAKE_REVISION } from '../../src/shared/openapi/schema-intake';
 import { schemaContentHash, type SchemaOwnershipRecord } from '../../src/shared/schema-records';
 import { exportRegistry } from '../../src/main/storage/registry-archive';
 import type { Storage } from '../../src/main/storage/storage';
@@ -18,7 +19,7 @@ export async function storeSchemaVersion(
   const loaded = await loadSchema(content);
   const saved = await storage.saveSchemaVersion({
     schemaId, version, content, contentHash: schemaContentHash(content), documentJson: JSON.stringify(loaded.document),
-    openapiVersion: '3.0.3', endpointCount: 1, ownership: { ...ownership }, registeredAt: 1, updatedAt: 1,
+    openapiVersion: '3.0.3', endpointCount: 1, ownership: { ...ownership }, registeredAt: 1, updatedAt: 1, intakeRevision: INTAKE_REVISION,
   }, null);
   if (!saved.saved) throw new Error(`${schemaId} ${version} was stored already`);
 }

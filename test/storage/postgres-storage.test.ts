@@ -9,13 +9,13 @@ import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
 import { UsageRegistry } from '../../src/main/evidence/usage-registry';
 import { MIGRATIONS } from '../../src/main/storage/postgres/migrations';
-import type { SchemaVersionRecord, StorageChange } from '../../src/main/storage/storage';
+import type { SchemaVersionWrite, StorageChange } from '../../src/main/storage/storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 
-function record(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersionRecord {
+function record(overrides: Partial<SchemaVersionWrite> = {}): SchemaVersionWrite {
   return {
     schemaId: 'users', version: '1.0.0', content: '{}', contentHash: 'a'.repeat(64), documentJson: '{}', openapiVersion: '3.0.0',
-    endpointCount: 1, ownership: { owner: '', team: '', contactEmail: '', readOnly: false }, registeredAt: 1, updatedAt: 1, ...overrides,
+    endpointCount: 1, ownership: { owner: '', team: '', contactEmail: '', readOnly: false }, registeredAt: 1, updatedAt: 1, intakeRevision: 1, ...overrides,
   };
 }
 

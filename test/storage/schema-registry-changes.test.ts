@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { INTERNAL_CALLER } from '../../src/main/auth/principal';
 import { SchemaRegistry } from '../../src/main/registry/schema-registry';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
-import type { ExpectedVersion, SaveResult, SchemaVersionRecord, SchemaVersionSummary, StorageChange, StorageChangeFeed } from '../../src/main/storage/storage';
+import type { ExpectedVersion, SaveResult, SchemaVersionSummary, SchemaVersionWrite, StorageChange, StorageChangeFeed } from '../../src/main/storage/storage';
 
 /** A memory store that numbers its writes and lets the test deliver changes, as a shared one would. */
 class SharedStoreDouble extends MemoryStorage {
@@ -20,7 +20,7 @@ class SharedStoreDouble extends MemoryStorage {
     },
   };
 
-  override async saveSchemaVersion(record: SchemaVersionRecord, expected?: ExpectedVersion): Promise<SaveResult> {
+  override async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
     const result = await super.saveSchemaVersion(record, expected);
     return result.saved ? { saved: true, revision: ++this.#revision } : result;
   }

@@ -2,7 +2,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionRecord, Storage, UsageRecord } from '../../src/main/storage/storage';
+import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionWrite, Storage, UsageRecord } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { SqliteThreadStorage } from '../../src/main/storage/sqlite-thread-storage';
@@ -72,7 +72,7 @@ function postgresBackend(): Backend {
   };
 }
 
-function schemaRecord(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersionRecord {
+function schemaRecord(overrides: Partial<SchemaVersionWrite> = {}): SchemaVersionWrite & { content: string } {
   return {
     schemaId: 'users',
     version: '1.0.0',
@@ -84,8 +84,9 @@ function schemaRecord(overrides: Partial<SchemaVersionRecord> = {}): SchemaVersi
     ownership: { owner: 'alice', team: 'core', contactEmail: 'a@example.com', readOnly: false },
     registeredAt: 1_700_000_000,
     updatedAt: 1_700_000_000,
+    intakeRevision: 3,
     ...overrides,
-  };
+  } as SchemaVersionWrite & { content: string };
 }
 
 function consumerRecord(overrides: Partial<ConsumerRecord> = {}): ConsumerRecord {
@@ -145,11 +146,11 @@ for (const backend of backends()) {
     });
 
     it('saves and reads a schema version with its texts', async () => {
-      const record = schemaRecord();
-      await storage.saveSchemaVersion(record);
+      const { intakeRevision, ...record } = schemaRecord();
+      await storage.saveSchemaVersion({ ...record, intakeRevision });
       assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), record);
       assert.equal(await storage.getSchemaVersion('users', '9.9.9'), undefined);
-      assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), { contentHash: record.contentHash, documentJson: record.documentJson });
+      assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), { contentHash: record.contentHash, documentJson: record.documentJson, intakeRevision: 3 });
       assert.equal(await storage.getSchemaDocument('users', '9.9.9'), undefined);
       assert.equal(await storage.getSchemaContentBytes('users', '9.9.9'), undefined);
       // The registered text as its UTF-8 bytes, characters outside ASCII and the BMP included.
@@ -157,6 +158,21 @@ for (const backend of backends()) {
       await storage.saveSchemaVersion(schemaRecord({ version: '1.1.0', content: text }));
       assert.deepEqual(await storage.getSchemaContentBytes('users', '1.1.0'), Buffer.from(text, 'utf8'));
       assert.equal(await storage.getSchemaVersion('nobody', '1.0.0'), undefined);
+    });
+
+    it('replaces a document by one of a later intake revision of the same text, and only then', async () => {
+      await storage.saveSchemaVersion(schemaRecord());
+      const document = (documentJson: string, intakeRevision: number, contentHash = 'a'.repeat(64)) => ({ contentHash, documentJson, intakeRevision });
+      assert.equal(await storage.updateSchemaDocument('users', '1.0.0', document('{"later":true}', 3)), false, 'the same revision');
+      assert.equal(await storage.updateSchemaDocument('users', '1.0.0', document('{"later":true}', 4, 'b'.repeat(64))), false, 'another text');
+      assert.equal(await storage.updateSchemaDocument('users', '2.0.0', document('{"later":true}', 4)), false, 'no such version');
+      assert.equal(await storage.updateSchemaDocument('users', '1.0.0', document('{"later":true}', 4)), true);
+      assert.deepEqual(await storage.getSchemaDocument('users', '1.0.0'), document('{"later":true}', 4));
+      assert.equal(await storage.updateSchemaDocument('users', '1.0.0', document('{"earlier":true}', 2)), false, 'never back');
+      assert.equal((await storage.getSchemaVersion('users', '1.0.0'))?.content, '{"openapi":"3.0.0"}', 'the registered text stays');
+      await storage.saveSchemaVersion(schemaRecord({ version: '1.1.0', ownership: { owner: 'o', team: 't', contactEmail: '', readOnly: true } }));
+      assert.equal(await storage.updateSchemaDocument('users', '1.1.0', document('{"later":true}', 4)), true, 'a read-only version too: its text stays');
+      assert.equal((await storage.loadSchemaIndex()).length, 2);
     });
 
     it('indexes every version without texts', async () => {
@@ -436,7 +452,9 @@ for (const backend of backends()) {
         assert.deepEqual(await storage.listSamples({}), [sampleRecord()]);
         assert.deepEqual(await storage.listEnvironments(), [environmentRecord()]);
         assert.deepEqual(await storage.listDeployments({}, 10), [deploymentRecord()]);
-        assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), schemaRecord());
+        const { intakeRevision, ...record } = schemaRecord();
+        assert.deepEqual(await storage.getSchemaVersion('users', '1.0.0'), record);
+        assert.equal((await storage.getSchemaDocument('users', '1.0.0'))?.intakeRevision, intakeRevision);
         assert.deepEqual(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), consumerRecord());
       });
     }

@@ -5,18 +5,20 @@
  */
 import semver from 'semver';
 import {
-  ErrorCode, SvcError, invalidArgument, schemaNotFound, schemaVersionNotFound,
+  ErrorCode, SvcError, errorMessage, invalidArgument, schemaNotFound, schemaVersionNotFound,
 } from '../../shared/errors';
 import {
   checkIdentifier, checkMetadataText, checkSemanticVersion, compareVersions, isSemanticVersion,
 } from '../../shared/identifiers';
 import type { IntakeResult, TaskDocument } from '../../shared/document-task-protocol';
-import { intakeSchema } from '../../shared/openapi/schema-intake';
+import { INTAKE_REVISION, intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { summarizeOperations, type OperationSummary } from '../../shared/openapi/operations';
 import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type SchemaText, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
-import type { SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange } from '../storage/storage';
+import type { SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StoredDocument } from '../storage/storage';
+import { INTERNAL_CALLER } from '../auth/principal';
+import type { Logger } from '../logger';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from '../../shared/lru-cache';
@@ -101,6 +103,8 @@ export interface SchemaRegistryOptions {
   immutableVersions: boolean;
   /** Clock in Unix seconds; injectable for tests. */
   now: () => number;
+  /** Where a stored version that the current intake cannot read again is reported. */
+  logger?: Logger;
 }
 
 const DEFAULT_OPTIONS: SchemaRegistryOptions = {
@@ -129,6 +133,8 @@ export class SchemaRegistry {
   });
   /** Listings being computed, so concurrent calls for one version start one task. */
   readonly #listing = new Map<string, Promise<VersionOperations>>();
+  /** Documents being made again from their text (readAgain), by cache key: one intake for all who wait. */
+  readonly #rereads = new Map<string, Promise<string>>();
   /**
    * Registrations of one schema id in this process, one at a time. Across replicas the store's
    * conditional write decides (saveSchemaVersion with `expected`), so no lock of the store is needed.
@@ -199,8 +205,9 @@ export class SchemaRegistry {
         ownership: { ...ownership },
         registeredAt: existing?.registeredAt ?? now,
         updatedAt: now,
+        intakeRevision: INTAKE_REVISION,
       };
-      const { content: _content, documentJson: _json, ...summary } = record;
+      const { content: _content, documentJson: _json, intakeRevision: _revision, ...summary } = record;
       if (options.gate || options.dryRun) {
         const candidate: SchemaCandidate = { ...base, schemaId: input.schemaId, version, contentHash, documentJson, metadata: summary };
         const proceed = options.gate ? await options.gate(candidate) : true;
@@ -326,8 +333,43 @@ export class SchemaRegistry {
     if (!stored) throw schemaVersionNotFound();
     // Described by what was read: it may be newer than `ref` if the version was registered again meanwhile.
     const read = { schemaId: ref.schemaId, version: ref.version, hash: stored.contentHash };
-    this.#documents.set(cacheKey(read.schemaId, read.version, read.hash), stored.documentJson);
-    return { ref: read, documentJson: stored.documentJson };
+    const documentJson = stored.intakeRevision < INTAKE_REVISION ? await this.#readAgain(read, stored) : stored.documentJson;
+    this.#documents.set(cacheKey(read.schemaId, read.version, read.hash), documentJson);
+    return { ref: read, documentJson };
+  }
+
+  /**
+   * The engine document of a version stored by an earlier intake, made again from its registered
+   * text by the current one (on a document-task thread, as a registration's) and written back, so
+   * that a version registered before an upgrade is read as one registered after it. A text the
+   * current intake refuses keeps the stored document, with a warning.
+   */
+  #readAgain(ref: VersionRef, stored: StoredDocument): Promise<string> {
+    const key = cacheKey(ref.schemaId, ref.version, ref.hash);
+    let pending = this.#rereads.get(key);
+    if (pending) return pending;
+    const label = `schema ${ref.schemaId} version ${ref.version}`;
+    pending = (async () => {
+      const content = await this.#storage.getSchemaContentBytes(ref.schemaId, ref.version);
+      if (content === undefined) return stored.documentJson;
+      const loaded = await this.#options.intake(content, INTERNAL_CALLER);
+      // Registered again meanwhile: its new document is the current intake's already.
+      if (loaded.contentHash !== stored.contentHash) return stored.documentJson;
+      const document: StoredDocument = { contentHash: loaded.contentHash, documentJson: loaded.documentJson, intakeRevision: INTAKE_REVISION };
+      await this.#storage.updateSchemaDocument(ref.schemaId, ref.version, document).catch((error: unknown) => {
+        this.#options.logger?.warn({ caller: 'schema-registry', err: error }, `${label}: the document read again was not stored; it is read again at the next start`);
+      });
+      return loaded.documentJson;
+    })().catch((error: unknown) => {
+      this.#options.logger?.warn(
+        { caller: 'schema-registry', err: error },
+        `${label} was stored by an earlier intake (revision ${stored.intakeRevision}, now ${INTAKE_REVISION}) and could not be read again from its text; `
+          + `its stored document is used: ${errorMessage(error)}`,
+      );
+      return stored.documentJson;
+    }).finally(() => this.#rereads.delete(key));
+    this.#rereads.set(key, pending);
+    return pending;
   }
 
   /** Metadata and registered text (UTF-8 bytes) of a version (latest when `version` is empty). */

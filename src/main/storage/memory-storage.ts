@@ -1,7 +1,7 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
   holdsExpected, usedFieldChars, type AppendDeploymentOptions, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
-  type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite,
+  type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite, type StoredDocument,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
 import { environmentGone } from '../../shared/errors';
@@ -14,6 +14,8 @@ import { compareUsage, matchesUsage, sampleKeyString, usageKeyString } from './u
 
 export class MemoryStorage implements Storage {
   readonly #schemas = new Map<string, SchemaVersionRecord>();
+  /** The intake revision of each version's document, by the key of #schemas. */
+  readonly #intakeRevisions = new Map<string, number>();
   readonly #consumers = new Map<string, ConsumerRecord>();
   /** Each stored registration's used-field characters, counted when it is written. */
   readonly #usedFieldChars = new WeakMap<ConsumerRecord, number>();
@@ -45,9 +47,18 @@ export class MemoryStorage implements Storage {
     return content === undefined ? undefined : Buffer.from(content, 'utf8');
   }
 
-  async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
+  async getSchemaDocument(schemaId: string, version: string): Promise<StoredDocument | undefined> {
     const record = this.#schemas.get(schemaKey(schemaId, version));
-    return record && { contentHash: record.contentHash, documentJson: record.documentJson };
+    return record && { contentHash: record.contentHash, documentJson: record.documentJson, intakeRevision: this.#intakeRevisions.get(schemaKey(schemaId, version))! };
+  }
+
+  async updateSchemaDocument(schemaId: string, version: string, document: StoredDocument): Promise<boolean> {
+    const key = schemaKey(schemaId, version);
+    const record = this.#schemas.get(key);
+    if (!record || record.contentHash !== document.contentHash || this.#intakeRevisions.get(key)! >= document.intakeRevision) return false;
+    record.documentJson = document.documentJson;
+    this.#intakeRevisions.set(key, document.intakeRevision);
+    return true;
   }
 
   async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
@@ -57,7 +68,9 @@ export class MemoryStorage implements Storage {
       const current = stored && toSummary(stored);
       if (!holdsExpected(current, expected)) return { saved: false, current };
     }
-    this.#schemas.set(key, structuredClone({ ...record, content: schemaTextString(record.content) }));
+    const { intakeRevision, ...stored } = record;
+    this.#schemas.set(key, structuredClone({ ...stored, content: schemaTextString(record.content) }));
+    this.#intakeRevisions.set(key, intakeRevision);
     return { saved: true };
   }
 

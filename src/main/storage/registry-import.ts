@@ -14,13 +14,14 @@ import type { Readable } from 'node:stream';
 import { ErrorCode, SvcError, errorMessage } from '../../shared/errors';
 import { isBuiltInEnvironment } from '../../shared/identifiers';
 import { loadSchema } from '../../shared/openapi/load-document';
+import { INTAKE_REVISION } from '../../shared/openapi/schema-intake';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import {
   ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, DIGEST_FROM_VERSION, END_LINE_FROM_VERSION, ENVIRONMENTS_FROM_VERSION, LINE_TYPES, WHOLE_HISTORY,
   archiveDigest, checkConsumerLine, checkDeploymentLine, checkEndLine, checkEnvironmentLine, checkHeaderLine, checkSchemaLine,
   type ArchiveEnd, type ArchivedConsumer, type ArchivedEnvironment, type ArchivedSchemaVersion, type LineType,
 } from './registry-archive';
-import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionRecord, SchemaVersionSummary, Storage } from './storage';
+import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, SchemaVersionSummary, SchemaVersionWrite, Storage } from './storage';
 
 /** Problems named in an import report; the rest are counted. */
 const MAX_REPORTED_PROBLEMS = 20;
@@ -379,7 +380,7 @@ async function writeSchemaVersion(
   const change = schemaChange(existing, archived, options);
   if (change === 'unchanged') return change;
   const { type: _type, ...fields } = archived;
-  const record: SchemaVersionRecord = { ...fields, documentJson: JSON.stringify((await loadSchema(archived.content)).document) };
+  const record: SchemaVersionWrite = { ...fields, documentJson: JSON.stringify((await loadSchema(archived.content)).document), intakeRevision: INTAKE_REVISION };
   const saved = await storage.saveSchemaVersion(record, existing ?? null);
   if (!saved.saved) throw new Error(`schema ${archived.schemaId} version ${archived.version} was changed by another writer during the import`);
   return change;

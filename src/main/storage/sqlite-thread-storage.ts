@@ -86,6 +86,7 @@ export class SqliteThreadStorage implements Storage {
   getSchemaVersion = this.#method('getSchemaVersion');
   getSchemaContentBytes = this.#method('getSchemaContentBytes');
   getSchemaDocument = this.#method('getSchemaDocument');
+  updateSchemaDocument = this.#method('updateSchemaDocument');
   loadSchemaVersions = this.#method('loadSchemaVersions');
   saveSchemaVersion = this.#method('saveSchemaVersion');
   listConsumers = this.#method('listConsumers');

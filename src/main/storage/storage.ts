@@ -27,6 +27,15 @@ export interface SchemaVersionRecord {
 /** A version record as it is written: its text may still be the bytes it arrived as. */
 export interface SchemaVersionWrite extends Omit<SchemaVersionRecord, 'content'> {
   content: SchemaText;
+  /** The INTAKE_REVISION whose intake made `documentJson`. */
+  intakeRevision: number;
+}
+
+/** A version's engine document, and the INTAKE_REVISION that made it (0: stored before revisions were kept). */
+export interface StoredDocument {
+  contentHash: string;
+  documentJson: string;
+  intakeRevision: number;
 }
 
 /** A version record without its texts: what the in-memory index keeps. */
@@ -202,7 +211,12 @@ export interface Storage {
    */
   getSchemaContentBytes(schemaId: string, version: string): Promise<Buffer | undefined>;
   /** Only the engine document and its content hash: what worker threads need, without the registered text. */
-  getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined>;
+  getSchemaDocument(schemaId: string, version: string): Promise<StoredDocument | undefined>;
+  /**
+   * Replaces a version's engine document with one a later intake made of the same text: only while
+   * the version holds `document.contentHash` and a lower intake revision. True when it was replaced.
+   */
+  updateSchemaDocument(schemaId: string, version: string, document: StoredDocument): Promise<boolean>;
   /** Every version of one schema id without texts: the registry's read-through on an index miss. */
   loadSchemaVersions(schemaId: string): Promise<SchemaVersionSummary[]>;
   /**

@@ -169,6 +169,8 @@ export const MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION svc_count_used_field_chars();
    UPDATE svc_consumers SET used_endpoints = used_endpoints;
    CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, environment, used_field_chars);`,
+  // The INTAKE_REVISION that made each engine document; 0 for those stored before (read again on first use).
+  `ALTER TABLE svc_schema_versions ADD COLUMN intake_revision integer NOT NULL DEFAULT 0;`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */

@@ -11,7 +11,7 @@ import { ErrorCode, SvcError, environmentGone, errorMessage } from '../../../sha
 import { isBuiltInEnvironment } from '../../../shared/identifiers';
 import type {
   ConsumerFilter, ConsumerKey, ConsumerRecord, ConsumerUsedFields, DeploymentFilter, AppendDeploymentOptions, DeploymentRecord, EnvironmentDeletion, EnvironmentRecord, ExpectedVersion, SaveResult,
-  SchemaVersionRecord, SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StorageChangeFeed, InteractionSampleRecord,
+  SchemaVersionRecord, SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StoredDocument, StorageChangeFeed, InteractionSampleRecord,
   SampleListOptions, SampleShapeRecord, UsageCountRecord, UsageFilter, UsageRecord, UsageStoreLimits,
 } from '../storage';
 import { schemaTextString } from '../../../shared/schema-records';
@@ -34,9 +34,9 @@ const EXCLUSIVE_LOCK_PREFIX = 'svc exclusive ';
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
   contact_email, read_only, registered_at, updated_at, revision`;
-const SCHEMA_VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13';
+const SCHEMA_VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14';
 const INSERT_SCHEMA = `INSERT INTO svc_schema_versions (schema_id, version, content, content_hash, document_json,
-  openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at) VALUES (${SCHEMA_VALUES})`;
+  openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at, intake_revision) VALUES (${SCHEMA_VALUES})`;
 
 interface SummaryRow {
   schema_id: string;
@@ -191,13 +191,22 @@ export class PostgresStorage implements Storage {
     return content === undefined ? undefined : Buffer.from(content, 'utf8');
   }
 
-  async getSchemaDocument(schemaId: string, version: string): Promise<{ contentHash: string; documentJson: string } | undefined> {
-    const { rows } = await this.#query<{ content_hash: string; document_json: string }>(
-      'SELECT content_hash, document_json FROM svc_schema_versions WHERE schema_id = $1 AND version = $2',
+  async getSchemaDocument(schemaId: string, version: string): Promise<StoredDocument | undefined> {
+    const { rows } = await this.#query<{ content_hash: string; document_json: string; intake_revision: number }>(
+      'SELECT content_hash, document_json, intake_revision FROM svc_schema_versions WHERE schema_id = $1 AND version = $2',
       [schemaId, version],
     );
     const row = rows[0];
-    return row && { contentHash: row.content_hash, documentJson: row.document_json };
+    return row && { contentHash: row.content_hash, documentJson: row.document_json, intakeRevision: row.intake_revision };
+  }
+
+  async updateSchemaDocument(schemaId: string, version: string, document: StoredDocument): Promise<boolean> {
+    const { rowCount } = await this.#query(
+      `UPDATE svc_schema_versions SET document_json = $3, intake_revision = $5
+        WHERE schema_id = $1 AND version = $2 AND content_hash = $4 AND intake_revision < $5`,
+      [schemaId, version, document.documentJson, document.contentHash, document.intakeRevision],
+    );
+    return rowCount === 1;
   }
 
   async saveSchemaVersion(record: SchemaVersionWrite, expected?: ExpectedVersion): Promise<SaveResult> {
@@ -207,16 +216,17 @@ export class PostgresStorage implements Storage {
       statement = `${INSERT_SCHEMA} ON CONFLICT (schema_id, version) DO UPDATE SET content = excluded.content,
         content_hash = excluded.content_hash, document_json = excluded.document_json, openapi_version = excluded.openapi_version,
         endpoint_count = excluded.endpoint_count, owner = excluded.owner, team = excluded.team,
-        contact_email = excluded.contact_email, read_only = excluded.read_only, updated_at = excluded.updated_at`;
+        contact_email = excluded.contact_email, read_only = excluded.read_only, updated_at = excluded.updated_at,
+        intake_revision = excluded.intake_revision`;
     } else if (expected === null) {
       statement = `${INSERT_SCHEMA} ON CONFLICT (schema_id, version) DO NOTHING`;
     } else {
       // The row must still be what the writer decided on: same content and ownership.
       // registered_at stays as stored, so $12 is the expected hash here.
       statement = `UPDATE svc_schema_versions SET content = $3, content_hash = $4, document_json = $5, openapi_version = $6,
-          endpoint_count = $7, owner = $8, team = $9, contact_email = $10, read_only = $11, updated_at = $13
-        WHERE schema_id = $1 AND version = $2 AND content_hash = $12 AND owner = $14 AND team = $15
-          AND contact_email = $16 AND read_only = $17`;
+          endpoint_count = $7, owner = $8, team = $9, contact_email = $10, read_only = $11, updated_at = $13, intake_revision = $14
+        WHERE schema_id = $1 AND version = $2 AND content_hash = $12 AND owner = $15 AND team = $16
+          AND contact_email = $17 AND read_only = $18`;
       values.splice(11, 1, expected.contentHash);
       values.push(expected.ownership.owner, expected.ownership.team, expected.ownership.contactEmail, expected.ownership.readOnly);
     }
@@ -584,7 +594,7 @@ export class PostgresStorage implements Storage {
 function schemaValues(record: SchemaVersionWrite): unknown[] {
   return [record.schemaId, record.version, schemaTextString(record.content), record.contentHash, record.documentJson, record.openapiVersion,
     record.endpointCount, record.ownership.owner, record.ownership.team, record.ownership.contactEmail,
-    record.ownership.readOnly, record.registeredAt, record.updatedAt];
+    record.ownership.readOnly, record.registeredAt, record.updatedAt, record.intakeRevision];
 }
 
 function rowToSummary(row: SummaryRow): SchemaVersionSummary {
