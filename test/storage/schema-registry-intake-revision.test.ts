@@ -7,7 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { SchemaRegistry } from '../../src/main/registry/schema-registry';
+import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import type { Storage } from '../../src/main/storage/storage';
+import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { INTAKE_REVISION, intakeSchema } from '../../src/shared/openapi/schema-intake';
 import { schemaContentHash } from '../../src/shared/schema-records';
 import { captureLogs } from '../helpers/log-capture';
@@ -21,14 +25,21 @@ function earlierDocument(): string {
   return JSON.stringify(document);
 }
 
+async function storeEarlierVersions(storage: Storage, schemaIds: string[], text: string | ((schemaId: string) => string)): Promise<void> {
+  for (const schemaId of schemaIds) {
+    const content = typeof text === 'string' ? text : text(schemaId);
+    const saved = await storage.saveSchemaVersion({
+      schemaId, version: '1.0.0', content, contentHash: schemaContentHash(content), documentJson: earlierDocument(),
+      openapiVersion: '3.0.3', endpointCount: 5, ownership: { owner: '', team: '', contactEmail: '', readOnly: true },
+      registeredAt: 1, updatedAt: 1, intakeRevision: 0,
+    }, null);
+    assert.equal(saved.saved, true);
+  }
+}
+
 async function storeEarlierVersion(dataDir: string, schemaId: string, content: string): Promise<void> {
   const storage = new SqliteStorage(dataDir);
-  const saved = await storage.saveSchemaVersion({
-    schemaId, version: '1.0.0', content, contentHash: schemaContentHash(content), documentJson: earlierDocument(),
-    openapiVersion: '3.0.3', endpointCount: 5, ownership: { owner: '', team: '', contactEmail: '', readOnly: true },
-    registeredAt: 1, updatedAt: 1, intakeRevision: 0,
-  }, null);
-  assert.equal(saved.saved, true);
+  await storeEarlierVersions(storage, [schemaId], content);
   await storage.close();
 }
 
@@ -73,4 +84,57 @@ test('a stored text the current intake refuses keeps its stored document, with a
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('many versions of an earlier intake first used at once are all read again: none waits past the document-task queue', async () => {
+  const dataDir = makeTempDir('svc-intake-revision-');
+  const storage = new SqliteStorage(dataDir);
+  const schemaIds = Array.from({ length: 40 }, (_, i) => `users-${i}`);
+  // Texts of their own: versions of one text share one compiled contract, and one reading.
+  await storeEarlierVersions(storage, schemaIds, (schemaId) => USERS_SCHEMA_TEXT.replace('"title": "Users"', `"title": "Users ${schemaId}"`));
+  await storage.close();
+  const server = await startTestServer({ storage: 'sqlite', dataDir });
+  try {
+    // Forty at once: more than one caller may queue (documentTaskMaxQueuedPerCaller, 16), which refused the rest.
+    const answers = await Promise.all(schemaIds.map((schemaId) => server.client.call('ValidateInteraction', getUser(schemaId))));
+    assert.deepEqual(answers.filter((answer) => !answer.valid).map((answer) => answer.errors.join('; ')), []);
+    for (const schemaId of schemaIds) assert.equal((await server.server.context.storage.getSchemaDocument(schemaId, '1.0.0'))?.intakeRevision, INTAKE_REVISION, schemaId);
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a stored text the current intake refuses is read once per process, however often its document leaves the cache', async () => {
+  const storage = new MemoryStorage();
+  const refused = USERS_SCHEMA_TEXT.replace('"name": { "type": "string" }', '"name": { "$ref": "https://example.com/name.json" }');
+  await storeEarlierVersions(storage, ['kept'], refused);
+  await storeEarlierVersions(storage, ['other'], USERS_SCHEMA_TEXT);
+  let intakes = 0;
+  const registry = await SchemaRegistry.open(storage, {
+    documentCacheEntries: 1,
+    intake: async (content) => { intakes++; return intakeSchema(content); },
+  });
+  for (let use = 0; use < 3; use++) {
+    assert.match((await registry.documentSource('kept', '1.0.0')).documentJson, /nickname/);
+    await registry.documentSource('other', '1.0.0'); // takes the cache's one entry
+  }
+  assert.equal(intakes, 2, 'the refused text once, the other text once (then written back)');
+});
+
+test('threads too busy to read a stored text again fail the call to be retried, and hand out no earlier document', async () => {
+  const storage = new MemoryStorage();
+  await storeEarlierVersions(storage, ['users'], USERS_SCHEMA_TEXT);
+  let busy = true;
+  const registry = await SchemaRegistry.open(storage, {
+    intake: async (content) => {
+      if (busy) throw new SvcError(ErrorCode.OVERLOADED, '16 document tasks are waiting for a thread');
+      return intakeSchema(content);
+    },
+  });
+  await assert.rejects(registry.documentSource('users', '1.0.0'), (error: unknown) => error instanceof SvcError && error.code === ErrorCode.OVERLOADED
+    && error.message === 'schema users version 1.0.0 is read again from its text after an upgrade of svc, and the threads that read texts are busy: retry shortly');
+  busy = false;
+  assert.doesNotMatch((await registry.documentSource('users', '1.0.0')).documentJson, /nickname/, 'read again on the next call');
+  assert.equal((await storage.getSchemaDocument('users', '1.0.0'))?.intakeRevision, INTAKE_REVISION);
 });

@@ -20,6 +20,7 @@ import type { SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, 
 import { INTERNAL_CALLER } from '../auth/principal';
 import type { Logger } from '../logger';
 import { KeyedMutex } from '../storage/keyed-mutex';
+import { TaskSlots } from '../storage/task-slots';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from '../../shared/lru-cache';
 
@@ -116,6 +117,12 @@ const DEFAULT_OPTIONS: SchemaRegistryOptions = {
   now: () => Math.floor(Date.now() / 1000),
 };
 
+/**
+ * Versions read again from their text at once after an upgrade (readAgain); well under what one
+ * caller may queue for the document-task threads (documentTaskMaxQueuedPerCaller, 16).
+ */
+const REREADS_IN_FLIGHT = 4;
+
 /** The version a schema gets when it names none and its `info.version` cannot be read as one. */
 const FIRST_ASSIGNED_VERSION = '1.0.0';
 
@@ -135,6 +142,9 @@ export class SchemaRegistry {
   readonly #listing = new Map<string, Promise<VersionOperations>>();
   /** Documents being made again from their text (readAgain), by cache key: one intake for all who wait. */
   readonly #rereads = new Map<string, Promise<string>>();
+  readonly #rereadSlots = new TaskSlots(REREADS_IN_FLIGHT);
+  /** Versions whose stored text the current intake refuses (readAgain), by cache key: not read again in this process. */
+  readonly #unreadable = new Set<string>();
   /**
    * Registrations of one schema id in this process, one at a time. Across replicas the store's
    * conditional write decides (saveSchemaVersion with `expected`), so no lock of the store is needed.
@@ -341,35 +351,51 @@ export class SchemaRegistry {
   /**
    * The engine document of a version stored by an earlier intake, made again from its registered
    * text by the current one (on a document-task thread, as a registration's) and written back, so
-   * that a version registered before an upgrade is read as one registered after it. A text the
-   * current intake refuses keeps the stored document, with a warning.
+   * that a version registered before an upgrade is read as one registered after it.
+   * - A text the current intake refuses keeps the stored document, with a warning, once per process.
+   * - When the threads that read texts are busy (OVERLOADED) or gone (UNAVAILABLE), the call fails
+   *   to be retried: handing out the earlier document would have it compiled and kept by content hash.
+   * - At most REREADS_IN_FLIGHT run at once, the rest wait their turn: the first calls after an
+   *   upgrade name many versions at once, more than a caller may queue (documentTaskMaxQueuedPerCaller).
    */
-  #readAgain(ref: VersionRef, stored: StoredDocument): Promise<string> {
+  async #readAgain(ref: VersionRef, stored: StoredDocument): Promise<string> {
     const key = cacheKey(ref.schemaId, ref.version, ref.hash);
+    if (this.#unreadable.has(key)) return stored.documentJson;
     let pending = this.#rereads.get(key);
-    if (pending) return pending;
+    if (!pending) {
+      pending = this.#rereadSlots.run(() => this.#intakeAgain(ref, stored)).finally(() => this.#rereads.delete(key));
+      this.#rereads.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #intakeAgain(ref: VersionRef, stored: StoredDocument): Promise<string> {
     const label = `schema ${ref.schemaId} version ${ref.version}`;
-    pending = (async () => {
-      const content = await this.#storage.getSchemaContentBytes(ref.schemaId, ref.version);
-      if (content === undefined) return stored.documentJson;
-      const loaded = await this.#options.intake(content, INTERNAL_CALLER);
-      // Registered again meanwhile: its new document is the current intake's already.
-      if (loaded.contentHash !== stored.contentHash) return stored.documentJson;
-      const document: StoredDocument = { contentHash: loaded.contentHash, documentJson: loaded.documentJson, intakeRevision: INTAKE_REVISION };
-      await this.#storage.updateSchemaDocument(ref.schemaId, ref.version, document).catch((error: unknown) => {
-        this.#options.logger?.warn({ caller: 'schema-registry', err: error }, `${label}: the document read again was not stored; it is read again at the next start`);
-      });
-      return loaded.documentJson;
-    })().catch((error: unknown) => {
+    const content = await this.#storage.getSchemaContentBytes(ref.schemaId, ref.version);
+    if (content === undefined) return stored.documentJson;
+    let loaded: IntakeResult;
+    try {
+      loaded = await this.#options.intake(content, INTERNAL_CALLER);
+    } catch (error) {
+      const code = error instanceof SvcError ? error.code : ErrorCode.INTERNAL;
+      if (code === ErrorCode.OVERLOADED || code === ErrorCode.UNAVAILABLE) {
+        throw new SvcError(code, `${label} is read again from its text after an upgrade of svc, and the threads that read texts are busy: retry shortly`, { cause: error });
+      }
+      this.#unreadable.add(cacheKey(ref.schemaId, ref.version, ref.hash));
       this.#options.logger?.warn(
         { caller: 'schema-registry', err: error },
         `${label} was stored by an earlier intake (revision ${stored.intakeRevision}, now ${INTAKE_REVISION}) and could not be read again from its text; `
           + `its stored document is used: ${errorMessage(error)}`,
       );
       return stored.documentJson;
-    }).finally(() => this.#rereads.delete(key));
-    this.#rereads.set(key, pending);
-    return pending;
+    }
+    // Registered again meanwhile: its new document is the current intake's already.
+    if (loaded.contentHash !== stored.contentHash) return stored.documentJson;
+    const document: StoredDocument = { contentHash: loaded.contentHash, documentJson: loaded.documentJson, intakeRevision: INTAKE_REVISION };
+    await this.#storage.updateSchemaDocument(ref.schemaId, ref.version, document).catch((error: unknown) => {
+      this.#options.logger?.warn({ caller: 'schema-registry', err: error }, `${label}: the document read again was not stored; it is read again at the next start`);
+    });
+    return loaded.documentJson;
   }
 
   /** Metadata and registered text (UTF-8 bytes) of a version (latest when `version` is empty). */
