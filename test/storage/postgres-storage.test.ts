@@ -76,6 +76,25 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     await assert.rejects(PostgresStorage.open({ databaseUrl }), /has schema version 99, newer than this svc supports \(\d+\): upgrade svc/);
   });
 
+  it('a document written by a replica of an earlier svc, which names no intake revision, is marked to be read again', async () => {
+    const databaseUrl = await freshDatabase();
+    const store = await PostgresStorage.open({ databaseUrl });
+    try {
+      await store.saveSchemaVersion(record({ intakeRevision: 2 }));
+      // What an earlier svc's registration of the version sends: its own document, the columns it knows.
+      const earlier = new pg.Client({ connectionString: databaseUrl });
+      await earlier.connect();
+      await earlier.query(`UPDATE svc_schema_versions SET document_json = '{"earlier":true}', updated_at = 2 WHERE schema_id = 'users' AND version = '1.0.0'`);
+      await earlier.query(`UPDATE svc_schema_versions SET updated_at = 3 WHERE schema_id = 'users' AND version = '1.0.0'`);
+      await earlier.end();
+      assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 0);
+      assert.equal(await store.updateSchemaDocument('users', '1.0.0', { contentHash: 'a'.repeat(64), documentJson: '{}', intakeRevision: 2 }), true);
+      assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 2, 'a write that names the revision keeps it');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('conditional writes from two connections: one wins, the other sees what won', async () => {
     const databaseUrl = await freshDatabase();
     const [a, b] = await Promise.all([PostgresStorage.open({ databaseUrl }), PostgresStorage.open({ databaseUrl })]);
