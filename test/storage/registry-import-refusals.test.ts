@@ -151,7 +151,7 @@ test('a header line does not switch the end line\'s checks off: a second one, on
   const cases: Array<[string, string[], RegExp]> = [
     ['a second header', [lines[0]!, lines[1]!, header(2), ...lines.slice(2)], /^line 3: a second header line: the archive was joined to another, or edited$/],
     ['a header after the end line', [...lines, header(1)], /^line 5: a line after the end line: the archive was joined to another, or edited$/],
-    ['the header edited down to 3, the end line kept', [header(3), ...lines.slice(1)], /^line 4: the lines do not match the sha256 of the end line/],
+    ...[3, 2, 1].map((version): [string, string[], RegExp] => [`the header edited down to ${version}, the end line kept`, [header(version), ...lines.slice(1)], /^line 4: the lines do not match the sha256 of the end line/]),
   ];
   for (const [name, edited, problem] of cases) {
     const target = new MemoryStorage();

@@ -173,9 +173,9 @@ async function checkArchive(
     if (typeof line.type === 'string' && (LINE_TYPES as readonly string[]).includes(line.type)) linesRead[line.type as LineType]++;
   }
   if (!sawHeader) throw new Error(`the archive is empty: no ${ARCHIVE_FORMAT} header line`);
-  if (formatVersion >= END_LINE_FROM_VERSION) {
-    // An end line holding a digest is checked whatever the header says: a header edited down to a
-    // version before digests does not switch the check off.
+  // An end line, and a digest in it, are checked whatever the header says: a header edited down to a
+  // version before them does not switch the checks off.
+  if (formatVersion >= END_LINE_FROM_VERSION || end !== undefined) {
     const digested = formatVersion >= DIGEST_FROM_VERSION || end?.sha256 !== undefined;
     const notWhole = checkWhole(end, linesRead, digested ? digest.hex() : undefined);
     if (notWhole !== undefined) problem(lastLineNumber, notWhole);
