@@ -1,8 +1,9 @@
 /**
- * A deployment write and the delete of its environment, interleaved at the worst point: the answer
- * agrees with what was stored. RecordUndeployment removes a consumer's registration and appends an
- * entry; with the registration removed first, a delete could slip in before the entry, which the
- * store then refused, and the caller was told "nothing was written" with the registration gone.
+ * RecordUndeployment interleaved at its worst points with another call: the answers agree with what
+ * was stored. It appends an entry and removes the consumer's registration. With the registration
+ * removed first, an environment delete could slip in before the entry, which the store then refused:
+ * the caller was told "nothing was written" with the registration gone. With the entry first, a
+ * RegisterConsumer between the two was told it succeeded, and then its registration was removed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,6 +43,30 @@ test('RecordUndeployment racing the delete of its environment: answered as store
     assert.equal(answer.success, true, `${answer.message}; the delete: ${deletions[0]}`);
     assert.deepEqual([consumers, history.map((entry) => entry.action)], [[], ['undeployed']]);
     assert.match(deletions[0]!, /^false environment qa is still in use: 1 consumer registration/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('RecordUndeployment and a RegisterConsumer between its two writes: the newer registration stays', async () => {
+  const server = await startTestServer({ storage: 'memory' });
+  try {
+    const call = server.client.call.bind(server.client);
+    const register = (version: string) => call('RegisterConsumer', { consumer_id: 'web', consumer_version: version, schema_id: 'users', schema_version: '1.0.0', environment: 'dev', used_endpoints: [] });
+    await call('RegisterSchema', { schema_id: 'users', schema_content: USERS_SCHEMA_TEXT, schema_version: '1.0.0' });
+    assert.equal((await register('1.0.0')).success, true);
+    const storage = server.server.context.storage as Storage;
+    const append = storage.appendDeployment.bind(storage);
+    let registered: { success: boolean; message: string } | undefined;
+    storage.appendDeployment = async (...args) => {
+      await append(...args);
+      registered ??= await register('2.0.0');
+    };
+    const answer = await call('RecordUndeployment', { schema_id: 'users', environment: 'dev', consumer_id: 'web' });
+    assert.equal(answer.success, true, answer.message);
+    assert.equal(registered?.success, true, registered?.message);
+    const consumers = await storage.listConsumers({ schemaId: 'users' });
+    assert.deepEqual(consumers.map((consumer) => `${consumer.consumerId}@${consumer.consumerVersion}`), ['web@2.0.0'], 'the registration answered as made is there');
   } finally {
     await server.close();
   }

@@ -226,6 +226,21 @@ for (const backend of backends()) {
       assert.equal(await storage.getConsumer({ consumerId: 'web', schemaId: 'users', environment: 'prod' }), undefined);
     });
 
+    it('deletes a registration only while it is the one expected, when one is named', async () => {
+      await storage.saveConsumer(consumerRecord());
+      const key = { consumerId: 'web', schemaId: 'users', environment: 'prod' };
+      const read = (await storage.getConsumer(key))!;
+      await storage.saveConsumer(consumerRecord({ consumerVersion: '2.4.0' }));
+      assert.equal(await storage.deleteConsumer(key, read), false, 'replaced since it was read');
+      assert.equal((await storage.getConsumer(key))?.consumerVersion, '2.4.0');
+      await storage.saveConsumer(consumerRecord({ usedEndpoints: [{ method: 'GET', path: '/users/{id}', usedFields: ['name'] }] }));
+      const again = (await storage.getConsumer(key))!;
+      await storage.saveConsumer(consumerRecord());
+      assert.equal(await storage.deleteConsumer(key, again), false, 'the same versions and time, other used fields');
+      assert.equal(await storage.deleteConsumer(key, (await storage.getConsumer(key))!), true);
+      assert.equal(await storage.getConsumer(key), undefined);
+    });
+
     it('counts a schema\'s registrations and their used-field characters, every environment or one, as they are replaced and deleted', async () => {
       assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 0, chars: 0 });
       await storage.saveConsumer(consumerRecord()); // id, email: 7

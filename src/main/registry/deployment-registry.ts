@@ -72,17 +72,18 @@ export class DeploymentRegistry {
     await this.#environments.require(target.environment, { create: false });
     return this.#storage.exclusive(targetKey(target), async () => {
       const current = await this.current(target);
-      const registration = target.consumerId === '' ? undefined : { consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment };
-      const registered = registration !== undefined && (await this.#storage.getConsumer(registration)) !== undefined;
-      if (!current && !registered) {
+      const key = target.consumerId === '' ? undefined : { consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment };
+      const registration = key && await this.#storage.getConsumer(key);
+      if (!current && !registration) {
         const what = target.consumerId === '' ? `no version of ${target.schemaId} is` : `consumer ${target.consumerId} of ${target.schemaId} is not`;
         throw new SvcError(ErrorCode.FAILED_PRECONDITION, `${what} recorded as deployed in ${target.environment}: nothing to undeploy`);
       }
       const record: DeploymentRecord = { ...target, version: '', action: 'undeployed', schemaVersion: '', recordedAt: this.#now(), recordedBy: actor };
       // The entry first: while the registration (or the deployment) stands, its environment cannot
-      // be deleted, so the entry is never refused after the registration is gone.
+      // be deleted, so the entry is never refused after the registration is gone. Only the
+      // registration read above is removed: one a RegisterConsumer wrote since stays.
       await this.#storage.appendDeployment(record);
-      if (registration !== undefined) await this.#storage.deleteConsumer(registration);
+      if (key && registration) await this.#storage.deleteConsumer(key, registration);
       return record;
     });
   }

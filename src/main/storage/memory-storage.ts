@@ -106,7 +106,9 @@ export class MemoryStorage implements Storage {
     this.#consumers.set(consumerKeyString(record), stored);
   }
 
-  async deleteConsumer(key: ConsumerKey): Promise<boolean> {
+  async deleteConsumer(key: ConsumerKey, expected?: ConsumerRecord): Promise<boolean> {
+    const stored = this.#consumers.get(consumerKeyString(key));
+    if (stored && expected && !sameRegistration(stored, expected)) return false;
     return this.#consumers.delete(consumerKeyString(key));
   }
 
@@ -273,4 +275,10 @@ export function compareConsumers(a: ConsumerRecord, b: ConsumerRecord): number {
 /** Plain code-unit order, as SQLite's BINARY collation sorts (not locale order: `B1` before `a1`). */
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether two registrations of one key hold the same: what a conditional delete compares. */
+function sameRegistration(a: ConsumerRecord, b: ConsumerRecord): boolean {
+  return a.consumerVersion === b.consumerVersion && a.schemaVersion === b.schemaVersion && a.lastValidatedAt === b.lastValidatedAt
+    && JSON.stringify(a.usedEndpoints) === JSON.stringify(b.usedEndpoints);
 }

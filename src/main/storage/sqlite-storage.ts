@@ -278,6 +278,9 @@ export class SqliteStorage implements Storage {
       consumerUsedFields: this.#db.prepare(`SELECT COUNT(*) AS registrations, COALESCE(SUM(used_field_chars), 0) AS chars FROM consumers
         WHERE schema_id = @schema_id AND (@environment IS NULL OR environment = @environment)`),
       deleteConsumer: this.#db.prepare(`DELETE FROM consumers WHERE consumer_id = ? AND schema_id = ? AND environment = ?`),
+      deleteExpectedConsumer: this.#db.prepare(`DELETE FROM consumers WHERE consumer_id = @consumer_id AND schema_id = @schema_id
+          AND environment = @environment AND consumer_version = @consumer_version AND schema_version = @schema_version
+          AND last_validated_at = @last_validated_at AND used_endpoints = @used_endpoints`),
       listEnvironments: this.#db.prepare(`SELECT * FROM environments ORDER BY name`),
       createEnvironment: this.#db.prepare(`INSERT INTO environments (name, description, origin, created_at, created_by)
         VALUES (@name, @description, @origin, @created_at, @created_by) ON CONFLICT (name) DO NOTHING`),
@@ -451,8 +454,14 @@ export class SqliteStorage implements Storage {
     return this.#statements.consumerUsedFields.get({ schema_id: schemaId, environment: environment ?? null }) as ConsumerUsedFields;
   }
 
-  async deleteConsumer(key: ConsumerKey): Promise<boolean> {
-    return this.#write(() => this.#statements.deleteConsumer.run(key.consumerId, key.schemaId, key.environment).changes > 0);
+  async deleteConsumer(key: ConsumerKey, expected?: ConsumerRecord): Promise<boolean> {
+    return this.#write(() => {
+      if (expected === undefined) return this.#statements.deleteConsumer.run(key.consumerId, key.schemaId, key.environment).changes > 0;
+      return this.#statements.deleteExpectedConsumer.run({
+        consumer_id: key.consumerId, schema_id: key.schemaId, environment: key.environment, consumer_version: expected.consumerVersion,
+        schema_version: expected.schemaVersion, last_validated_at: expected.lastValidatedAt, used_endpoints: JSON.stringify(expected.usedEndpoints),
+      }).changes > 0;
+    });
   }
 
   async listEnvironments(): Promise<EnvironmentRecord[]> {

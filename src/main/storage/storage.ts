@@ -238,8 +238,11 @@ export interface Storage {
    * nothing written) when its environment is neither built in nor stored, in the same step as the write.
    */
   saveConsumer(record: ConsumerRecord): Promise<void>;
-  /** True when a registration was removed. */
-  deleteConsumer(key: ConsumerKey): Promise<boolean>;
+  /**
+   * True when a registration was removed. With `expected`, only while the stored registration is
+   * still that one (versions, last validation, used endpoints): one written since stays.
+   */
+  deleteConsumer(key: ConsumerKey, expected?: ConsumerRecord): Promise<boolean>;
 
   /** Every stored environment, by name in code-unit order. */
   listEnvironments(): Promise<EnvironmentRecord[]>;

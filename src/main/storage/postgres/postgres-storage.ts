@@ -275,11 +275,14 @@ export class PostgresStorage implements Storage {
     return { registrations: Number(rows[0]!.registrations), chars: Number(rows[0]!.chars) };
   }
 
-  async deleteConsumer(key: ConsumerKey): Promise<boolean> {
-    const { rowCount } = await this.#query(
-      'DELETE FROM svc_consumers WHERE consumer_id = $1 AND schema_id = $2 AND environment = $3',
-      [key.consumerId, key.schemaId, key.environment],
-    );
+  async deleteConsumer(key: ConsumerKey, expected?: ConsumerRecord): Promise<boolean> {
+    const values: unknown[] = [key.consumerId, key.schemaId, key.environment];
+    let sql = 'DELETE FROM svc_consumers WHERE consumer_id = $1 AND schema_id = $2 AND environment = $3';
+    if (expected !== undefined) {
+      sql += ' AND consumer_version = $4 AND schema_version = $5 AND last_validated_at = $6 AND used_endpoints = $7::jsonb';
+      values.push(expected.consumerVersion, expected.schemaVersion, expected.lastValidatedAt, JSON.stringify(expected.usedEndpoints));
+    }
+    const { rowCount } = await this.#query(sql, values);
     return rowCount === 1;
   }
 
