@@ -363,13 +363,13 @@ export class SchemaRegistry {
     if (this.#unreadable.has(key)) return stored.documentJson;
     let pending = this.#rereads.get(key);
     if (!pending) {
-      pending = this.#rereadSlots.run(() => this.#intakeAgain(ref, stored)).finally(() => this.#rereads.delete(key));
+      pending = this.#rereadSlots.run(() => this.#intakeAgain(ref, key, stored)).finally(() => this.#rereads.delete(key));
       this.#rereads.set(key, pending);
     }
     return pending;
   }
 
-  async #intakeAgain(ref: VersionRef, stored: StoredDocument): Promise<string> {
+  async #intakeAgain(ref: VersionRef, key: string, stored: StoredDocument): Promise<string> {
     const label = `schema ${ref.schemaId} version ${ref.version}`;
     const content = await this.#storage.getSchemaContentBytes(ref.schemaId, ref.version);
     if (content === undefined) return stored.documentJson;
@@ -381,7 +381,7 @@ export class SchemaRegistry {
       if (code === ErrorCode.OVERLOADED || code === ErrorCode.UNAVAILABLE) {
         throw new SvcError(code, `${label} is read again from its text after an upgrade of svc, and the threads that read texts are busy: retry shortly`, { cause: error });
       }
-      this.#unreadable.add(cacheKey(ref.schemaId, ref.version, ref.hash));
+      this.#unreadable.add(key);
       this.#options.logger?.warn(
         { caller: 'schema-registry', err: error },
         `${label} was stored by an earlier intake (revision ${stored.intakeRevision}, now ${INTAKE_REVISION}) and could not be read again from its text; `
