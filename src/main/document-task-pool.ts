@@ -111,6 +111,17 @@ interface Loan {
   reclaimed: boolean;
 }
 
+/**
+ * Failures of tasks stopped by their time budget. The budget is wall-clock time, which a task can
+ * overrun once on a loaded host and not on an idle one (wasStoppedByTime).
+ */
+const stoppedByTime = new WeakSet<SvcError>();
+
+/** Whether `error` is a task stopped by its time budget (…MaxMs), as opposed to one its input decided. */
+export function wasStoppedByTime(error: unknown): boolean {
+  return error instanceof SvcError && stoppedByTime.has(error);
+}
+
 export class DocumentTaskPool {
   readonly #options: DocumentTaskPoolOptions;
   /** How many fixtures may run at once (resolved from `fixtureThreads`). */
@@ -298,7 +309,9 @@ export class DocumentTaskPool {
     const what = WHAT[task.kind];
     if (this.#closing) return unavailable('the document task pool is closed');
     if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-      return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} took longer than ${this.#options.budgetMs[task.kind] / 1000} s and was stopped (${task.kind}MaxMs); ${what.undone}`);
+      const stopped = new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} took longer than ${this.#options.budgetMs[task.kind] / 1000} s and was stopped (${task.kind}MaxMs); ${what.undone}`);
+      stoppedByTime.add(stopped);
+      return stopped;
     }
     if (isOutOfHeap(error)) {
       return new SvcError(ErrorCode.LIMIT_EXCEEDED, `the ${what.worker} needed more than ${formatBytes(this.#options.maxHeapBytes)} of memory and was stopped (documentTaskMaxHeapBytes); ${what.undone}`);

@@ -81,6 +81,12 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     const store = await PostgresStorage.open({ databaseUrl });
     try {
       await store.saveSchemaVersion(record({ intakeRevision: 2 }));
+      // This svc's own writes of another document name its revision: it stays.
+      await store.saveSchemaVersion(record({ intakeRevision: 2, documentJson: '{"again":1}', contentHash: 'b'.repeat(64) }));
+      assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 2, 'an upsert of this svc keeps its revision');
+      const current = (await store.loadSchemaIndex())[0]!;
+      assert.equal((await store.saveSchemaVersion(record({ intakeRevision: 2, documentJson: '{"again":2}', contentHash: 'c'.repeat(64) }), current)).saved, true);
+      assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 2, 'a conditional write of this svc keeps its revision');
       // What an earlier svc's registration of the version sends: its own document, the columns it knows.
       const earlier = new pg.Client({ connectionString: databaseUrl });
       await earlier.connect();
@@ -88,11 +94,21 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
       await earlier.query(`UPDATE svc_schema_versions SET updated_at = 3 WHERE schema_id = 'users' AND version = '1.0.0'`);
       await earlier.end();
       assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 0);
-      assert.equal(await store.updateSchemaDocument('users', '1.0.0', { contentHash: 'a'.repeat(64), documentJson: '{}', intakeRevision: 2 }), true);
+      assert.equal(await store.updateSchemaDocument('users', '1.0.0', { contentHash: 'c'.repeat(64), documentJson: '{}', intakeRevision: 2 }), true);
       assert.equal((await store.getSchemaDocument('users', '1.0.0'))?.intakeRevision, 2, 'a write that names the revision keeps it');
     } finally {
       await store.close();
     }
+  });
+
+  it('a database that has the intake revision column gets the trigger that marks unrevised documents', async () => {
+    const databaseUrl = await databaseBefore('names_intake_revision', async () => undefined);
+    await (await PostgresStorage.open({ databaseUrl })).close();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query(`SELECT tgname FROM pg_trigger WHERE tgname = 'svc_schema_versions_intake_revision'`);
+    await client.end();
+    assert.equal(rows.length, 1);
   });
 
   it('conditional writes from two connections: one wins, the other sees what won', async () => {

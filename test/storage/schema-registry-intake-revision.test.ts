@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, DocumentTaskPool } from '../../src/main/document-task-pool';
 import { SchemaRegistry } from '../../src/main/registry/schema-registry';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
@@ -137,4 +138,27 @@ test('threads too busy to read a stored text again fail the call to be retried, 
   busy = false;
   assert.doesNotMatch((await registry.documentSource('users', '1.0.0')).documentJson, /nickname/, 'read again on the next call');
   assert.equal((await storage.getSchemaDocument('users', '1.0.0'))?.intakeRevision, INTAKE_REVISION);
+});
+
+test('a reading stopped by its time budget fails the call to be retried, up to three times, then counts as refused', async () => {
+  const storage = new MemoryStorage();
+  await storeEarlierVersions(storage, ['slow', 'late'], USERS_SCHEMA_TEXT.replace('"title": "Users"', '"title": "Users slow"'));
+  // A real document-task pool whose intake budget no reading meets: what a loaded host may do once.
+  const tasks = new DocumentTaskPool({ threads: 1, budgetMs: { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS.budgetMs, intake: 1 } });
+  let pooled = true;
+  const registry = await SchemaRegistry.open(storage, {
+    intake: async (content, caller) => pooled ? (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller)).schema : intakeSchema(content),
+  });
+  try {
+    const outOfTime = (error: unknown) => error instanceof SvcError && error.code === ErrorCode.OVERLOADED && /and the reading ran out of time: retry shortly/.test(error.message);
+    await assert.rejects(registry.documentSource('slow', '1.0.0'), outOfTime);
+    pooled = false;
+    assert.doesNotMatch((await registry.documentSource('slow', '1.0.0')).documentJson, /nickname/, 'read again once the host is quiet');
+    pooled = true;
+    await assert.rejects(registry.documentSource('late', '1.0.0'), outOfTime);
+    await assert.rejects(registry.documentSource('late', '1.0.0'), outOfTime);
+    assert.match((await registry.documentSource('late', '1.0.0')).documentJson, /nickname/, 'the third stop: its stored document');
+  } finally {
+    await tasks.close();
+  }
 });

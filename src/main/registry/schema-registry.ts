@@ -21,6 +21,7 @@ import { INTERNAL_CALLER } from '../auth/principal';
 import type { Logger } from '../logger';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { TaskSlots } from '../storage/task-slots';
+import { wasStoppedByTime } from '../document-task-pool';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from '../../shared/lru-cache';
 
@@ -122,6 +123,8 @@ const DEFAULT_OPTIONS: SchemaRegistryOptions = {
  * caller may queue for the document-task threads (documentTaskMaxQueuedPerCaller, 16).
  */
 const REREADS_IN_FLIGHT = 4;
+/** Readings of one version again stopped by their time budget before its text counts as one intake refuses. */
+const READING_AGAIN_TIME_STOPS = 3;
 
 /** The version a schema gets when it names none and its `info.version` cannot be read as one. */
 const FIRST_ASSIGNED_VERSION = '1.0.0';
@@ -145,6 +148,8 @@ export class SchemaRegistry {
   readonly #rereadSlots = new TaskSlots(REREADS_IN_FLIGHT);
   /** Versions whose stored text the current intake refuses (readAgain), by cache key: not read again in this process. */
   readonly #unreadable = new Set<string>();
+  /** Readings again stopped by their time budget so far, by cache key (READING_AGAIN_TIME_STOPS). */
+  readonly #timeStops = new Map<string, number>();
   /**
    * Registrations of one schema id in this process, one at a time. Across replicas the store's
    * conditional write decides (saveSchemaVersion with `expected`), so no lock of the store is needed.
@@ -353,8 +358,9 @@ export class SchemaRegistry {
    * text by the current one (on a document-task thread, as a registration's) and written back, so
    * that a version registered before an upgrade is read as one registered after it.
    * - A text the current intake refuses keeps the stored document, with a warning, once per process.
-   * - When the threads that read texts are busy (OVERLOADED) or gone (UNAVAILABLE), the call fails
-   *   to be retried: handing out the earlier document would have it compiled and kept by content hash.
+   * - When the threads that read texts are busy (OVERLOADED) or gone (UNAVAILABLE), or the reading
+   *   ran out of its time budget (up to READING_AGAIN_TIME_STOPS times), the call fails to be
+   *   retried: handing out the earlier document would have it compiled and kept by content hash.
    * - At most REREADS_IN_FLIGHT run at once, the rest wait their turn: the first calls after an
    *   upgrade name many versions at once, more than a caller may queue (documentTaskMaxQueuedPerCaller).
    */
@@ -381,6 +387,13 @@ export class SchemaRegistry {
       if (code === ErrorCode.OVERLOADED || code === ErrorCode.UNAVAILABLE) {
         throw new SvcError(code, `${label} is read again from its text after an upgrade of svc, and the threads that read texts are busy: retry shortly`, { cause: error });
       }
+      // A time budget is wall-clock time: a loaded host can stop a reading that an idle one finishes.
+      const timeStops = wasStoppedByTime(error) ? (this.#timeStops.get(key) ?? 0) + 1 : 0;
+      if (timeStops > 0 && timeStops < READING_AGAIN_TIME_STOPS) {
+        this.#timeStops.set(key, timeStops);
+        throw new SvcError(ErrorCode.OVERLOADED, `${label} is read again from its text after an upgrade of svc, and the reading ran out of time: retry shortly (${errorMessage(error)})`, { cause: error });
+      }
+      this.#timeStops.delete(key);
       this.#unreadable.add(key);
       this.#options.logger?.warn(
         { caller: 'schema-registry', err: error },

@@ -169,18 +169,23 @@ export const MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION svc_count_used_field_chars();
    UPDATE svc_consumers SET used_endpoints = used_endpoints;
    CREATE INDEX svc_consumers_used_field_chars ON svc_consumers (schema_id, environment, used_field_chars);`,
-  // The INTAKE_REVISION that made each engine document; 0 for those stored before (read again on first
-  // use). A replica of an earlier svc, still running in a rolling upgrade, writes documents without
-  // naming the column: a document that changes while the revision stays is marked 0, to be read again.
-  `ALTER TABLE svc_schema_versions ADD COLUMN intake_revision integer NOT NULL DEFAULT 0;
+  // The INTAKE_REVISION that made each engine document; 0 for those stored before (read again on first use).
+  `ALTER TABLE svc_schema_versions ADD COLUMN intake_revision integer NOT NULL DEFAULT 0;`,
+  // A replica of an earlier svc, still running in a rolling upgrade, writes documents without naming
+  // intake_revision. This svc's writes of a document say they name it (names_intake_revision, which
+  // the trigger clears again); a document written without saying so is marked 0, to be read again.
+  `DROP TRIGGER IF EXISTS svc_schema_versions_intake_revision ON svc_schema_versions;
+   DROP FUNCTION IF EXISTS svc_mark_unrevised_documents();
+   ALTER TABLE svc_schema_versions ADD COLUMN names_intake_revision boolean NOT NULL DEFAULT false;
    CREATE FUNCTION svc_mark_unrevised_documents() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
-     IF NEW.document_json IS DISTINCT FROM OLD.document_json AND NEW.intake_revision = OLD.intake_revision THEN
+     IF TG_OP = 'UPDATE' AND NEW.document_json IS DISTINCT FROM OLD.document_json AND NOT NEW.names_intake_revision THEN
        NEW.intake_revision := 0;
      END IF;
+     NEW.names_intake_revision := false;
      RETURN NEW;
    END $$;
-   CREATE TRIGGER svc_schema_versions_intake_revision BEFORE UPDATE ON svc_schema_versions
+   CREATE TRIGGER svc_schema_versions_intake_revision BEFORE INSERT OR UPDATE ON svc_schema_versions
      FOR EACH ROW EXECUTE FUNCTION svc_mark_unrevised_documents();`,
 ];
 

@@ -36,7 +36,8 @@ const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endp
   contact_email, read_only, registered_at, updated_at, revision`;
 const SCHEMA_VALUES = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14';
 const INSERT_SCHEMA = `INSERT INTO svc_schema_versions (schema_id, version, content, content_hash, document_json,
-  openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at, intake_revision) VALUES (${SCHEMA_VALUES})`;
+  openapi_version, endpoint_count, owner, team, contact_email, read_only, registered_at, updated_at, intake_revision,
+  names_intake_revision) VALUES (${SCHEMA_VALUES}, true)`;
 
 interface SummaryRow {
   schema_id: string;
@@ -202,7 +203,7 @@ export class PostgresStorage implements Storage {
 
   async updateSchemaDocument(schemaId: string, version: string, document: StoredDocument): Promise<boolean> {
     const { rowCount } = await this.#query(
-      `UPDATE svc_schema_versions SET document_json = $3, intake_revision = $5
+      `UPDATE svc_schema_versions SET document_json = $3, intake_revision = $5, names_intake_revision = true
         WHERE schema_id = $1 AND version = $2 AND content_hash = $4 AND intake_revision < $5`,
       [schemaId, version, document.documentJson, document.contentHash, document.intakeRevision],
     );
@@ -217,14 +218,15 @@ export class PostgresStorage implements Storage {
         content_hash = excluded.content_hash, document_json = excluded.document_json, openapi_version = excluded.openapi_version,
         endpoint_count = excluded.endpoint_count, owner = excluded.owner, team = excluded.team,
         contact_email = excluded.contact_email, read_only = excluded.read_only, updated_at = excluded.updated_at,
-        intake_revision = excluded.intake_revision`;
+        intake_revision = excluded.intake_revision, names_intake_revision = true`;
     } else if (expected === null) {
       statement = `${INSERT_SCHEMA} ON CONFLICT (schema_id, version) DO NOTHING`;
     } else {
       // The row must still be what the writer decided on: same content and ownership.
       // registered_at stays as stored, so $12 is the expected hash here.
       statement = `UPDATE svc_schema_versions SET content = $3, content_hash = $4, document_json = $5, openapi_version = $6,
-          endpoint_count = $7, owner = $8, team = $9, contact_email = $10, read_only = $11, updated_at = $13, intake_revision = $14
+          endpoint_count = $7, owner = $8, team = $9, contact_email = $10, read_only = $11, updated_at = $13, intake_revision = $14,
+          names_intake_revision = true
         WHERE schema_id = $1 AND version = $2 AND content_hash = $12 AND owner = $15 AND team = $16
           AND contact_email = $17 AND read_only = $18`;
       values.splice(11, 1, expected.contentHash);
