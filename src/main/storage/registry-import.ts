@@ -257,7 +257,7 @@ async function writeArchive(storage: Storage, input: Readable, plan: ImportPlan,
   const storedVersions = new Map((await storage.loadSchemaIndex()).map((s) => [versionKey(s.schemaId, s.version), s]));
   let lineNumber = 0;
   const stopped = (error: unknown) => new Error(`import stopped at line ${lineNumber}: ${errorMessage(error)}; `
-    + 'the lines before it were written (import the archive again to finish: what is stored as in the archive is left alone)', { cause: error });
+    + 'part of the archive was written (import it again to finish: what is stored as in the archive is left alone)', { cause: error });
   let read = 0;
   const registrations: Array<{ lineNumber: number; archived: ArchivedConsumer }> = [];
   for await (const line of archiveLines(input)) {
