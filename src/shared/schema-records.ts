@@ -15,6 +15,10 @@ export const EMPTY_OWNERSHIP: SchemaOwnershipRecord = Object.freeze({
   readOnly: false,
 });
 
+export function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
+  return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
+}
+
 /** One registered version as the main thread and the worker pools refer to it: the content hash is what workers key compiled contracts by. */
 export interface VersionRef {
   schemaId: string;

@@ -14,7 +14,7 @@ import type { IntakeResult, TaskDocument } from '../../shared/document-task-prot
 import { INTAKE_REVISION, intakeSchema } from '../../shared/openapi/schema-intake';
 import type { OpenApiDocument } from '../../shared/openapi/document';
 import { summarizeOperations, type OperationSummary } from '../../shared/openapi/operations';
-import { EMPTY_OWNERSHIP, type SchemaOwnershipRecord, type SchemaText, type VersionDocument, type VersionRef } from '../../shared/schema-records';
+import { EMPTY_OWNERSHIP, sameOwnership, type SchemaOwnershipRecord, type SchemaText, type VersionDocument, type VersionRef } from '../../shared/schema-records';
 export type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaVersionSummary, SchemaVersionWrite, Storage, StorageChange, StoredDocument } from '../storage/storage';
 import { INTERNAL_CALLER } from '../auth/principal';
@@ -637,10 +637,6 @@ function versionAssignment(message: string): VersionAssignment {
 
 function isOlder(summary: SchemaVersionSummary, than: SchemaVersionSummary): boolean {
   return summary.revision !== undefined && than.revision !== undefined && summary.revision < than.revision;
-}
-
-function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
-  return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
 }
 
 function cacheKey(schemaId: string, version: string, hash: string): string {

@@ -15,7 +15,7 @@ import { ErrorCode, SvcError, errorMessage } from '../../shared/errors';
 import { isBuiltInEnvironment } from '../../shared/identifiers';
 import { loadSchema } from '../../shared/openapi/load-document';
 import { INTAKE_REVISION } from '../../shared/openapi/schema-intake';
-import type { SchemaOwnershipRecord } from '../../shared/schema-records';
+import { sameOwnership } from '../../shared/schema-records';
 import {
   ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, DIGEST_FROM_VERSION, END_LINE_FROM_VERSION, ENVIRONMENTS_FROM_VERSION, LINE_TYPES, WHOLE_HISTORY,
   archiveDigest, checkConsumerLine, checkDeploymentLine, checkEndLine, checkEnvironmentLine, checkHeaderLine, checkSchemaLine,
@@ -416,10 +416,6 @@ function normalizedConsumer(record: ConsumerRecord): unknown[] {
 function sameDeployment(a: DeploymentRecord, b: DeploymentRecord): boolean {
   return a.schemaId === b.schemaId && a.environment === b.environment && a.consumerId === b.consumerId && a.version === b.version
     && a.action === b.action && a.schemaVersion === b.schemaVersion && a.recordedAt === b.recordedAt && a.recordedBy === b.recordedBy;
-}
-
-function sameOwnership(a: SchemaOwnershipRecord, b: SchemaOwnershipRecord): boolean {
-  return a.owner === b.owner && a.team === b.team && a.contactEmail === b.contactEmail && a.readOnly === b.readOnly;
 }
 
 function versionKey(schemaId: string, version: string): string {

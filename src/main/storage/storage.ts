@@ -3,7 +3,7 @@
  * store (SQLite, memory) and a networked one (PostgreSQL) fit behind it without changes above.
  * One contract test suite (test/storage/) runs against every backend.
  */
-import type { SchemaOwnershipRecord, SchemaText } from '../../shared/schema-records';
+import { sameOwnership, type SchemaOwnershipRecord, type SchemaText } from '../../shared/schema-records';
 
 /** One registered version of a schema, as stored. */
 export interface SchemaVersionRecord {
@@ -340,11 +340,7 @@ export type SaveResult = { saved: true; revision?: number } | { saved: false; cu
 /** Whether `current` (undefined: no version) is what `expected` describes. */
 export function holdsExpected(current: SchemaVersionSummary | undefined, expected: ExpectedVersion): boolean {
   if (expected === null || current === undefined) return expected === null && current === undefined;
-  return current.contentHash === expected.contentHash
-    && current.ownership.owner === expected.ownership.owner
-    && current.ownership.team === expected.ownership.team
-    && current.ownership.contactEmail === expected.ownership.contactEmail
-    && current.ownership.readOnly === expected.ownership.readOnly;
+  return current.contentHash === expected.contentHash && sameOwnership(current.ownership, expected.ownership);
 }
 
 /**

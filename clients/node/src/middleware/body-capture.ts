@@ -227,14 +227,12 @@ function recordingEnd(original: () => Method, takeTap: (response: ServerResponse
 function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): OutgoingHttpHeaders {
   const headers = response.getHeaders();
   if (Object.keys(headers).length > 0 || headersToWriteHead === undefined || headersToWriteHead === null) return headers;
-  const sent: OutgoingHttpHeaders = {};
+  const lines = new Map<string, string[]>();
   const add = (name: unknown, value: unknown) => {
     if (typeof name !== 'string' || value === undefined) return;
-    const key = name.toLowerCase();
-    const values = (Array.isArray(value) ? value : [value]).map(String);
-    // One value stays a string, as getHeaders() gives it; a repeated name gathers a list.
-    if (Object.hasOwn(sent, key)) sent[key] = [...[sent[key]!].flat().map(String), ...values];
-    else addOwn(sent, key, values.length === 1 ? values[0]! : values);
+    const values = lines.get(name.toLowerCase()) ?? [];
+    values.push(...(Array.isArray(value) ? value : [value]).map(String));
+    lines.set(name.toLowerCase(), values);
   };
   if (Array.isArray(headersToWriteHead)) {
     // [[name, value], …] or the flat raw form [name, value, name, value, …].
@@ -243,6 +241,9 @@ function headersAsSent(response: ServerResponse, headersToWriteHead: unknown): O
   } else {
     for (const [name, value] of Object.entries(headersToWriteHead as Record<string, unknown>)) add(name, value);
   }
+  // One value stays a string, as getHeaders() gives it; a repeated name keeps the list.
+  const sent: OutgoingHttpHeaders = {};
+  for (const [name, values] of lines) addOwn(sent, name, values.length === 1 ? values[0]! : values);
   return sent;
 }
 

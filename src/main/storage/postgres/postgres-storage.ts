@@ -75,6 +75,9 @@ interface DeploymentRow {
 
 const DEPLOYMENT_COLUMNS = 'schema_id, environment, consumer_id, version, action, schema_version, recorded_at, recorded_by';
 const DEPLOYMENT_FILTER = '($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2)';
+/** What is deployed now (currentDeployments): the newest entry of each target, when it deploys. $1 schema, $2 environment, either null. */
+const CURRENT_DEPLOYMENTS = `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE action = 'deployed' AND id IN (
+    SELECT max(id) FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} GROUP BY schema_id, environment, consumer_id)`;
 
 interface ConsumerRow {
   consumer_id: string;
@@ -311,10 +314,9 @@ export class PostgresStorage implements Storage {
       const { rowCount } = await client.query('SELECT 1 FROM svc_environments WHERE name = $1 FOR UPDATE', [name]);
       if (rowCount === 0) return { outcome: 'not-found' };
       const { rows } = await client.query<{ consumers: string; deployments: string }>(
-        `SELECT (SELECT COUNT(*) FROM svc_consumers WHERE environment = $1) AS consumers,
-            (SELECT COUNT(*) FROM svc_deployments WHERE action = 'deployed' AND id IN (
-              SELECT max(id) FROM svc_deployments WHERE environment = $1 GROUP BY schema_id, consumer_id)) AS deployments`,
-        [name],
+        `SELECT (SELECT COUNT(*) FROM svc_consumers WHERE environment = $2) AS consumers,
+            (SELECT COUNT(*) FROM (${CURRENT_DEPLOYMENTS}) AS current) AS deployments`,
+        [null, name],
       );
       const consumers = Number(rows[0]!.consumers);
       const deployments = Number(rows[0]!.deployments);
@@ -361,9 +363,7 @@ export class PostgresStorage implements Storage {
 
   async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
     const { rows } = await this.#query<DeploymentRow>(
-      `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE action = 'deployed' AND id IN (
-          SELECT max(id) FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} GROUP BY schema_id, environment, consumer_id)
-        ORDER BY schema_id, environment, consumer_id`,
+      `${CURRENT_DEPLOYMENTS} ORDER BY schema_id, environment, consumer_id`,
       [filter.schemaId ?? null, filter.environment ?? null],
     );
     return rows.map(rowToDeployment);
