@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.client.ContractValidator;
-import dev.svc.client.RegisterSchemaOptions;
 import dev.svc.client.support.ServletApp;
 import dev.svc.client.support.SharedServer;
 import jakarta.servlet.http.HttpServlet;
@@ -51,8 +50,7 @@ class HeaderCaptureTest {
 
     @BeforeAll
     static void registerSchema() {
-        validator = ContractValidator.builder().address(SharedServer.address()).build();
-        validator.registerSchemaContent(SCHEMA, DOCUMENT, RegisterSchemaOptions.DEFAULTS.withVersion("1.0.0"));
+        validator = SharedServer.validatorWithContent(SCHEMA, DOCUMENT);
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package dev.svc.client.support;
 
 import dev.svc.client.ContractValidator;
+import dev.svc.client.RegisterSchemaOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -31,6 +32,13 @@ public final class SharedServer {
     public static ContractValidator validatorWith(String schemaId, String documentName) {
         ContractValidator validator = ContractValidator.builder().address(address()).build();
         validator.registerSchemaWithVersion(schemaId, Documents.document(documentName), "1.0.0");
+        return validator;
+    }
+
+    /** A validator of the shared server with the document {@code content} registered as {@code schemaId} 1.0.0. */
+    public static ContractValidator validatorWithContent(String schemaId, String content) {
+        ContractValidator validator = ContractValidator.builder().address(address()).build();
+        validator.registerSchemaContent(schemaId, content, RegisterSchemaOptions.DEFAULTS.withVersion("1.0.0"));
         return validator;
     }
 }
