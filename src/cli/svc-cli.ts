@@ -7,33 +7,32 @@
 import { Cli, type BaseContext, type CommandClass } from 'clipanion';
 import { oneLine } from './failure';
 
-/** clipanion's own usage builder (Cli.getUsageByRegistration, public in its JS since 3.0, not in its types). */
-interface UsageBuilder {
-  getUsageByRegistration(commandClass: CommandClass<BaseContext>, options?: { detailed?: boolean; inlineOptions?: boolean }): { usage: string };
-  registrations: Map<CommandClass<BaseContext>, unknown>;
-}
-
 type UsageOptions = Parameters<Cli<BaseContext>['usage']>[1];
 
 export class SvcCli extends Cli<BaseContext> {
+  /** Option values named before clipanion pads the option column of --help, so the descriptions line up. */
+  protected override getUsageByRegistration(...args: Parameters<Cli<BaseContext>['getUsageByRegistration']>): ReturnType<Cli<BaseContext>['getUsageByRegistration']> {
+    const usage = super.getUsageByRegistration(...args);
+    return { ...usage, options: usage.options.map((option) => ({ ...option, definition: namePlaceholders(option.definition) })) };
+  }
+
   override error(error: unknown): string {
     return `svc: ${oneLine(error instanceof Error ? error.message : String(error))}\n`;
   }
 
   override usage(command: Parameters<Cli<BaseContext>['usage']>[0] = null, options?: UsageOptions): string {
     let text = super.usage(command, options);
-    const builder = this as unknown as UsageBuilder;
     const commandClass = command === null ? null : (typeof command === 'function' ? command : (command.constructor as CommandClass<BaseContext>));
     if (commandClass !== null) {
-      const shown = builder.getUsageByRegistration(commandClass, { inlineOptions: false }).usage;
-      const bare = builder.getUsageByRegistration(commandClass, { detailed: false }).usage;
-      const full = builder.getUsageByRegistration(commandClass, { inlineOptions: true }).usage;
+      const shown = this.getUsageByRegistration(commandClass, { inlineOptions: false }).usage;
+      const bare = this.getUsageByRegistration(commandClass, { detailed: false }).usage;
+      const full = this.getUsageByRegistration(commandClass, { inlineOptions: true }).usage;
       text = text.replace(`$ ${shown}\n`, `$ ${usageLine(bare, full)}\n`);
     } else {
       // The command list shows each command with its required options only; --help shows the rest.
-      for (const registered of builder.registrations.keys()) {
-        const bare = builder.getUsageByRegistration(registered, { detailed: false }).usage;
-        const full = builder.getUsageByRegistration(registered, { inlineOptions: true }).usage;
+      for (const registered of this.registrations.keys()) {
+        const bare = this.getUsageByRegistration(registered, { detailed: false }).usage;
+        const full = this.getUsageByRegistration(registered, { inlineOptions: true }).usage;
         text = text.replace(`  ${full}\n`, `  ${usageLine(bare, full)}\n`);
       }
     }

@@ -20,6 +20,19 @@ test('every command has --help and -h: a description and an example, plain text,
   }
 });
 
+test('--help lines up every option description in one column, values named after their option', async () => {
+  for (const command of COMMANDS) {
+    const { stdout } = await runSvcInProcess([...command.split(' '), '--help']);
+    const block = /\nOptions\n\n([\s\S]*?)\n(?:\n|$)/.exec(stdout)?.[1];
+    if (block === undefined) continue; // a command without options
+    const rows = block.split('\n').map((row) => /^ {2}(\S+(?: \S+)*) {4,}\S/.exec(row));
+    assert.ok(rows.every((row) => row !== null), `${command}: every option row is a definition and a description\n${block}`);
+    const columns = new Set(rows.map((row) => row![0].length - 1));
+    assert.equal(columns.size, 1, `${command}: descriptions start in one column\n${block}`);
+    assert.doesNotMatch(block, / #\d/, `${command}: option values are named`);
+  }
+});
+
 test('help (child process): plain text when stdout is not a terminal, listing every command', async () => {
   const { code, stdout, stderr } = await runSvc(['--help']);
   assert.equal(code, 0, stderr);
