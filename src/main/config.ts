@@ -28,7 +28,10 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Longest wait for in-flight calls at shutdown before they are cancelled. */
   shutdownGraceMs: number;
-  /** A connection that has sent no byte this long after it opened is closed (it holds a file descriptor). */
+  /**
+   * A connection that has not started its HTTP/2 session this long after it opened is closed (it holds a
+   * file descriptor); on the metrics port, one that has not sent a whole request's headers.
+   */
   connectionPrefaceTimeoutMs: number;
   /** Validation worker threads (src/main/validation-pool.ts); 0 means one per available core. */
   workerThreads: number;

@@ -163,7 +163,7 @@ export class SvcServer {
       metrics.watchPartialMessageBytes(listener.partialMessageBytes);
       const port = listener.port;
       if (config.metricsPort >= 0) {
-        metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger);
+        metricsServer = await MetricsServer.start(metrics, config.metricsHost, config.metricsPort, logger, config.connectionPrefaceTimeoutMs);
       }
       health.setStatus('', 'SERVING');
       health.setStatus(SERVICE_NAME, 'SERVING');

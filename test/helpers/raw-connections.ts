@@ -1,6 +1,7 @@
 /**
  * Raw TCP connections to a test server, for the tests of connections that never complete the HTTP/2
- * preface (plaintext and TLS alike): open one and write some bytes, then time when the server closes it.
+ * preface (plaintext and TLS alike) or, on the metrics port, a request: open one and write some bytes,
+ * then time when the server closes it.
  */
 import net from 'node:net';
 

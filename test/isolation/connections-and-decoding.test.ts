@@ -72,6 +72,20 @@ test('a connection that completes the preface (magic and SETTINGS) and then wait
   }
 });
 
+test('the metrics port closes a connection that sends nothing or half a request within connectionPrefaceTimeoutMs', async () => {
+  const partial = { 'nothing': Buffer.alloc(0), 'half a request line': Buffer.from('GET /metr'), 'headers without their end': Buffer.from('GET /metrics HTTP/1.1\r\nHost: x\r\n') };
+  const metricsPort = server.server.metricsPort!;
+  const connections = await Promise.all(Object.entries(partial).map(async ([label, bytes]) => ({
+    label, ...await connectAndWrite(metricsPort, bytes),
+  })));
+  const times = await Promise.all(connections.map(({ label, socket, opened }) => closedAfter(socket, opened, PREFACE_TIMEOUT_MS * 10, label)));
+  times.forEach((ms, i) => assert.ok(ms >= PREFACE_TIMEOUT_MS * 0.8, `${connections[i]!.label}: closed after ${Math.round(ms)} ms`));
+  // A scrape is still served.
+  const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  assert.equal(scrape.status, 200);
+  assert.match(await scrape.text(), /svc_/);
+});
+
 test('malformed protobuf answers INVALID_ARGUMENT on every operation', async () => {
   const client = rawClient(server.address);
   try {
