@@ -186,7 +186,7 @@ describe('API-key configuration at start-up', () => {
       ['[{"name": "a", "key": "k1"}, {"name": "a", "key": "k2"}]', /name "a" is used twice/],
       ['[{"name": "a", "key": "k1"}, {"name": "b", "key": "k1"}]', /"b" repeats a key/],
       ['[{"name": "a", "key": "k1", "expiresAt": "someday"}]', /"expiresAt" must be an ISO 8601 date-time or Unix seconds/],
-      ['[{"name": "a", "key": "k1", "role": "admin"}]', /unknown field "role"/],
+      ['[{"name": "a", "key": "k1", "role": "admin"}]', /entry 1: a field other than "name", "key"/],
     ];
     for (const [content, expected] of cases) {
       const file = path.join(dir, 'keys.json');

@@ -79,13 +79,18 @@ function keysFromFile(file: string | undefined, compiledPatterns: Map<string, Re
   return parsed.map((item: unknown, i) => entryFromFile(`${where}: entry ${i + 1}`, item, compiledPatterns));
 }
 
+/** The fields of one keys-file entry. */
+const ENTRY_FIELDS = Object.freeze(['name', 'key', 'expiresAt', 'scopes', 'schemas', 'team']);
+
 function entryFromFile(where: string, item: unknown, compiledPatterns: Map<string, RegExp>): ApiKeyEntry {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new ApiKeyConfigError(`${where}: expected an object with "name", "key" and optional "expiresAt"`);
   }
   const { name, key, expiresAt, scopes, schemas, team, ...rest } = item as Record<string, unknown>;
-  const unknownFields = Object.keys(rest);
-  if (unknownFields.length > 0) throw new ApiKeyConfigError(`${where}: unknown field "${unknownFields[0]}"`);
+  if (Object.keys(rest).length > 0) {
+    // Never its name: a file laid out as {"<key>": "<name>"} would put the key there.
+    throw new ApiKeyConfigError(`${where}: a field other than ${ENTRY_FIELDS.map((field) => `"${field}"`).join(', ')} (its name is not repeated: it may be a key)`);
+  }
   if (typeof name !== 'string' || !NAME_SHAPE.test(name) || name.length > LIMITS.maxIdLength) {
     throw new ApiKeyConfigError(`${where}: "name" must be 1 to ${LIMITS.maxIdLength} visible ASCII characters`);
   }
@@ -152,7 +157,8 @@ function parseExpiry(where: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const ms = typeof value === 'number' ? value * 1000 : typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) {
-    throw new ApiKeyConfigError(`${where}: "expiresAt" must be an ISO 8601 date-time or Unix seconds (got ${JSON.stringify(value)})`);
+    // The kind of value, never the value: a key pasted into the wrong field would be echoed.
+    throw new ApiKeyConfigError(`${where}: "expiresAt" must be an ISO 8601 date-time or Unix seconds (got ${typeof value === 'string' ? 'text that is not a date-time' : `a ${Array.isArray(value) ? 'list' : typeof value}`})`);
   }
   return ms;
 }
