@@ -200,7 +200,13 @@ export class SqliteStorage implements Storage {
   readonly #db: Database.Database;
   readonly #file: string;
   /** Device and inode of the file opened: a write goes on only while the path still names it. */
-  readonly #identity: { dev: number; ino: number };
+  readonly #identity: FileIdentity;
+  /**
+   * The same of its write-ahead log. Commits stay there until a checkpoint copies them into the
+   * database file (every 1,000 pages): a log deleted under the server takes them, and every later
+   * write, into an unlinked file that the next start never sees.
+   */
+  readonly #walIdentity: FileIdentity | undefined;
   readonly #logger: StoreLogger | undefined;
   readonly #statements;
   /** One server per data directory (enforced at open), so a lock of this process excludes every writer. */
@@ -241,9 +247,10 @@ export class SqliteStorage implements Storage {
     }
     this.#db.pragma('synchronous = FULL');
     this.#db.pragma('foreign_keys = ON');
-    const { dev, ino } = fs.statSync(this.#file);
-    this.#identity = { dev, ino };
+    this.#identity = identityOf(this.#file)!;
     migrate(this.#db);
+    // WAL mode has created the log by now (the lock taken above opened it).
+    this.#walIdentity = identityOf(`${this.#file}-wal`);
     this.#statements = {
       index: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions`),
       versionsOf: this.#db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM schema_versions WHERE schema_id = ?`),
@@ -378,17 +385,40 @@ export class SqliteStorage implements Storage {
   #write<T>(write: () => T): T {
     let problem: string;
     try {
-      const { dev, ino } = fs.statSync(this.#file);
-      if (dev === this.#identity.dev && ino === this.#identity.ino) return write();
-      problem = 'the database file was replaced while the server ran';
+      problem = this.#lostFile() ?? this.#lostWal() ?? '';
+      if (problem === '') return write();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') problem = 'the database file was deleted while the server ran';
-      else if (typeof code === 'string' && code.startsWith('SQLITE_')) problem = `the write failed (${code}: ${(error as Error).message})`;
+      if (typeof code === 'string' && code.startsWith('SQLITE_')) problem = `the write failed (${code}: ${(error as Error).message})`;
       else throw error;
     }
     this.#logger?.error({ caller: 'sqlite-storage', file: this.#file }, `write refused: ${problem}; nothing was stored`);
     throw new SvcError(ErrorCode.UNAVAILABLE, `the registry store cannot take writes: ${problem}; nothing was stored (restart the server to reopen ${this.#file})`);
+  }
+
+  /** Why the database file is no longer the one opened, or undefined while it is. */
+  #lostFile(): string | undefined {
+    const now = identityOf(this.#file);
+    if (now === undefined) return 'the database file was deleted while the server ran';
+    return sameFile(now, this.#identity) ? undefined : 'the database file was replaced while the server ran';
+  }
+
+  /**
+   * Why the write-ahead log is no longer the one opened, or undefined while it is. The commits it
+   * still holds are first copied into the database file (a checkpoint reads the open log), so the
+   * writes acknowledged before survive a restart or a crash.
+   */
+  #lostWal(): string | undefined {
+    if (this.#walIdentity === undefined) return undefined;
+    const now = identityOf(`${this.#file}-wal`);
+    if (now !== undefined && sameFile(now, this.#walIdentity)) return undefined;
+    const what = `the write-ahead log (${SQLITE_FILE_NAME}-wal) was ${now === undefined ? 'deleted' : 'replaced'} while the server ran`;
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+      return `${what} (the writes acknowledged before it were copied into the database file)`;
+    } catch (error) {
+      return `${what} and the writes acknowledged before it could not be copied into the database file (${(error as Error).message}): stop the server cleanly, which copies them`;
+    }
   }
 
   /** Throws environmentGone unless `name` is built in or stored. */
@@ -690,4 +720,19 @@ function rowToConsumer(row: ConsumerRow): ConsumerRecord {
     lastValidatedAt: row.last_validated_at,
     usedEndpoints: JSON.parse(row.used_endpoints),
   };
+}
+
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+/** Device and inode of the file at `file`, or undefined when there is none. */
+function identityOf(file: string): FileIdentity | undefined {
+  const stats = fs.statSync(file, { throwIfNoEntry: false });
+  return stats && { dev: stats.dev, ino: stats.ino };
+}
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
 }
