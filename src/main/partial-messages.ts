@@ -15,6 +15,9 @@
  *   share alone);
  * - is still not whole `maxReceiveMs` after its first byte (held bytes are held for a bounded time).
  * A message that arrives whole in one read, the common case, is only measured: no state is kept.
+ * A stream whose first message has not begun `firstMessageStartMaxMs` after its headers is reset
+ * too: it holds no bytes, but as a call in flight it kept its connection (and a descriptor) open for
+ * good, since only a connection without calls is closed as idle.
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
@@ -29,6 +32,8 @@ export interface PartialMessageLimits {
   largeMessageShare: number;
   /** Longest a message may take to arrive, from its first byte to its last. */
   maxReceiveMs: number;
+  /** Longest a stream may wait after its headers for the first byte of its first message. */
+  firstMessageStartMaxMs: number;
 }
 
 export const DEFAULT_PARTIAL_MESSAGE_LIMITS: Readonly<PartialMessageLimits> = Object.freeze({
@@ -37,10 +42,11 @@ export const DEFAULT_PARTIAL_MESSAGE_LIMITS: Readonly<PartialMessageLimits> = Ob
   largeMessageBytes: LIMITS.receiveLargeMessageBytes,
   largeMessageShare: LIMITS.receiveLargeMessageShare,
   maxReceiveMs: LIMITS.messageReceiveMaxMs,
+  firstMessageStartMaxMs: LIMITS.firstMessageStartMaxMs,
 });
 
 /** Why a stream was reset; the `reason` label of `svc_partial_message_resets_total`. */
-export const PARTIAL_MESSAGE_RESET_REASONS = Object.freeze(['server_bytes', 'connection_bytes', 'receive_time'] as const);
+export const PARTIAL_MESSAGE_RESET_REASONS = Object.freeze(['server_bytes', 'connection_bytes', 'receive_time', 'first_message_time'] as const);
 export type PartialMessageResetReason = (typeof PARTIAL_MESSAGE_RESET_REASONS)[number];
 
 export interface PartialMessageReset {
@@ -83,6 +89,8 @@ export function guardPartialMessages(
   checkLimits(limits);
   const largeMessageMaxBytes = Math.floor(limits.maxBytes * limits.largeMessageShare);
   const partial = new Map<http2.ServerHttp2Stream, PartialMessage>();
+  /** Streams that have sent no byte of a message yet, with when their headers came (performance.now()). */
+  const awaitingFirstByte = new Map<http2.ServerHttp2Stream, number>();
   const heldByConnection = new Map<http2.Http2Session, number>();
   let heldBytes = 0;
 
@@ -127,6 +135,7 @@ export function guardPartialMessages(
   };
 
   function onData(this: http2.ServerHttp2Stream, chunk: Buffer): void {
+    awaitingFirstByte.delete(this);
     let message = partial.get(this);
     let offset = 0;
     if (message === undefined) {
@@ -165,12 +174,20 @@ export function guardPartialMessages(
   }
 
   function onClose(this: http2.ServerHttp2Stream): void {
+    awaitingFirstByte.delete(this);
     forget(this);
+  }
+
+  /** The request ended (END_STREAM) before any message: grpc-js answers it, nothing is awaited. */
+  function onEnd(this: http2.ServerHttp2Stream): void {
+    awaitingFirstByte.delete(this);
   }
 
   // Shared listeners, no closure per call: most streams never hold a partial message.
   function onStream(stream: http2.ServerHttp2Stream): void {
+    awaitingFirstByte.set(stream, performance.now());
     stream.on('data', onData);
+    stream.once('end', onEnd);
     stream.once('close', onClose);
   }
 
@@ -179,13 +196,26 @@ export function guardPartialMessages(
   server.on('session', (session: http2.ServerHttp2Session) => session.on('stream', onStream));
 
   const sweep = setInterval(() => {
-    const oldest = performance.now() - limits.maxReceiveMs;
+    const now = performance.now();
+    const oldest = now - limits.maxReceiveMs;
     for (const [stream, message] of partial) {
       if (message.startedAt < oldest) {
         refuse(stream, message, 'receive_time', `${describe(message)} was not whole ${limits.maxReceiveMs / 1000} s after its first byte (messageReceiveMaxMs)`);
       }
     }
-  }, Math.min(1_000, limits.maxReceiveMs));
+    const latestHeaders = now - limits.firstMessageStartMaxMs;
+    for (const [stream, openedAt] of awaitingFirstByte) {
+      // Insertion order is the order headers came: the first one still in time ends the look.
+      if (openedAt >= latestHeaders) break;
+      awaitingFirstByte.delete(stream);
+      stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      onReset({
+        reason: 'first_message_time',
+        details: `a call sent no request message ${limits.firstMessageStartMaxMs / 1000} s after its headers (firstMessageStartMaxMs)`,
+        peer: stream.session?.socket?.remoteAddress,
+      });
+    }
+  }, Math.min(1_000, limits.maxReceiveMs, limits.firstMessageStartMaxMs));
   sweep.unref();
 
   return {
@@ -210,7 +240,7 @@ function endOfWholeMessages(chunk: Buffer): number {
 }
 
 function checkLimits(limits: PartialMessageLimits): void {
-  for (const name of ['maxBytes', 'maxBytesPerConnection', 'largeMessageBytes', 'maxReceiveMs'] as const) {
+  for (const name of ['maxBytes', 'maxBytesPerConnection', 'largeMessageBytes', 'maxReceiveMs', 'firstMessageStartMaxMs'] as const) {
     if (!Number.isSafeInteger(limits[name]) || limits[name] < 1) throw new TypeError(`partial message limits: ${name} must be a positive integer`);
   }
   if (!(limits.largeMessageShare > 0 && limits.largeMessageShare <= 1)) throw new TypeError('partial message limits: largeMessageShare must be above 0 and at most 1');

@@ -73,6 +73,12 @@ export const LIMITS = Object.freeze({
   receiveLargeMessageShare: 0.75,
   /** Longest a request message may take to arrive, from its first byte to its last. */
   messageReceiveMaxMs: 60_000, // 1 minute: 48 MiB at under 1 MB/s
+  /**
+   * Longest a call may wait, after its request headers, for the first byte of its first request
+   * message: a stream that sends headers and then nothing is a call in flight, which keeps its
+   * connection from ever being idle.
+   */
+  firstMessageStartMaxMs: 30_000, // 30 s
   /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
   maxConnectionIdleMs: 5 * 60_000, // 5 minutes
   /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */

@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, rawClient, rawUnary, registerSchema } from '../helpers/validation';
 
 const MiB = 1024 * 1024;
-const LIMITS = { maxBytes: 8 * MiB, maxBytesPerConnection: 5 * MiB, largeMessageBytes: 256 * 1024, largeMessageShare: 0.75, maxReceiveMs: 1_500 };
+const LIMITS = { maxBytes: 8 * MiB, maxBytesPerConnection: 5 * MiB, largeMessageBytes: 256 * 1024, largeMessageShare: 0.75, maxReceiveMs: 1_500, firstMessageStartMaxMs: 1_500 };
 const VALIDATE_PATH = '/svc.ContractValidator/ValidateInteraction';
 
 /** A raw HTTP/2 connection to the server, for streams that send what no gRPC client would. */
@@ -108,6 +108,29 @@ describe('partly received messages', { timeout: 30_000 }, () => {
       const { responseDeserialize } = contractValidatorDefinition().ValidateInteraction;
       assert.equal((responseDeserialize(Buffer.concat(chunks).subarray(5)) as { valid: boolean }).valid, true);
       assert.equal(await gauge(server), 0);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  test('a stream that sends its headers and then nothing is reset after firstMessageStartMaxMs; a message that starts in time is served', async () => {
+    const before = await resets(server);
+    const session = connect(server.server.port);
+    try {
+      // Before: such a stream was a call in flight for good, so its connection was never idle and never closed.
+      const silent = session.request({ ':method': 'POST', ':path': VALIDATE_PATH, 'content-type': 'application/grpc', te: 'trailers' });
+      silent.on('error', () => undefined);
+      const silentClosed = new Promise<number>((resolve) => silent.once('close', () => resolve(silent.rstCode ?? 0)));
+      const late = session.request({ ':method': 'POST', ':path': VALIDATE_PATH, 'content-type': 'application/grpc', te: 'trailers' });
+      late.on('data', () => undefined);
+      const lateTrailers = new Promise<http2.IncomingHttpHeaders>((resolve) => late.once('trailers', resolve));
+      await new Promise((resolve) => setTimeout(resolve, LIMITS.firstMessageStartMaxMs / 2));
+      late.end(Buffer.concat([prefix(validateBytes.length), validateBytes]));
+      assert.equal((await lateTrailers)['grpc-status'], '0', 'a message that began within the limit is answered');
+      const timer = performance.now();
+      assert.equal(await silentClosed, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      assert.ok(performance.now() - timer < 3 * LIMITS.firstMessageStartMaxMs, 'reset soon after the limit');
+      assert.equal((await resets(server)).first_message_time, before.first_message_time! + 1);
     } finally {
       session.destroy();
     }
