@@ -15,6 +15,7 @@ import { ApiKeyStore, listedKeyNames } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
 import { trustedProxyList } from './auth/client-address';
 import { resolveServerConfig, type ServerConfig } from './config';
+import { routeGrpcJsLog } from './grpc-js-log';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics';
 import { MetricsServer } from './metrics-server';
@@ -96,6 +97,7 @@ export class SvcServer {
     const { logger: givenLogger, env, partialMessageLimits, poolTuning, ...overrides } = options;
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
+    routeGrpcJsLog(logger);
     const metrics = new Metrics();
     const audit = createAuditRecorder(logger, metrics);
     const calls = createCallObserver(metrics, logger);

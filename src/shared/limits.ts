@@ -103,6 +103,8 @@ export const LIMITS = Object.freeze({
   apiKeyWarnBelowChars: 16,
   /** "call failed" lines per minute for UNAUTHENTICATED and PERMISSION_DENIED calls; the rest summed into the next line's `suppressed`. */
   refusedCallLogLinesPerMinute: 60,
+  /** Lines grpc-js writes of its own per minute (a client can cause some at will); the rest summed into the next line's `suppressed`. */
+  grpcJsLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */
   validationMaxErrors: 100,
   /** Validation: largest request or response body parsed (bytes of UTF-8). */
