@@ -95,20 +95,22 @@ function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedC
   const seconds = Number(process.hrtime.bigint() - observed.started) / 1e9;
   record(operation, code, seconds);
   if (!log.isLevelEnabled(code === status.OK ? 'debug' : 'info')) return;
+  // The peer is read now: a refusal's line left out may be written at the end of the minute, after the connection is gone.
+  const peer = call.getPeer();
   if (code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED) {
-    logRefusal((suppressed) => writeCallLine(call, observed, code, seconds, details, suppressed));
+    logRefusal((suppressed) => writeCallLine(peer, observed, code, seconds, details, suppressed));
   } else {
-    writeCallLine(call, observed, code, seconds, details, 0);
+    writeCallLine(peer, observed, code, seconds, details, 0);
   }
 }
 
 /** The call's one line. A refusal's details are the interceptor's own words, never the presented key. */
 function writeCallLine(
-  call: grpc.ServerInterceptingCallInterface, observed: ObservedCall, code: status, seconds: number, details: string | undefined, suppressed: number,
+  peer: string, observed: ObservedCall, code: status, seconds: number, details: string | undefined, suppressed: number,
 ): void {
   const { observer: { log }, operation } = observed;
   const line = {
-    operation, code: statusName(code), durationMs: Math.round(seconds * 1e6) / 1e3, peer: call.getPeer(),
+    operation, code: statusName(code), durationMs: Math.round(seconds * 1e6) / 1e3, peer,
     ...contextOf(operation, observed.firstMessage),
   };
   if (code === status.OK) log.debug(line, 'call completed');

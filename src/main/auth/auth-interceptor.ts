@@ -37,8 +37,10 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
     }
     const refuse = (reason: AuthFailureReason, details: string, detail: string, keyName?: string) => {
       metrics.authFailure.labels(reason).inc();
+      // Read now: a line left out may be written at the end of the minute, after the connection is gone.
+      const peer = call.getPeer();
       auditFailure((suppressed) => audit('auth_failure', {
-        reason, detail, keyName, operation: operationOf(descriptor.path) ?? descriptor.path.slice(0, 200), peer: call.getPeer(),
+        reason, detail, keyName, operation: operationOf(descriptor.path) ?? descriptor.path.slice(0, 200), peer,
         ...(suppressed > 0 ? { suppressed } : {}),
       }));
       call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details });
