@@ -3,6 +3,7 @@
  * and environment variables (flags win) and validated at start, with errors that name the option.
  */
 import path from 'node:path';
+import { LIMITS } from '../shared/limits';
 import { DEFAULT_RECORDING_LIMITS, MS_PER_DAY } from './evidence/recording-limits';
 import { STORAGE_KINDS, type StorageKind } from './storage/storage';
 import { checkDatabaseUrl } from './storage/postgres/database-url';
@@ -33,6 +34,8 @@ export interface ServerConfig {
    * file descriptor); on the metrics port, one that has not sent a whole request's headers.
    */
   connectionPrefaceTimeoutMs: number;
+  /** Open connections from one client address (trusted proxies excepted); 0 turns the limit off. */
+  maxConnectionsPerPeer: number;
   /** Validation worker threads (src/main/validation-pool.ts); 0 means one per available core. */
   workerThreads: number;
   /** Serve gRPC over TLS with `tlsCertPath` and `tlsKeyPath` (src/main/tls.ts). */
@@ -71,6 +74,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   logLevel: 'info',
   shutdownGraceMs: 10_000,
   connectionPrefaceTimeoutMs: 10_000,
+  maxConnectionsPerPeer: LIMITS.maxConnectionsPerPeer,
   workerThreads: 0,
   tls: false,
   tlsCertPath: '',
@@ -105,6 +109,7 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_RECORDING_RETENTION_DAYS: 'recordingRetentionDays',
   SVC_RECORDING_MAX_USAGE_KEYS: 'recordingMaxUsageKeys',
   SVC_TRUSTED_PROXIES: 'trustedProxies',
+  SVC_MAX_CONNECTIONS_PER_PEER: 'maxConnectionsPerPeer',
 } as const);
 
 export class ConfigError extends Error {
@@ -142,6 +147,7 @@ export function resolveServerConfig(
     logLevel: requireOneOf('logLevel', String(merged.logLevel).toLowerCase(), LOG_LEVELS),
     shutdownGraceMs: requireNonNegativeInteger('shutdownGraceMs', merged.shutdownGraceMs),
     connectionPrefaceTimeoutMs: requireNonNegativeInteger('connectionPrefaceTimeoutMs', merged.connectionPrefaceTimeoutMs),
+    maxConnectionsPerPeer: requireNonNegativeInteger('maxConnectionsPerPeer', merged.maxConnectionsPerPeer),
     workerThreads: requireNonNegativeInteger('workerThreads', merged.workerThreads),
     tls,
     ...tlsFiles,

@@ -5,7 +5,10 @@
  * server listens itself and hands every connection to grpc-js through its connection injector,
  * resetting the ones whose HTTP/2 session has not started within `prefaceTimeoutMs`: silent, one
  * byte, half a preface or a stalled TLS handshake, all alike. The same HTTP/2 server's streams are
- * followed for the bytes of messages not yet whole (partial-messages.ts).
+ * followed for the bytes of messages not yet whole (partial-messages.ts). A client address may hold
+ * at most `maxConnectionsPerPeer` connections: under a 256-descriptor limit, 240 connections of one
+ * host that completed the preface and sent nothing more kept every other client out for the
+ * 5 minutes before they counted as idle, and the host could open them again.
  */
 import type http2 from 'node:http2';
 import net from 'node:net';
@@ -27,6 +30,12 @@ export interface GrpcListenerOptions {
   credentials: grpc.ServerCredentials;
   /** 0 turns the preface timeout off. */
   prefaceTimeoutMs: number;
+  /** Open connections from one address; 0 turns the limit off. */
+  maxConnectionsPerPeer: number;
+  /** Addresses the limit does not apply to (trusted proxies: every client behind one shares its address). */
+  unlimitedPeer: (address: string) => boolean;
+  /** A connection reset for being one too many from its address. */
+  onConnectionRefused: (address: string) => void;
   partialMessages: PartialMessageLimits;
   onPartialMessageReset: (reset: PartialMessageReset) => void;
 }
@@ -54,7 +63,23 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
       if (key !== undefined && timer !== undefined) session.once('remoteSettings', () => forget(key, timer));
     });
   }
+  const connectionsByPeer = new Map<string, number>();
   const tcp = net.createServer({ noDelay: true }, (socket) => {
+    const peer = socket.remoteAddress;
+    if (options.maxConnectionsPerPeer > 0 && peer !== undefined && !options.unlimitedPeer(peer)) {
+      const open = connectionsByPeer.get(peer) ?? 0;
+      if (open >= options.maxConnectionsPerPeer) {
+        socket.resetAndDestroy();
+        options.onConnectionRefused(peer);
+        return;
+      }
+      connectionsByPeer.set(peer, open + 1);
+      socket.once('close', () => {
+        const left = connectionsByPeer.get(peer)! - 1;
+        if (left === 0) connectionsByPeer.delete(peer);
+        else connectionsByPeer.set(peer, left);
+      });
+    }
     const key = options.prefaceTimeoutMs > 0 ? addressPairOf(socket) : undefined;
     if (key !== undefined) {
       // A reset, not a FIN: grpc-js's HTTP/2 session holds the socket, and only a reset ends it for the peer.

@@ -98,6 +98,7 @@ export class Metrics {
   readonly permissionDenied = this.#counter('svc_permission_denied_total', 'Calls refused with PERMISSION_DENIED because the API key\'s scopes do not allow them, by operation and the scope needed', ['operation', 'scope']);
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
+  readonly peerConnectionsRefused = this.#counter('svc_peer_connections_refused_total', 'Connections reset on arrival: their client address already had maxConnectionsPerPeer open', []);
   readonly partialMessageResets = this.#counter('svc_partial_message_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their request message was arriving, by the limit it met', ['reason']);
   /** The rendering in progress, which scrapes arriving meanwhile share. */
   #rendering: Promise<string> | undefined;

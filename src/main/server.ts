@@ -13,7 +13,7 @@ import type { ContractValidatorHandlers } from '@svc/client/protocol';
 import { createAuditRecorder } from './audit';
 import { ApiKeyStore, listedKeyNames } from './auth/api-key-store';
 import { createAuthInterceptor } from './auth/auth-interceptor';
-import { trustedProxyList } from './auth/client-address';
+import { isTrusted, trustedProxyList } from './auth/client-address';
 import { resolveServerConfig, type ServerConfig } from './config';
 import { routeGrpcJsLog } from './grpc-js-log';
 import { createLogger, type Logger } from './logger';
@@ -159,6 +159,9 @@ export class SvcServer {
 
       listener = await listenForGrpc(grpcServer, {
         host: config.host, port: config.port, credentials, prefaceTimeoutMs: config.connectionPrefaceTimeoutMs,
+        maxConnectionsPerPeer: config.maxConnectionsPerPeer,
+        unlimitedPeer: (address) => trustedProxies !== undefined && isTrusted(trustedProxies, address),
+        onConnectionRefused: connectionRefusalRecorder(metrics, logger, config.maxConnectionsPerPeer),
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
       });
@@ -319,6 +322,18 @@ function partialMessageResetRecorder(metrics: Metrics, logger: Logger): (reset: 
   return ({ reason, details, peer }) => {
     metrics.partialMessageResets.labels(reason).inc();
     logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, suppressed }, `call reset while its request arrived: ${details}`));
+  };
+}
+
+/** Counts every connection refused for being one too many from its address, and logs them at a bounded rate. */
+function connectionRefusalRecorder(metrics: Metrics, logger: Logger, limit: number): (address: string) => void {
+  const logRefusal = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
+  return (peer) => {
+    metrics.peerConnectionsRefused.inc();
+    logRefusal((suppressed) => logger.warn(
+      { caller: 'server', peer, ...(suppressed > 0 ? { suppressed } : {}) },
+      `connection refused (reset): ${peer} already has ${limit} open connections (maxConnectionsPerPeer)`,
+    ));
   };
 }
 

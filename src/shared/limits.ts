@@ -79,6 +79,12 @@ export const LIMITS = Object.freeze({
    * connection from ever being idle.
    */
   firstMessageStartMaxMs: 30_000, // 30 s
+  /**
+   * Open connections from one client address (trusted proxies excepted); one past it is reset at
+   * once. Each holds a file descriptor for up to maxConnectionIdleMs without a call, so one host
+   * could otherwise take every descriptor the process has, and no other client could connect.
+   */
+  maxConnectionsPerPeer: 64,
   /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
   maxConnectionIdleMs: 5 * 60_000, // 5 minutes
   /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */

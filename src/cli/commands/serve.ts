@@ -34,7 +34,7 @@ export class ServeCommand extends SvcCommand {
       Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory|postgres), SVC_DATA_DIR, SVC_DATABASE_URL, LOG_LEVEL
       (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
       SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS, SVC_IMMUTABLE_VERSIONS (true|false), SVC_ALLOW_UNKNOWN_ENVIRONMENTS (true|false),
-      SVC_TRUSTED_PROXIES (comma-separated).
+      SVC_TRUSTED_PROXIES (comma-separated), SVC_MAX_CONNECTIONS_PER_PEER (open connections from one address, default 64; 0: no limit).
       Flags take precedence over the environment.
     `,
     examples: [

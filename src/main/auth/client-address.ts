@@ -88,7 +88,8 @@ export function peerHost(peer: string): string {
   return withPort && isIP(withPort[1]!) ? withPort[1]! : address;
 }
 
-function isTrusted(trusted: BlockList, address: string): boolean {
+/** Whether a bare address (no port) is one of the trusted proxies. */
+export function isTrusted(trusted: BlockList, address: string): boolean {
   const family = isIP(address);
   return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }

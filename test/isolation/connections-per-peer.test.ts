@@ -1,0 +1,57 @@
+/**
+ * One client address holds at most maxConnectionsPerPeer connections. Before, under a 256-descriptor
+ * limit, 240 connections from one host that completed the HTTP/2 preface and then sent nothing kept
+ * every other client out (their connections were accepted and dropped for want of a descriptor)
+ * until they counted as idle 5 minutes later.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { scrapeMetrics } from '../helpers/metrics-scrape';
+import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, closedAfter, connectAndWrite } from '../helpers/raw-connections';
+import { captureLogs } from '../helpers/log-capture';
+import { startTestServer } from '../helpers/server';
+
+const LIMIT = 3;
+const PREFACE = Buffer.concat([CLIENT_MAGIC, EMPTY_SETTINGS_FRAME]);
+
+test('a connection past maxConnectionsPerPeer from one address is reset at once; calls on the others go on, and a freed slot is taken again', async () => {
+  const logs = captureLogs('info');
+  const server = await startTestServer({ maxConnectionsPerPeer: LIMIT, logger: logs.logger });
+  const sockets: net.Socket[] = [];
+  try {
+    for (let i = 0; i < LIMIT; i++) sockets.push((await connectAndWrite(server.server.port, PREFACE)).socket);
+    // The test's own client connects only on its first call: the held connections take every slot.
+    const extra = net.connect(server.server.port, '127.0.0.1');
+    extra.on('error', () => undefined); // reset by the server, maybe before 'connect'
+    await closedAfter(extra, performance.now(), 2_000, 'the connection past the limit');
+    const scrape = await scrapeMetrics(server.server.metricsPort!);
+    assert.equal(scrape.families.get('svc_peer_connections_refused_total')!.samples[0]!.value, 1);
+    assert.ok(logs.lines().some((line) => line.level === 'warn' && /connection refused \(reset\): 127\.0\.0\.1 already has 3 open connections \(maxConnectionsPerPeer\)/.test(String(line.msg))), logs.text());
+    assert.ok(sockets.every((socket) => !socket.destroyed), 'the connections within the limit stay open');
+
+    // One closes: its slot is free for the next connection (the test client's).
+    const freed = sockets.pop()!;
+    await new Promise<void>((resolve) => { freed.once('close', () => resolve()); freed.destroy(); });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = await server.client.call('ListSchemas', {});
+    assert.ok(Array.isArray(answer.schemas));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await server.close();
+  }
+});
+
+test('trusted proxies are not limited: every client behind one shares its address', async () => {
+  const server = await startTestServer({ maxConnectionsPerPeer: LIMIT, trustedProxies: ['127.0.0.1'] });
+  const sockets: net.Socket[] = [];
+  try {
+    for (let i = 0; i < LIMIT + 2; i++) sockets.push((await connectAndWrite(server.server.port, PREFACE)).socket);
+    const answer = await server.client.call('ListSchemas', {});
+    assert.ok(Array.isArray(answer.schemas));
+    assert.ok(sockets.every((socket) => !socket.destroyed));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await server.close();
+  }
+});
