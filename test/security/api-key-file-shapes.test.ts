@@ -47,3 +47,11 @@ test('a reload that reads a key in a wrong field keeps the old keys and does not
   assert.throws(() => store.reload(), (error: Error) => keyPieces(error.message).length === 0 && /entry 2: a field other than/.test(error.message));
   assert.deepEqual(store.names(), ['ci']);
 });
+
+test('a keys file that starts with a byte order mark is read like one without', () => {
+  const file = path.join(dir, 'bom.json');
+  fs.writeFileSync(file, `\uFEFF${JSON.stringify([{ name: 'ci', key: KEY }])}\r\n`);
+  const store = ApiKeyStore.load({ SVC_API_KEYS_FILE: file });
+  assert.deepEqual(store.names(), ['ci']);
+  assert.equal(store.check(KEY).ok, true);
+});

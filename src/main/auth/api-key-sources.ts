@@ -62,7 +62,8 @@ function keysFromFile(file: string | undefined, compiledPatterns: Map<string, Re
   const where = `${API_KEY_ENV_VARS.file} ${file}`;
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // A byte order mark (editors on Windows write one) is not JSON: JSON.parse refused the whole file.
+    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     throw new ApiKeyConfigError(`${where}: cannot read the file: ${(error as Error).message}`);
   }
