@@ -3,10 +3,14 @@
  * is left out by grpc-js, which wrote its whole value to stderr in a line of its own: a client that
  * sent `authorization: Bearer<TAB><key>` put its key there, once per call, as often as it liked.
  * grpc-js's lines now go through the server's logger, naming only the header, at a bounded rate.
+ * Its trace lines (GRPC_TRACE=server_call, GRPC_VERBOSITY=DEBUG) dumped every call's headers, the
+ * configured key included: they still go to stderr, without the key headers' values.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
+import * as grpc from '@grpc/grpc-js';
+import { log as grpcJsLog } from '@grpc/grpc-js/build/src/logging';
 import { LIMITS } from '../../src/shared/limits';
 import { captureLogs } from '../helpers/log-capture';
 import { startTestServer } from '../helpers/server';
@@ -63,4 +67,26 @@ test('a key in a header value gRPC metadata cannot hold never reaches stderr or 
   assert.ok(dropped.length >= 2 && dropped.length <= LIMITS.grpcJsLogLinesPerMinute, `${dropped.length} grpc-js lines for ${CALLS + 2} calls`);
   assert.deepEqual(new Set(dropped.map((line) => line.header)), new Set(['authorization', 'x-api-key']));
   assert.match(String(dropped[0]!.msg), /a request header was left out of the call's metadata: its value has characters gRPC metadata may not hold \(the value is not shown\)/);
+});
+
+test('grpc-js trace lines that dump a call\'s headers show no key', async () => {
+  const server = await startTestServer({ apiKeyAuth: true, env: { SVC_API_KEYS: KEY } });
+  let stderr = '';
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    stderr += String(chunk);
+    return typeof chunk === 'string' && chunk.startsWith('D ') ? true : write(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  grpc.setLogVerbosity(grpc.logVerbosity.DEBUG);
+  try {
+    // The line grpc-js's server_call tracer writes for each call (server-interceptors.ts), as GRPC_TRACE turns it on at load.
+    const headers = { 'content-type': ['application/grpc'], 'x-api-key': [`${KEY}, other`], authorization: [`Bearer ${KEY}`], 'x-request-id': ['r-1'] };
+    grpcJsLog(grpc.logVerbosity.DEBUG, `2026-01-01T00:00:00.000Z | v1 1 | server_call | Request to /svc.ContractValidator/ListSchemas received headers ${JSON.stringify(headers)}`);
+  } finally {
+    grpc.setLogVerbosity(grpc.logVerbosity.ERROR);
+    process.stderr.write = write;
+    await server.close();
+  }
+  assert.match(stderr, /^D .*received headers \{"content-type":\["application\/grpc"\],"x-api-key":\["\[redacted\]"\],"authorization":\["\[redacted\]"\],"x-request-id":\["r-1"\]\}\n$/);
+  assert.deepEqual(keyPieces(stderr), []);
 });
