@@ -52,15 +52,17 @@ function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: b
       throw error;
     }
     const method = methodLabel(head.method);
+    let validating = false;
     try {
       // The reference only: the document travels to a worker once, when that worker first needs it.
       // A replica that has not seen this schema yet reads it from the shared store before answering "not found".
       const contract = ctx.schemas.findVersionRef(head.schemaId, head.schemaVersion) ?? await ctx.schemas.readVersionRef(head.schemaId, head.schemaVersion);
+      validating = true;
       const answer = await ctx.pool.validate({ operation, message, contract, streamed, isCancelled });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;
     } catch (error) {
-      const failure = failureResult(error);
+      const failure = failureResult(error, validating);
       const schemaLabel = ctx.schemas.hasSchema(head.schemaId) ? head.schemaId : UNKNOWN_LABEL;
       if (failure === undefined) {
         record(schemaLabel, method, 'error', '', started);
@@ -89,11 +91,16 @@ function readHead(operation: ValidationOperation, message: Buffer): MessageHead 
   }
 }
 
-/** The answer-as-result for the failures the spec reports in ValidationResult; undefined for the others. */
-function failureResult(error: unknown): { category: ErrorCategory; message: string } | undefined {
+/**
+ * The answer-as-result for the failures the spec reports in ValidationResult; undefined for the
+ * others. From the pool (`validating`), INVALID_ARGUMENT says the message itself is malformed past
+ * the routing head read here (an embedded RequestData or ResponseData): a call failure, like a
+ * malformed head. It was answered `valid: false`, status OK, a verdict on a contract nobody checked.
+ */
+function failureResult(error: unknown, validating: boolean): { category: ErrorCategory; message: string } | undefined {
   if (!(error instanceof SvcError)) return undefined;
   switch (error.code) {
-    case ErrorCode.INVALID_ARGUMENT: return { category: 'input_validation', message: error.message };
+    case ErrorCode.INVALID_ARGUMENT: return validating ? undefined : { category: 'input_validation', message: error.message };
     case ErrorCode.SCHEMA_NOT_FOUND:
     case ErrorCode.SCHEMA_VERSION_NOT_FOUND: return { category: 'schema_not_found', message: error.message };
     default: return undefined;
