@@ -14,6 +14,7 @@ import type http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 import { guardPartialMessages, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
+import { guardUnsentAnswers, type UnsentAnswerLimits, type UnsentAnswerReset } from './unsent-answers';
 
 export interface GrpcListener {
   /** The bound port (the one asked for, or the one picked for 0). */
@@ -38,11 +39,14 @@ export interface GrpcListenerOptions {
   onConnectionRefused: (address: string) => void;
   partialMessages: PartialMessageLimits;
   onPartialMessageReset: (reset: PartialMessageReset) => void;
+  unsentAnswers: UnsentAnswerLimits;
+  onUnsentAnswerReset: (reset: UnsentAnswerReset) => void;
 }
 
 export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions): Promise<GrpcListener> {
   const { injector, http2Server } = createInjector(server, options.credentials);
   const partialMessages = guardPartialMessages(http2Server, options.partialMessages, options.onPartialMessageReset);
+  const unsentAnswers = guardUnsentAnswers(http2Server, options.unsentAnswers, options.onUnsentAnswerReset);
   /** Connections whose preface has not arrived, by their address pair (the one key both ends of the wait can read). */
   const awaitingPreface = new Map<string, NodeJS.Timeout>();
   const forget = (key: string, timer: NodeJS.Timeout) => {
@@ -95,6 +99,7 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
   return new Promise((resolve, reject) => {
     tcp.once('error', (error) => {
       partialMessages.close();
+      unsentAnswers.close();
       reject(new Error(`cannot listen on ${address}: ${error.message}`));
     });
     tcp.listen({ host: options.host.replace(/^\[|\]$/g, ''), port: options.port }, () => {
@@ -103,6 +108,7 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
         partialMessageBytes: partialMessages.heldBytes,
         close() {
           partialMessages.close();
+          unsentAnswers.close();
           closing ??= new Promise((done) => tcp.close(() => done()));
           return closing;
         },

@@ -15,6 +15,7 @@ import { BreakingChangeType } from '@svc/client/protocol';
 import { AUDIT_EVENT_TYPES } from './audit-event-types';
 import { RECORDING_DROP_REASONS } from './evidence/drop-reasons';
 import { PARTIAL_MESSAGE_RESET_REASONS } from './partial-messages';
+import { UNSENT_ANSWER_RESET_REASONS } from './unsent-answers';
 import { SeriesCounter, SeriesHistogram, SeriesMetric } from './series-metrics';
 
 /** The label value for anything outside a bounded set (an unregistered schema id, an odd method). */
@@ -99,6 +100,7 @@ export class Metrics {
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
   readonly peerConnectionsRefused = this.#counter('svc_peer_connections_refused_total', 'Connections reset on arrival: their client address already had maxConnectionsPerPeer open', []);
+  readonly unsentAnswerResets = this.#counter('svc_unsent_answer_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their answer waited for the client to take it, by the limit it met', ['reason']);
   readonly partialMessageResets = this.#counter('svc_partial_message_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their request message was arriving, by the limit it met', ['reason']);
   /** The rendering in progress, which scrapes arriving meanwhile share. */
   #rendering: Promise<string> | undefined;
@@ -122,6 +124,7 @@ export class Metrics {
     this.recordedInteractions.labels('accepted', '').inc(0);
     for (const reason of RECORDING_DROP_REASONS) this.recordedInteractions.labels('dropped', reason).inc(0);
     for (const reason of PARTIAL_MESSAGE_RESET_REASONS) this.partialMessageResets.labels(reason).inc(0);
+    for (const reason of UNSENT_ANSWER_RESET_REASONS) this.unsentAnswerResets.labels(reason).inc(0);
   }
 
   /** Where the schema gauges read their counts when scraped (the schema registry). */

@@ -48,6 +48,7 @@ import { listenForGrpc, type GrpcListener } from './grpc-listener';
 import { createStreamTurns } from './stream-turns';
 import { rateLimited } from './log-rate-limit';
 import { DEFAULT_PARTIAL_MESSAGE_LIMITS, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
+import { DEFAULT_UNSENT_ANSWER_LIMITS, type UnsentAnswerLimits, type UnsentAnswerReset } from './unsent-answers';
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** A logger to use instead of one writing JSON lines to stdout. */
@@ -56,6 +57,7 @@ export interface StartOptions extends Partial<ServerConfig> {
   env?: NodeJS.ProcessEnv;
   /** Limits on request messages not yet whole (default: the LIMITS values); embedding and tests only. */
   partialMessageLimits?: Partial<PartialMessageLimits>;
+  unsentAnswerLimits?: Partial<UnsentAnswerLimits>;
   /** How the validation pool queues stream items and bounds a batch's time (default: DEFAULT_POOL_OPTIONS); embedding and tests only. */
   poolTuning?: Partial<Pick<ValidationPoolOptions, 'maxQueuedStreamItems' | 'minStreamItemsPerBatch' | 'maxRunMs'>>;
 }
@@ -94,7 +96,7 @@ export class SvcServer {
   }
 
   static async start(options: StartOptions = {}): Promise<SvcServer> {
-    const { logger: givenLogger, env, partialMessageLimits, poolTuning, ...overrides } = options;
+    const { logger: givenLogger, env, partialMessageLimits, unsentAnswerLimits, poolTuning, ...overrides } = options;
     const config = resolveServerConfig(overrides, env);
     const logger = givenLogger ?? createLogger(config.logLevel);
     routeGrpcJsLog(logger);
@@ -164,6 +166,8 @@ export class SvcServer {
         onConnectionRefused: connectionRefusalRecorder(metrics, logger, config.maxConnectionsPerPeer),
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
+        unsentAnswers: { ...DEFAULT_UNSENT_ANSWER_LIMITS, ...unsentAnswerLimits },
+        onUnsentAnswerReset: unsentAnswerResetRecorder(metrics, logger),
       });
       metrics.watchPartialMessageBytes(listener.partialMessageBytes);
       const port = listener.port;
@@ -322,6 +326,15 @@ function partialMessageResetRecorder(metrics: Metrics, logger: Logger): (reset: 
   return ({ reason, details, peer }) => {
     metrics.partialMessageResets.labels(reason).inc();
     logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, suppressed }, `call reset while its request arrived: ${details}`));
+  };
+}
+
+/** Counts every reset of a call whose answer its client did not take, and logs them at a bounded rate. */
+function unsentAnswerResetRecorder(metrics: Metrics, logger: Logger): (reset: UnsentAnswerReset) => void {
+  const logReset = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
+  return ({ reason, details, peer }) => {
+    metrics.unsentAnswerResets.labels(reason).inc();
+    logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, ...(suppressed > 0 ? { suppressed } : {}) }, `call reset while its answer waited for the client: ${details}`));
   };
 }
 

@@ -85,6 +85,15 @@ export const LIMITS = Object.freeze({
    * could otherwise take every descriptor the process has, and no other client could connect.
    */
   maxConnectionsPerPeer: 64,
+  /**
+   * Bytes of answers written but not yet taken by their clients (HTTP/2 flow control), all
+   * connections together; past it the streams holding the most are reset (src/main/unsent-answers.ts).
+   */
+  answerMaxUnsentBytes: 512 * 1024 * 1024, // 512 MiB
+  /** The same for one connection's streams. */
+  answerMaxUnsentBytesPerConnection: 128 * 1024 * 1024, // 128 MiB: two of the largest answers, and more
+  /** Longest an answer's unsent bytes may wait without its client taking any. */
+  answerMaxStallMs: 60_000, // 1 minute
   /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
   maxConnectionIdleMs: 5 * 60_000, // 5 minutes
   /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */
