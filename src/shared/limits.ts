@@ -83,8 +83,10 @@ export const LIMITS = Object.freeze({
    * Open connections from one client address (trusted proxies excepted); one past it is reset at
    * once. Each holds a file descriptor for up to maxConnectionIdleMs without a call, so one host
    * could otherwise take every descriptor the process has, and no other client could connect.
+   * Room for the clients that share an address: a Kubernetes node's pods reaching svc through the
+   * node's address (110 pods a node by default), a CI host's parallel jobs.
    */
-  maxConnectionsPerPeer: 64,
+  maxConnectionsPerPeer: 256,
   /**
    * Bytes of answers written but not yet taken by their clients (HTTP/2 flow control), all
    * connections together; past it the streams holding the most are reset (src/main/unsent-answers.ts).

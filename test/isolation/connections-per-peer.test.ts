@@ -7,10 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { runSvc } from '../cli/run-svc';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
 import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, closedAfter, connectAndWrite } from '../helpers/raw-connections';
 import { captureLogs } from '../helpers/log-capture';
-import { startTestServer } from '../helpers/server';
+import { spawnServerProcess, startTestServer } from '../helpers/server';
 
 const LIMIT = 3;
 const PREFACE = Buffer.concat([CLIENT_MAGIC, EMPTY_SETTINGS_FRAME]);
@@ -54,4 +55,21 @@ test('trusted proxies are not limited: every client behind one shares its addres
     for (const socket of sockets) socket.destroy();
     await server.close();
   }
+});
+
+test('svc serve takes --max-connections-per-peer (SVC_MAX_CONNECTIONS_PER_PEER) and refuses a value that is no count', async () => {
+  const server = await spawnServerProcess({ storage: 'memory', args: ['--max-connections-per-peer', String(LIMIT)] });
+  const sockets: net.Socket[] = [];
+  try {
+    for (let i = 0; i < LIMIT; i++) sockets.push((await connectAndWrite(server.port, PREFACE)).socket);
+    const extra = net.connect(server.port, '127.0.0.1');
+    extra.on('error', () => undefined);
+    await closedAfter(extra, performance.now(), 2_000, 'the connection past the flag\'s limit');
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    assert.equal(await server.stop(), 0);
+  }
+  const refused = await runSvc(['serve', '--max-connections-per-peer', 'many', '--port', '0', '--metrics-port=-1', '--storage', 'memory']);
+  assert.equal(refused.code, 2, 'a usage error');
+  assert.match(refused.stderr + refused.stdout, /--max-connections-per-peer/);
 });
