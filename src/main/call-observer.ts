@@ -3,10 +3,11 @@
  * `svc_grpc_requests_total{method,status}`, times `svc_grpc_request_duration_seconds{method}` and
  * writes one log line per call of the ContractValidator service, whatever ends the call: the handler,
  * an auth refusal, a message over the size limit, a decompression bomb, the deadline, the client
- * going away or the server cancelling it at shutdown. Refusals (UNAUTHENTICATED, PERMISSION_DENIED) are lines any client can cause at will, so
- * they are written at most refusedCallLogLinesPerMinute, the rest summed into the next one's
- * `suppressed`. Label values are bounded: `method` is an operation name of the service, `status` a
- * gRPC status name.
+ * going away or the server cancelling it at shutdown. A failed call's line is one any client can
+ * cause at will, so failed calls are written at most refusedCallLogLinesPerMinute for refusals
+ * (UNAUTHENTICATED, PERMISSION_DENIED) and failedCallLogLinesPerMinute for each other status, the rest
+ * summed into the next one's `suppressed`; the metrics count every call. Label values are bounded:
+ * `method` is an operation name of the service, `status` a gRPC status name.
  */
 import * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
@@ -45,6 +46,7 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
     log: logger.child({ caller: 'rpc' }),
     record: createCallRecorder(metrics),
     logRefusal: rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000),
+    logFailure: new Map(),
     cancelledBy: 'call ended by the client',
   };
   const interceptor: grpc.ServerInterceptor = (descriptor, call) => {
@@ -74,6 +76,8 @@ interface Observer {
   log: Logger;
   record: (operation: string, code: status, seconds: number) => void;
   logRefusal: RateLimitedWrite;
+  /** The other failed calls' lines, a budget per status. */
+  logFailure: Map<status, RateLimitedWrite>;
   /** The details of a call that reaches onCancel: who ended it. */
   cancelledBy: string;
 }
@@ -91,17 +95,19 @@ interface ObservedCall {
 function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedCall, code: status, details: string | undefined): void {
   if (observed.ended) return;
   observed.ended = true;
-  const { observer: { log, record, logRefusal }, operation } = observed;
+  const { observer: { log, record, logRefusal, logFailure }, operation } = observed;
   const seconds = Number(process.hrtime.bigint() - observed.started) / 1e9;
   record(operation, code, seconds);
   if (!log.isLevelEnabled(code === status.OK ? 'debug' : 'info')) return;
-  // The peer is read now: a refusal's line left out may be written at the end of the minute, after the connection is gone.
+  // The peer is read now: a line left out may be written at the end of the minute, after the connection is gone.
   const peer = call.getPeer();
-  if (code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED) {
-    logRefusal((suppressed) => writeCallLine(peer, observed, code, seconds, details, suppressed));
-  } else {
+  if (code === status.OK) {
     writeCallLine(peer, observed, code, seconds, details, 0);
+    return;
   }
+  let write = code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED ? logRefusal : logFailure.get(code);
+  if (write === undefined) logFailure.set(code, (write = rateLimited(LIMITS.failedCallLogLinesPerMinute, 60_000)));
+  write((suppressed) => writeCallLine(peer, observed, code, seconds, details, suppressed));
 }
 
 /** The call's one line. A refusal's details are the interceptor's own words, never the presented key. */

@@ -120,6 +120,13 @@ export const LIMITS = Object.freeze({
   apiKeyWarnBelowChars: 16,
   /** "call failed" lines per minute for UNAUTHENTICATED and PERMISSION_DENIED calls; the rest summed into the next line's `suppressed`. */
   refusedCallLogLinesPerMinute: 60,
+  /**
+   * "call failed" lines per minute for each other status (CANCELLED, INVALID_ARGUMENT, …); the rest
+   * summed into the next line's `suppressed`. Any client can fail calls at will (a stream opened and
+   * reset at once costs it one frame each), and a budget per status keeps one flood from hiding another
+   * status's lines.
+   */
+  failedCallLogLinesPerMinute: 300,
   /** Lines grpc-js writes of its own per minute (a client can cause some at will); the rest summed into the next line's `suppressed`. */
   grpcJsLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */

@@ -2,7 +2,8 @@
  * A client that hammers the server with a wrong API key cannot flood the log through the per-call
  * lines either: "call failed" lines of refused calls (UNAUTHENTICATED, PERMISSION_DENIED) are written
  * at most refusedCallLogLinesPerMinute, the next one after the minute carries how many were left out,
- * and other failed calls are still logged one by one. No part of a key reaches the log.
+ * and other failed calls are still logged, up to failedCallLogLinesPerMinute for each status (any client
+ * can fail calls at will: a rapid-reset flood wrote a line per stream). No part of a key reaches the log.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,6 +67,37 @@ test('refused calls write at most refusedCallLogLinesPerMinute "call failed" lin
     for (const key of [RIGHT_KEY, WRONG_KEY]) {
       for (const part of [key, key.slice(-12)]) assert.ok(!text.includes(part), `"${part}" appears in the log`);
     }
+  } finally {
+    await server.close();
+  }
+});
+
+test('other failed calls write at most failedCallLogLinesPerMinute lines for each status; a flood of one status leaves another\'s lines', async (t) => {
+  const logs = captureLogs('info');
+  const server = await startTestServer({ logger: logs.logger });
+  try {
+    const failedCalls = LIMITS.failedCallLogLinesPerMinute + 40;
+    let started = 0;
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (started < failedCalls) {
+        started += 1;
+        await assert.rejects(server.client.call('ListEndpoints', { schema_id: `nobody-${started}` }, { deadlineMs: 10_000 }),
+          (error: grpc.ServiceError) => error.code === grpc.status.NOT_FOUND);
+      }
+    }));
+    const linesOf = (code: string) => logs.lines().filter((line) => line.msg === 'call failed' && line.code === code);
+    assert.equal(linesOf('NOT_FOUND').length, LIMITS.failedCallLogLinesPerMinute, `${failedCalls} NOT_FOUND calls`);
+
+    // Another status has a budget of its own.
+    await assert.rejects(server.client.call('GetSchema', { schema_id: '' }, { deadlineMs: 10_000 }),
+      (error: grpc.ServiceError) => error.code === grpc.status.INVALID_ARGUMENT);
+    assert.equal(linesOf('INVALID_ARGUMENT').length, 1);
+
+    // A minute later the next NOT_FOUND line says how many were left out.
+    const now = performance.now.bind(performance);
+    t.mock.method(performance, 'now', () => now() + 61_000);
+    await assert.rejects(server.client.call('ListEndpoints', { schema_id: 'nobody-after' }, { deadlineMs: 10_000 }));
+    assert.equal(linesOf('NOT_FOUND').at(-1)!.suppressed, 40);
   } finally {
     await server.close();
   }
