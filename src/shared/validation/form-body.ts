@@ -8,9 +8,9 @@ import { setOwn } from '../json';
 import { LIMITS } from '../limits';
 import { FORM_MEDIA_TYPES } from '../openapi/document';
 import { arraySeparator, type ParameterStyle } from '../openapi/parameter-style';
-import { escapeRegExp } from '../regex';
 import { outsideDoubleRange } from './double-range';
 import { JsonRefusal, parseGuardedJson, type BodyLimits } from './json-body';
+import { quote } from './messages';
 import { decodeComponent } from './query-string';
 import { NOT_COERCIBLE, OUTSIDE_DOUBLE_RANGE, coerceAlternatives, coerceScalar, type ValueShape } from './value-shape';
 
@@ -58,14 +58,19 @@ function parseUrlEncoded(body: string): FormFields | { problem: string } {
  * inside a part's content is content; bare LF line breaks are taken too.
  */
 function parseMultipart(body: string, boundary: string): FormFields | { problem: string } {
-  const delimiter = new RegExp(`\\r?\\n--${escapeRegExp(boundary)}`);
   // The preamble, the parts and the closing `--`: one section more than that means parts over the limit.
   const maxSections = MAX_FORM_PARTS + 3;
+  // Split on the text, not an expression of it: the boundary is the caller's, and one of 100,000
+  // characters made an expression V8 refuses to compile (the call failed as INTERNAL).
   // The first delimiter may open the body, with no line break before it.
-  const sections = `\r\n${body}`.split(delimiter, maxSections);
+  const sections = `\r\n${body}`.split(`\n--${boundary}`, maxSections);
   if (sections.length === maxSections) return { problem: `more than ${MAX_FORM_PARTS} parts (maxFormParts)` };
   if (sections.length < 3 || !sections[sections.length - 1]!.startsWith('--')) {
-    return { problem: `the body is not delimited by the boundary "${boundary}"` };
+    return { problem: `the body is not delimited by the boundary ${quote(boundary, LIMITS.validationMaxQuotedValueChars)}` };
+  }
+  // A delimiter's line break may be CRLF: its CR ends the section before it.
+  for (let i = 0; i < sections.length - 1; i++) {
+    if (sections[i]!.endsWith('\r')) sections[i] = sections[i]!.slice(0, -1);
   }
   const fields: FormFields = new Map();
   for (const section of sections.slice(1, -1)) {
