@@ -49,6 +49,8 @@ export function attributeInteraction(
   const request = message.request;
   const response = message.response;
   if (!request || !response) return { skipped: 'missing_request_or_response' };
+  // Checked before routing, which splits the path on the main thread (validation refuses such a path too).
+  if (request.path.length > LIMITS.validationMaxPathChars) return { skipped: 'path_size' };
   const operation = resolved.matcher.match(request.method, request.path);
   if (!operation) return { skipped: 'route' };
   // Checked before anything reads a body: describing one costs per character.

@@ -50,5 +50,8 @@ export function documentedStatusKey(statuses: readonly string[], status: number)
 }
 
 function splitPath(path: string): string[] {
-  return path.replace(/\/+$/, '').split('/').slice(1);
+  // Not `/\/+$/`: that expression retries from every slash of a run, and 60,000 slashes held the main thread 1.3 s.
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f /* / */) end--;
+  return path.slice(0, end).split('/').slice(1);
 }
