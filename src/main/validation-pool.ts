@@ -258,7 +258,15 @@ export class ValidationPool {
   readonly #compilingOn = new Map<string, Lane>();
   /** Contracts whose calls ran slow (slowCallMs): their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
   readonly #slowContracts = new Set<string>();
-  /** The largest call of each contract seen in a batch quicker than slowCallMs, when over slowCallBytes / 2 (bounded). */
+  /**
+   * Of each contract whose calls ran slow, the size of the largest call in such a batch (the smallest
+   * such size seen): once a quicker batch unmarks the contract, its calls of more than half that size
+   * still count as slow work, like calls over slowCallBytes, until one as large runs quickly. A stream
+   * whose every tenth call (60 KB) cost 0.35 s was unmarked by each small call alone, then sent in
+   * batches of 64 to both lanes: another schema's calls waited up to 7 s. Oldest out past MAX_SLOW_CONTRACTS.
+   */
+  readonly #slowCallBytes = new Map<string, number>();
+  /** The largest call of each contract seen in a batch quicker than slowCallMs, when over half the size from which its calls count as large (bounded). */
   readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
@@ -540,7 +548,13 @@ export class ValidationPool {
     const bytes = call.message.byteLength;
     const hash = call.contract.hash;
     if (bytes > this.#options.maxBatchBytes || this.#slowContracts.has(hash)) return true;
-    return bytes > this.#options.slowCallBytes && bytes > 2 * (this.#quickCallBytes.get(hash) ?? 0);
+    return bytes > this.#largeCallBytes(hash) && bytes > 2 * (this.#quickCallBytes.get(hash) ?? 0);
+  }
+
+  /** Calls of a contract larger than this count as large: slowCallBytes, or half the size of a call that ran in a slow batch of it. */
+  #largeCallBytes(hash: string): number {
+    const slow = this.#slowCallBytes.size === 0 ? undefined : this.#slowCallBytes.get(hash);
+    return slow === undefined ? this.#options.slowCallBytes : Math.min(this.#options.slowCallBytes, slow / 2);
   }
 
   /**
@@ -559,12 +573,30 @@ export class ValidationPool {
         this.#slowContracts.delete(hash);
       }
     }
-    if (slow) return;
+    if (slow) {
+      this.#noteSlowCallBytes(calls);
+      return;
+    }
     for (const call of calls) {
       const bytes = call.message.byteLength;
-      if (bytes <= this.#options.slowCallBytes / 2) continue;
       const hash = call.contract.hash;
+      if (bytes <= this.#largeCallBytes(hash) / 2) continue;
       if (bytes > (this.#quickCallBytes.get(hash) ?? 0)) this.#quickCallBytes.set(hash, bytes);
+    }
+  }
+
+  /** Keeps, for each contract of a slow batch, the size of its largest call there (the smallest such size seen). */
+  #noteSlowCallBytes(calls: readonly PendingCall[]): void {
+    const largest = new Map<string, number>();
+    for (const call of calls) {
+      const hash = call.contract.hash;
+      largest.set(hash, Math.max(largest.get(hash) ?? 0, call.message.byteLength));
+    }
+    for (const [hash, bytes] of largest) {
+      const known = this.#slowCallBytes.get(hash);
+      if (known !== undefined && known <= bytes) continue;
+      if (known === undefined && this.#slowCallBytes.size >= MAX_SLOW_CONTRACTS) this.#slowCallBytes.delete(this.#slowCallBytes.keys().next().value!);
+      this.#slowCallBytes.set(hash, bytes);
     }
   }
 

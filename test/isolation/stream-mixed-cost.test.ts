@@ -1,0 +1,63 @@
+/**
+ * A contract whose calls cost very different amounts: most quick, some slow (a 60 KB body under a
+ * `pattern` RE2 runs at 5 µs a character: 0.35 s). Its first slow batch marks it, and its calls
+ * travel alone on one lane; but each quick call alone unmarked it again, and a stream's next calls
+ * went in batches of up to 64, slow ones among them, to both lanes: another schema's calls waited
+ * up to 7 s behind a stream whose every tenth call was slow. Calls of such a contract as large as
+ * half its slow batch's largest call now stay slow work after it is unmarked, until one that large
+ * runs quickly, so its quick small calls still share batches and lanes.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestClient } from '../helpers/server';
+import {
+  VALID_USER, getUserInteraction, neighbourWhile, postSlowPattern, slowPatternSchema, slowPatternText, startHostileAndNeighbour,
+  type HostileAndNeighbour,
+} from '../helpers/validation';
+
+/** Characters of a slow call's text: about 0.35 s of RE2 on the test machine, under slowCallBytes. */
+const SLOW_CHARS = 60_000;
+/** Items of the stream, and how often one of them is slow. */
+const STREAM_ITEMS = 200;
+const SLOW_EVERY = 10;
+/** The neighbour's slowest call beside the stream: 19 ms measured; 7.3 s when a quick call unmarked the contract. */
+const NEIGHBOUR_MAX_MS = 250;
+
+let setup: HostileAndNeighbour;
+let hostile: TestClient;
+let neighbour: TestClient;
+before(async () => {
+  setup = await startHostileAndNeighbour({ workerThreads: 2 }, { slow: slowPatternSchema() });
+  ({ hostile, neighbour } = setup);
+});
+after(() => setup.close());
+
+/** Streams `STREAM_ITEMS` calls of the slow-pattern contract, every SLOW_EVERY-th slow, and resolves with their answers. */
+function mixedStream(): Promise<Array<{ valid: boolean; errors: string[] }>> {
+  return new Promise((resolve, reject) => {
+    const stream = (hostile.raw as any).ValidateInteractionStream();
+    const answers: Array<{ valid: boolean; errors: string[] }> = [];
+    stream.on('data', (answer: { valid: boolean; errors: string[] }) => answers.push(answer));
+    stream.on('error', reject);
+    stream.on('end', () => resolve(answers));
+    for (let i = 0; i < STREAM_ITEMS; i++) {
+      stream.write(postSlowPattern('slow', i % SLOW_EVERY === SLOW_EVERY - 1 ? slowPatternText(i, SLOW_CHARS) : `ab${i}`));
+    }
+    stream.end();
+  });
+}
+
+test("a stream whose every tenth call is slow leaves another schema's calls prompt", async () => {
+  // The first slow call shows the contract's cost.
+  const first = await hostile.call('ValidateInteraction', postSlowPattern('slow', slowPatternText(1, SLOW_CHARS)), { deadlineMs: 60_000 });
+  assert.match(first.errors[0], /must match pattern/);
+  const { answer, neighbourMs, hostileMs } = await neighbourWhile(
+    mixedStream,
+    (i) => neighbour.call('ValidateInteraction', getUserInteraction('users', String(i + 2), VALID_USER)),
+  );
+  assert.equal(answer.length, STREAM_ITEMS);
+  assert.ok(answer.every((result) => !result.valid && /must match pattern/.test(result.errors[0]!)));
+  const worst = neighbourMs.at(-1) ?? 0;
+  assert.ok(neighbourMs.length >= 10, `only ${neighbourMs.length} neighbour calls ran during ${Math.round(hostileMs)} ms of the stream`);
+  assert.ok(worst < NEIGHBOUR_MAX_MS, `a neighbour call took ${Math.round(worst)} ms beside the stream (${Math.round(hostileMs)} ms)`);
+});
