@@ -108,3 +108,30 @@ test('date-time, time and uuid follow their RFCs\' grammar, not ajv-formats\' la
   assert.equal(dateTime!(`2024-01-01T10:00:00.${'1'.repeat(1_000_000)}Z`), true);
   assert.equal(dateTime!(`2024-01-01T10:00:00.${'1'.repeat(1_000_000)}`), false);
 });
+
+test('url: the same verdicts as ajv-formats\' expression, in time linear in the text', () => {
+  const ajvUrl = fullFormats.url as RegExp;
+  const url = LONG_VALUE_SAFE_FORMATS.url!;
+  const pieces = ['a', 'b', '1', '0', '.', '-', ':', '@', '/', '?', '#', ' ', '\u3000', '\u00a0', '\u00e9', '%', '['];
+  const starts = ['http://', 'https://', 'ftp://', 'http://a@', 'http://10.', 'http://172.16.', 'http://192.168.1.1', 'http://1.2.3.4', 'HTTP://'];
+  let state = 7;
+  const next = (n: number) => (state = (state * 1_103_515_245 + 12_345) & 0x7fffffff) % n;
+  for (let i = 0; i < 50_000; i++) {
+    let text = starts[next(starts.length)]!;
+    for (let length = next(14); length > 0; length--) text += pieces[next(pieces.length)];
+    assert.equal(url(text), ajvUrl.test(text), JSON.stringify(text));
+  }
+  for (const value of SAMPLES) assert.equal(url(value), ajvUrl.test(value), JSON.stringify(value));
+  // ajv-formats' expression took 113 ms on 16,000 colons, 4 s on 100,000, 10 s and more on 200,000.
+  const long = [
+    `http://${':'.repeat(100_000)}`, `http://${'a:'.repeat(50_000)}`, `http://${'@a.bc/'.repeat(20_000)} `,
+    `http://${'@a.bc/'.repeat(20_000)}\u3000`, `http://${'@a.bc:12/'.repeat(10_000)} `,
+  ];
+  for (const text of long) {
+    const started = performance.now();
+    assert.equal(url(text), false);
+    const ms = performance.now() - started;
+    assert.ok(ms < 200, `${ms.toFixed(0)} ms on ${JSON.stringify(text.slice(0, 20))}…`);
+  }
+  assert.equal(url(`http://user:pw@${'a.'.repeat(100_000)}com/${'x'.repeat(1_000_000)}`), true);
+});
