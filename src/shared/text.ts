@@ -20,3 +20,13 @@ export function tail(text: string, chars: number): string {
   const code = text.charCodeAt(start);
   return text.slice(code >= 0xdc00 && code <= 0xdfff ? start + 1 : start);
 }
+
+/**
+ * `text` without its trailing slashes, in one pass. Not `replace(/\/+$/, '')`: that expression is
+ * tried again from every slash of a run, and 100,000 slashes took it 4 s.
+ */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f /* / */) end--;
+  return end === text.length ? text : text.slice(0, end);
+}

@@ -5,6 +5,7 @@
  * never from the parsed document; one matcher per version, kept by content hash.
  */
 import type { OperationSummary } from '../../shared/openapi/operations';
+import { withoutTrailingSlashes } from '../../shared/text';
 
 export type DocumentedOperation = Pick<OperationSummary, 'method' | 'path' | 'operationId' | 'statuses'>;
 
@@ -50,8 +51,5 @@ export function documentedStatusKey(statuses: readonly string[], status: number)
 }
 
 function splitPath(path: string): string[] {
-  // Not `/\/+$/`: that expression retries from every slash of a run, and 60,000 slashes held the main thread 1.3 s.
-  let end = path.length;
-  while (end > 0 && path.charCodeAt(end - 1) === 0x2f /* / */) end--;
-  return path.slice(0, end).split('/').slice(1);
+  return withoutTrailingSlashes(path).split('/').slice(1);
 }

@@ -7,6 +7,7 @@
 import { isJsonObject, type JsonValue } from '../json';
 import { HTTP_METHODS, type OpenApiDocument } from './document';
 import { derefObject } from './refs';
+import { withoutTrailingSlashes } from '../text';
 
 /** URLs one server URL expands to through its variables' enums (beyond: the defaults' URL alone). */
 const MAX_SERVER_URL_EXPANSIONS = 64;
@@ -103,7 +104,7 @@ function pathOf(url: string): string {
 
 function normalizePrefix(path: string): string {
   const withoutQuery = path.split(/[?#]/, 1)[0]!;
-  const trimmed = withoutQuery.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes(withoutQuery);
   if (trimmed === '' || trimmed.includes('{')) return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
