@@ -142,6 +142,13 @@ export const LIMITS = Object.freeze({
    */
   recordingMaxBodyChars: 256 * 1024, // 256 Ki characters
   /**
+   * Recording: characters of a recorded request's or response's header names and values together at
+   * most; an interaction with more is not kept, and the answer names this limit. A sample is written
+   * out whole on the main thread before its size is known: four interactions with 20 MB header values
+   * held another client's calls 150–265 ms each. Servers take 16–64 KiB of headers.
+   */
+  recordingMaxHeaderChars: 256 * 1024, // 256 Ki characters
+  /**
    * Recording: UTF-8 bytes of one `read_fields` path at most, checked before it is decoded; an
    * interaction with a longer one is not kept, and the answer names this limit. Field paths are kept
    * with every usage row and read back by each CanIDeploy: 500 paths of 60,000 characters in ten

@@ -9,7 +9,7 @@ import type { RecordingLimits } from './recording-limits';
 import type { DropReason as UsageDropReason } from './usage-registry';
 
 export const RECORDING_DROP_REASONS = Object.freeze([
-  'limit', 'stream_limit', 'header_entries', 'path_size', 'body_size', 'body_depth', 'read_field_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
+  'limit', 'stream_limit', 'header_entries', 'header_size', 'path_size', 'body_size', 'body_depth', 'read_field_size', 'unknown_schema', 'consumer_id', 'environment', 'missing_request_or_response', 'route',
   'server_busy',
   // Kept, but the store refused their write: the call failed (counted only, never in an answer's message).
   'not_stored',
@@ -23,6 +23,7 @@ export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
  */
 const INTERACTION_LIMIT_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
   header_entries: `over the limit of ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`,
+  header_size: `with headers over the limit of ${LIMITS.recordingMaxHeaderChars} characters (recordingMaxHeaderChars)`,
   path_size: `with a path over the limit of ${LIMITS.validationMaxPathChars} characters (validationMaxPathChars)`,
   body_size: `with a body over the limit of ${LIMITS.recordingMaxBodyChars} characters (recordingMaxBodyChars)`,
   body_depth: `with a body nesting arrays/objects deeper than the limit of ${LIMITS.validationMaxBodyDepth} levels (maxBodyDepth)`,

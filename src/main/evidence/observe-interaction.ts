@@ -53,6 +53,8 @@ export function attributeInteraction(
   if (request.path.length > LIMITS.validationMaxPathChars) return { skipped: 'path_size' };
   const operation = resolved.matcher.match(request.method, request.path);
   if (!operation) return { skipped: 'route' };
+  // Checked before the sample is written out (on the main thread, for small bodies), whatever its headers hold.
+  if (headerChars(request.headers) > LIMITS.recordingMaxHeaderChars || headerChars(response.headers) > LIMITS.recordingMaxHeaderChars) return { skipped: 'header_size' };
   // Checked before anything reads a body: describing one costs per character.
   if (request.body.length > LIMITS.recordingMaxBodyChars || response.body.length > LIMITS.recordingMaxBodyChars) return { skipped: 'body_size' };
   // Redaction, field paths and the shape walk a body once per level, as validation does.
@@ -69,6 +71,13 @@ export function attributeInteraction(
       },
     },
   };
+}
+
+/** Characters of the names and values of `headers` (at most validationMaxHeaderEntries, counted on the wire). */
+function headerChars(headers: Record<string, string>): number {
+  let chars = 0;
+  for (const name in headers) chars += name.length + headers[name]!.length;
+  return chars;
 }
 
 export function observationOf(interaction: AttributedInteraction, evidence: RecordedEvidence): UsageObservation {
