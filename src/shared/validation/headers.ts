@@ -1,14 +1,20 @@
 /** Header lookup by case-insensitive name, without building a lower-cased copy of the headers per call. */
 
-/** `lowerName` must be lower case; the exact-case entry is tried first (the usual case on the wire). */
-export function headerValue(headers: Record<string, string>, lowerName: string): string | undefined {
-  const direct = headers[lowerName];
-  if (typeof direct === 'string') return direct;
+/**
+ * The value of the header `lowerName` (lower case): the entries whose names match it in any case,
+ * joined by `separator` in the order given, as HTTP combines the lines of one field (`Cookie` lines
+ * are joined by "; "); an entry repeating the first adds nothing (a capture that wrote a header
+ * under two spellings). Returning one match alone let `X-Rate: nope` beside `x-rate: 5` pass.
+ */
+export function headerValue(headers: Record<string, string>, lowerName: string, separator = ', '): string | undefined {
+  let first: string | undefined;
+  let joined: string | undefined;
   for (const name in headers) {
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
-      const value = headers[name];
-      if (typeof value === 'string') return value;
-    }
+    if (name.length !== lowerName.length || (name !== lowerName && name.toLowerCase() !== lowerName)) continue;
+    const value = headers[name];
+    if (typeof value !== 'string') continue;
+    if (first === undefined) first = joined = value;
+    else if (value !== first) joined = `${joined}${separator}${value}`;
   }
-  return undefined;
+  return joined;
 }

@@ -40,7 +40,7 @@ export function checkRequest(
     checkParameterValue(parameter, headerParameterValue(parameter, raw, CATEGORY, call), CATEGORY, call);
   }
   if (plan.cookieParameters.length > 0) {
-    const cookies = parseCookieHeader(headerValue(headers, 'cookie'));
+    const cookies = parseCookieHeader(headerValue(headers, 'cookie', '; '));
     for (const parameter of plan.cookieParameters) {
       checkParameterValue(parameter, cookieParameterValue(parameter, cookies, CATEGORY, call), CATEGORY, call);
     }
