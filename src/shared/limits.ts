@@ -164,6 +164,12 @@ export const LIMITS = Object.freeze({
   validationMaxFormParts: 1_000,
   /** Validation: header entries of one request or response (Node's HTTP server keeps 2,000 at most); more fail the call. */
   validationMaxHeaderEntries: 1_000,
+  /**
+   * Validation: bytes of one request's or response's header names and values, as they arrive; more
+   * fail the call. HTTP servers take 8–64 KiB of headers. Without it, a 40 MB header value parsed as
+   * an array parameter held a worker 2–5 s and left the server 700 MB larger a minute later.
+   */
+  validationMaxHeaderBytes: 1024 * 1024, // 1 MiB
   /** Validation: longest request path, query string included (characters). */
   validationMaxPathChars: 8 * 1024,
   /**

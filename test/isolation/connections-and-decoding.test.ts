@@ -190,3 +190,24 @@ test('a request with more header entries than validationMaxHeaderEntries fails a
   const answer = await server.client.call('ValidateInteraction', { ...interaction, request: { ...interaction.request, headers: atLimit } });
   assert.equal(answer.valid, true, answer.errors.join('\n'));
 });
+
+test('a request or response whose headers are over validationMaxHeaderBytes fails at once, naming the limit; one at the limit is validated', async () => {
+  const interaction = getUserInteraction('users', '42', VALID_USER);
+  const over = { 'x-large': 'v'.repeat(LIMITS.validationMaxHeaderBytes) };
+  for (const side of ['request', 'response'] as const) {
+    const started = performance.now();
+    await assert.rejects(
+      server.client.call('ValidateInteraction', { ...interaction, [side]: { ...interaction[side], headers: over } }),
+      (error: grpc.ServiceError) => {
+        assert.equal(error.code, grpc.status.RESOURCE_EXHAUSTED);
+        assert.match(error.details, new RegExp(`the ${side}'s headers are over 1 MiB \\(validationMaxHeaderBytes\\)`));
+        return true;
+      },
+    );
+    assert.ok(performance.now() - started < 5_000);
+  }
+  // Each entry costs a few bytes of framing besides its name and value.
+  const within = { 'x-large': 'v'.repeat(LIMITS.validationMaxHeaderBytes - 64) };
+  const answer = await server.client.call('ValidateInteraction', { ...interaction, request: { ...interaction.request, headers: within } });
+  assert.equal(answer.valid, true, answer.errors.join('\n'));
+});

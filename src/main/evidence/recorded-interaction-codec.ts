@@ -69,11 +69,11 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
     const response = decodeResponseOccurrences(bytes, responses);
     message.response = response ? { status_code: response.statusCode, headers: response.headers, body: response.body } : null;
   } catch (error) {
-    // The decoders' one limit: header entries, read no further than the first over it.
+    // The decoders' limits: header entries and their bytes, read no further than the first over one.
     if (!(error instanceof MessageLimitError)) throw error;
     message.request = null;
     message.response = null;
-    overLimit = 'header_entries';
+    overLimit = error.limit;
   }
   if (overLimit !== undefined) Object.defineProperty(message, OVER_LIMIT, { value: overLimit });
   return message;

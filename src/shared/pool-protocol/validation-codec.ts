@@ -6,7 +6,7 @@
  * interactions cost the main thread one copy and no parsing. Proto3 rules apply: unknown fields
  * are skipped, the last value of a scalar wins, a repeated embedded message merges.
  */
-import { LIMITS } from '../limits';
+import { LIMITS, formatBytes } from '../limits';
 import { WireFormatError, WireReader, WireType, stringFieldSize, writeStringField } from './protobuf-wire';
 
 /** RequestData as the validation engine takes it (same shape as its HttpRequestInput). */
@@ -173,15 +173,15 @@ export function encodeValidationResult(result: ValidationResultFields): Buffer {
 
 /**
  * RequestData from its embedded occurrences (at `ranges`), merged as protobuf merges a repeated
- * embedded message; undefined when there are none. Header entries are counted over all occurrences
- * together and the read stops at the first one over validationMaxHeaderEntries (MessageLimitError),
- * so an oversized map costs at most that many entries whoever reads it: a worker, or the main
- * thread for recorded interactions.
+ * embedded message; undefined when there are none. Header entries and their bytes are counted over
+ * all occurrences together and the read stops at the first entry over validationMaxHeaderEntries or
+ * validationMaxHeaderBytes (MessageLimitError), so an oversized map costs at most that much whoever
+ * reads it: a worker, or the main thread for recorded interactions.
  */
 export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): RequestFields | undefined {
   if (ranges.length === 0) return undefined;
   const request: RequestFields = { method: '', path: '', headers: {}, body: '' };
-  let headerEntries = 0;
+  const headerCount = headerCounter('request');
   for (const [start, end] of ranges) {
     const reader = new WireReader(bytes, start, end);
     while (!reader.done) {
@@ -191,8 +191,7 @@ export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[n
         case REQUEST_DATA.PATH: request.path = readString(reader, tag); break;
         case REQUEST_DATA.BODY: request.body = readString(reader, tag); break;
         case REQUEST_DATA.HEADERS:
-          if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('request');
-          readMapEntry(bytes, readEmbedded(reader, tag), request.headers);
+          readMapEntry(bytes, headerCount(readEmbedded(reader, tag)), request.headers);
           break;
         default: reader.skip(tag & 7);
       }
@@ -205,7 +204,7 @@ export function decodeRequestOccurrences(bytes: Buffer, ranges: ReadonlyArray<[n
 export function decodeResponseOccurrences(bytes: Buffer, ranges: ReadonlyArray<[number, number]>): ResponseFields | undefined {
   if (ranges.length === 0) return undefined;
   const response: ResponseFields = { statusCode: 0, headers: {}, body: '' };
-  let headerEntries = 0;
+  const headerCount = headerCounter('response');
   for (const [start, end] of ranges) {
     const reader = new WireReader(bytes, start, end);
     while (!reader.done) {
@@ -217,8 +216,7 @@ export function decodeResponseOccurrences(bytes: Buffer, ranges: ReadonlyArray<[
           break;
         case RESPONSE_DATA.BODY: response.body = readString(reader, tag); break;
         case RESPONSE_DATA.HEADERS:
-          if (++headerEntries > LIMITS.validationMaxHeaderEntries) throw headersOverLimit('response');
-          readMapEntry(bytes, readEmbedded(reader, tag), response.headers);
+          readMapEntry(bytes, headerCount(readEmbedded(reader, tag)), response.headers);
           break;
         default: reader.skip(tag & 7);
       }
@@ -242,10 +240,26 @@ function readRequestMethod(bytes: Buffer, start: number, end: number): string | 
 /** An interaction over one of the decoding limits: a call failure (LIMIT_EXCEEDED), stopped before the work grows. */
 export class MessageLimitError extends Error {
   override name = 'MessageLimitError';
+
+  constructor(message: string, readonly limit: 'header_entries' | 'header_size') {
+    super(message);
+  }
 }
 
-function headersOverLimit(side: 'request' | 'response'): MessageLimitError {
-  return new MessageLimitError(`the ${side} has more than ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`);
+/** Counts one side's header entries as they are read; throws at the first over a limit. */
+function headerCounter(side: 'request' | 'response'): (entry: [number, number]) => [number, number] {
+  let entries = 0;
+  let bytes = 0;
+  return (entry) => {
+    if (++entries > LIMITS.validationMaxHeaderEntries) {
+      throw new MessageLimitError(`the ${side} has more than ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`, 'header_entries');
+    }
+    bytes += entry[1] - entry[0];
+    if (bytes > LIMITS.validationMaxHeaderBytes) {
+      throw new MessageLimitError(`the ${side}'s headers are over ${formatBytes(LIMITS.validationMaxHeaderBytes)} (validationMaxHeaderBytes)`, 'header_size');
+    }
+    return entry;
+  };
 }
 
 /** One `map<string, string>` entry; a later duplicate key wins, as in protobuf. */
