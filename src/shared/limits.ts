@@ -230,8 +230,16 @@ export const LIMITS = Object.freeze({
   fixtureMaxStringLength: 1024 * 1024, // 1 Mi characters
   /** Fixtures: largest minItems or minProperties a generated array or object is made for. */
   fixtureMaxCollectionSize: 10_000,
-  /** Fixtures: largest generated body (characters of JSON text); a larger one is refused, not sent. */
+  /** Fixtures: largest generated body (characters of JSON text), or request or response with its headers; a larger one is refused, not sent. */
   fixtureMaxBodyBytes: 4 * 1024 * 1024, // 4 MiB
+  /**
+   * Fixtures: work of one fixture's generation, all its bodies, parameters and headers together, as
+   * the JSON characters each value adds (its key, a string's text); values tried and dropped count too. Sizes that
+   * multiply (minItems 1,000 of minItems 1,000 of minLength 1,000; 100 required headers of minLength
+   * 1,000,000) each passed their own limits, built hundreds of MB for 10 s until fixtureMaxMs stopped
+   * them, and 100 MB of headers reached the main thread. The largest real fixtures take a few thousand.
+   */
+  fixtureMaxGeneratedChars: 8 * 1024 * 1024, // 8 Mi: two bodies of fixtureMaxBodyBytes
   /** Fixtures: longest one fixture may take before it is stopped. */
   fixtureMaxMs: 10_000, // 10 s
   /** Document tasks: longest the operations of one version may take to list (parsing a 32 MiB document takes about 0.5 s). */

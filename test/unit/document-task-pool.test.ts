@@ -104,14 +104,18 @@ test('a task over its time budget is stopped with LIMIT_EXCEEDED, and the next t
   }
 });
 
-/** A fixture that runs until its budget stops it: 9,999 arrays of 9,999 integers, built one value at a time. */
+/**
+ * A fixture that runs until its budget stops it: 9,999 items, each picked from an enum of 30,000
+ * members checked one by one against the item schema (about a minute). Its value stays far below
+ * fixtureMaxGeneratedChars, which refuses sizes that multiply in under a second.
+ */
 const SLOW_FIXTURE_DOCUMENT: TaskDocument = {
   hash: 'slow-fixture',
   documentJson: JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'Slow fixture', version: '1.0.0' },
     paths: { '/grid': { get: { responses: { 200: { description: 'ok', content: { 'application/json': {
-      schema: { type: 'array', minItems: 9_999, items: { type: 'array', minItems: 9_999, items: { type: 'integer' } } },
+      schema: { type: 'array', minItems: 9_999, items: { type: 'string', enum: Array.from({ length: 30_000 }, (_, i) => `v${i}`) } },
     } } } } } } },
   }),
 };

@@ -5,6 +5,7 @@
  * counted contains, a parameter read back from its serialization): a fixture svc's own validation
  * refuses must never be answered, so such a one is refused, quoting what validation said.
  */
+import { LIMITS } from '../limits';
 import type { OpenApiDocument } from '../openapi/document';
 import { CompiledContract } from '../validation/compiled-contract';
 import type { ValidationOutcome } from '../validation/types';
@@ -22,6 +23,7 @@ function contractOf(document: OpenApiDocument): CompiledContract {
 
 /** The request, once consumer-mode validation of it passes. */
 export function validatedRequest(document: OpenApiDocument, request: GeneratedRequestRecord, where: string): GeneratedRequestRecord {
+  refuseIfTooLarge(request, `request for ${where}`);
   refuseUnlessValid(contractOf(document).validateInteraction({ request }), `request for ${where}`);
   return request;
 }
@@ -37,9 +39,21 @@ export function validatedResponse(
   response: GeneratedResponseRecord,
   where: string,
 ): GeneratedResponseRecord {
+  refuseIfTooLarge(response, where);
   const outcome = contractOf(document).validateProducerResponse({ ...route, response });
   if (route.request !== undefined || outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
   return response;
+}
+
+/**
+ * Headers count with the body: required headers of a megabyte each (or one large example reused by
+ * every parameter) made a 100 MB fixture that reached the main thread and failed as it was sent.
+ * Checked before validation, whose own body limit is larger.
+ */
+function refuseIfTooLarge(record: GeneratedRequestRecord | GeneratedResponseRecord, what: string): void {
+  let chars = record.body.length + ('path' in record ? record.path.length : 0);
+  for (const [name, value] of Object.entries(record.headers)) chars += name.length + value.length;
+  if (chars > LIMITS.fixtureMaxBodyBytes) throw refusals.tooLarge(what, chars, LIMITS.fixtureMaxBodyBytes);
 }
 
 function refuseUnlessValid(outcome: ValidationOutcome, what: string): void {
