@@ -4,7 +4,11 @@ import { describe, it } from 'node:test';
 import { compileSafeRegExp } from '../../src/shared/regex';
 import { isMultipleOf } from '../../src/shared/validation/ajv-instance';
 import { FORMAT_CHECKS, formatAccepts } from '../../src/shared/validation/format-checks';
+import type { JsonValue } from '../../src/shared/json';
 import { generateFor, valuesFor } from '../helpers/fixture-values';
+
+/** A pick from 100,000 enum members: about 0.2 s on a loaded two-core machine, seconds to minutes when it was quadratic. */
+const ENUM_MAX_MS = 2_000;
 
 /** The format as validation checks it (one registry: format-checks.ts). */
 function formatHolds(format: string, value: string): boolean {
@@ -206,6 +210,25 @@ describe('fixture values: enum and const', () => {
     const seen = new Set(valuesFor({ enum: ['a', 'b', 'c'] }));
     assert.ok([...seen].every((v) => ['a', 'b', 'c'].includes(v as string)));
     assert.ok(seen.size > 1, 'the seed spreads the choice');
+  });
+
+  it('picks from enums of 100,000 members, and from two of them together, in about linear time', () => {
+    // Each member was checked against the enum one by one: 8.5 s for 100,000 strings, 118 s for objects.
+    const strings = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
+    const objects = Array.from({ length: 100_000 }, (_, i) => ({ id: i, kind: 'k' }));
+    const reordered = objects.slice(50_000).map(({ id, kind }) => ({ kind, id })); // the same values, keys in another order
+    for (const [schema, check] of [
+      [{ type: 'string', enum: strings }, (v: JsonValue) => strings.includes(v as string)],
+      [{ type: 'object', enum: objects }, (v: JsonValue) => (v as { id: number }).id >= 0],
+      [{ allOf: [{ enum: objects }, { enum: reordered }] }, (v: JsonValue) => (v as { id: number }).id >= 50_000],
+    ] as const) {
+      const started = performance.now();
+      const generated = generateFor(schema);
+      const elapsedMs = performance.now() - started;
+      assert.ok(generated.exact, generated.problems.join('; '));
+      assert.ok(check(generated.value), JSON.stringify(generated.value));
+      assert.ok(elapsedMs < ENUM_MAX_MS, `${Object.keys(schema).join(',')}: ${Math.round(elapsedMs)} ms`);
+    }
   });
 
   it('prefers a non-null enum member', () => {
