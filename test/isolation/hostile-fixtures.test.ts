@@ -52,6 +52,10 @@ before(async () => {
   // Each size within its own limit, a billion characters together.
   await registerSchema(server.client, 'multiplied', hugeSchema({ type: 'array', minItems: 1_000, items: { type: 'array', minItems: 1_000, items: { type: 'string', minLength: 1_000 } } }));
   await registerSchema(server.client, 'large-headers', largeHeadersSchema());
+  // Fixed counts that multiply inside a pattern: a billion characters.
+  await registerSchema(server.client, 'huge-pattern', hugeSchema({ type: 'string', pattern: '^((a{1000}){1000}){1000}$' }));
+  // Each candidate a million characters that the format then refuses: 24 of them per item, 100 items.
+  await registerSchema(server.client, 'refused-candidates', hugeSchema({ type: 'array', minItems: 100, items: { type: 'string', pattern: '^(a{1000}){1000}$', format: 'email' } }));
   await registerSchema(server.client, 'shared-example-headers', sharedExampleHeadersSchema());
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
   await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
@@ -62,13 +66,16 @@ after(() => server.close());
  * Sizes that multiply, and headers, are bounded as the fixture is built: before, 'multiplied' built
  * about 750 MB until fixtureMaxMs stopped it after 10 s, and the header cases made fixtures of 100 and
  * 200 MB that reached the main thread (a neighbour call waited up to 460 ms) and failed as they were
- * sent (RESOURCE_EXHAUSTED, "Sent message larger than max").
+ * sent (RESOURCE_EXHAUSTED, "Sent message larger than max"). The pattern cases ran until fixtureMaxMs,
+ * 'huge-pattern' holding 1.2 GB meanwhile.
  */
 const REFUSALS: Readonly<Record<string, { pattern: RegExp; useExamples?: boolean; maxMs?: number }>> = {
   'huge-array': { pattern: /over the fixture limit of .* \(fixtureMaxCollectionSize\)/ },
   'huge-string': { pattern: /over the fixture limit of .* \(fixtureMaxStringLength\)/ },
   multiplied: { pattern: /passed 8,388,608 characters \(fixtureMaxGeneratedChars\)/, maxMs: 5_000 },
   'large-headers': { pattern: /passed 8,388,608 characters \(fixtureMaxGeneratedChars\)/, maxMs: 5_000 },
+  'huge-pattern': { pattern: /the pattern needs strings of 1000000000 characters or more, over the fixture limit of .* \(fixtureMaxStringLength\)/, maxMs: 5_000 },
+  'refused-candidates': { pattern: /passed 8,388,608 characters \(fixtureMaxGeneratedChars\)/, maxMs: 5_000 },
   'shared-example-headers': { pattern: /no request for GET \/things was generated: it would be .* with its headers, over the limit of 4 MiB \(fixtureMaxBodyBytes\)/, useExamples: true, maxMs: 5_000 },
 };
 

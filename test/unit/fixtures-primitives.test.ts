@@ -184,7 +184,19 @@ describe('fixture values: strings', () => {
   it('reports a pattern no string can match within its length', () => {
     const generated = generateFor({ type: 'string', pattern: '^[a-z]{10}$', maxLength: 3 });
     assert.equal(generated.exact, false);
-    assert.match(generated.problems[0]!, /length, pattern and format/);
+    assert.match(generated.problems[0]!, /the pattern needs strings of 10 characters or more, longer than maxLength 3/);
+    const unanchored = generateFor({ type: 'string', pattern: '[a-z]{4}', minLength: 2, maxLength: 3 });
+    assert.equal(unanchored.exact, false);
+    assert.match(unanchored.problems[0]!, /longer than maxLength 3/);
+  });
+
+  it('refuses a pattern whose fixed counts multiply past fixtureMaxStringLength before drawing from it', () => {
+    // randexp built such a string for seconds, a gigabyte of it, until the fixture's time ran out.
+    const started = performance.now();
+    const generated = generateFor({ type: 'string', pattern: '^((a{1000}){1000}){1000}$' });
+    assert.equal(generated.exact, false);
+    assert.match(generated.problems[0]!, /the pattern needs strings of 1000000000 characters or more, over the fixture limit of 1048576 \(fixtureMaxStringLength\)/);
+    assert.ok(performance.now() - started < 1_000);
   });
 });
 
