@@ -291,18 +291,21 @@ export const LIMITS = Object.freeze({
   /** Consumers: used fields of one registration, all endpoints together (repeats counted), checked before anything is merged. */
   consumerMaxUsedFieldsTotal: 100_000,
   /**
-   * Consumers: characters of the used fields of one registration, all endpoints together. Each
-   * field may be maxMetadataLength long: three registrations of 100,000 fields of 250 characters
-   * (25 MB each) held every call 200–385 ms, and made ListConsumers of the schema too large to send.
+   * Consumers: characters of the used fields and endpoint paths of one registration, all endpoints
+   * together (paths as stored: the schema's own templates). Each field may be maxMetadataLength long:
+   * three registrations of 100,000 fields of 250 characters (25 MB each) held every call 200–385 ms,
+   * and made ListConsumers of the schema too large to send. Paths were not counted: 30 registrations
+   * of 1,000 endpoints with 4,000-character templates made a ListConsumers answer of 120 MB (the main
+   * thread held 1.3 s, then grpc-js refused to send it) and a CanIDeploy that held it 0.9 s.
    */
   consumerMaxUsedFieldChars: 2 * 1024 * 1024, // 2 Mi characters
   /**
-   * ListConsumers: characters of used fields one answer carries at most (the gRPC message limit is
+   * ListConsumers: characters of used fields and endpoint paths one answer carries at most (the gRPC message limit is
    * 48 MiB); a larger listing is refused, naming this limit, instead of failing as it is sent.
    */
   consumerListMaxUsedFieldChars: 16 * 1024 * 1024, // 16 Mi characters
   /**
-   * Consumers: characters of the used fields of all of one schema's registrations together, every
+   * Consumers: characters of the used fields and endpoint paths of all of one schema's registrations together, every
    * environment; a registration that would pass it is refused. CanIDeploy and ListConsumers read a
    * schema's registrations whole: hundreds of registrations at consumerMaxUsedFieldChars would have
    * each call read hundreds of millions of characters.

@@ -90,15 +90,15 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
     consumer_id: consumerId, consumer_version: '1', schema_id: 'users', schema_version: '1.0.0', environment, used_endpoints: usedEndpoints,
   });
 
-  /** Characters of one endpoint's fields at their limits: a registration of one endpoint. */
-  const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength;
+  /** Characters of one endpoint's fields at their limits and its path: a registration of one endpoint. */
+  const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength + '/users/{id}'.length;
   const endpointsOver = Math.ceil(LIMITS.consumerMaxUsedFieldChars / perRegistration) + 1;
   const refused = await register('long-fields', 'dev', Array.from({ length: endpointsOver }, (_, e) => ({
     method: 'GET', path: '/users/{id}', used_fields: longFields(`e${e}`, LIMITS.consumerMaxUsedFields),
   })));
   assert.equal(refused.success, false);
   const chars = endpointsOver * perRegistration;
-  assert.equal(refused.message, `used_endpoints list ${chars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
+  assert.equal(refused.message, `used_endpoints list ${chars} characters of paths and used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
 
   // Registrations each under the limit, together over what one listing carries.
   const registrations = Math.floor(LIMITS.consumerListMaxUsedFieldChars / perRegistration) + 1;
@@ -110,7 +110,7 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
   await assert.rejects(server.client.call('ListConsumers', { schema_id: 'users', environment: 'dev' }), (error: { code: number; details: string }) => {
     assert.equal(error.code, 8); // RESOURCE_EXHAUSTED
     // The earlier tests' registrations in dev count too.
-    const listed = /^the \d+ consumers of users in dev list (\d+) characters of used fields, over the limit of (\d+) one answer carries \(consumerListMaxUsedFieldChars\)$/.exec(error.details);
+    const listed = /^the \d+ consumers of users in dev list (\d+) characters of paths and used fields, over the limit of (\d+) one answer carries \(consumerListMaxUsedFieldChars\)$/.exec(error.details);
     assert.ok(listed, error.details);
     assert.ok(Number(listed[1]) >= registrations * perRegistration);
     assert.equal(Number(listed[2]), LIMITS.consumerListMaxUsedFieldChars);
@@ -127,7 +127,7 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
     if (!answer.success) refusedAt = { index: i, message: answer.message };
   }
   assert.ok(refusedAt, 'a registration past the schema\'s limit was refused');
-  const total = /^the registrations of users list (\d+) characters of used fields, and this one (\d+): over the limit of (\d+) for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\); deregister consumers that are no longer deployed, or list fewer used fields$/.exec(refusedAt.message);
+  const total = /^the registrations of users list (\d+) characters of paths and used fields, and this one (\d+): over the limit of (\d+) for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\); deregister consumers that are no longer deployed, or list fewer used fields$/.exec(refusedAt.message);
   assert.ok(total, refusedAt.message);
   assert.equal(Number(total[2]), perRegistration);
   assert.equal(Number(total[3]), LIMITS.consumerSchemaMaxUsedFieldChars);
@@ -143,6 +143,37 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
   assert.match(deployed.message, /over the limit of \d+ for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\)/);
   const staged = await server.client.call('ListConsumers', { schema_id: 'users', environment: 'staging' });
   assert.deepEqual(staged.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['narrow'], 'nothing was copied');
+});
+
+/** A document whose operations have the given paths, each answering 200 with no body. */
+function documentWithPaths(title: string, paths: string[]): string {
+  const operation = { get: { responses: { '200': { description: 'ok' } } } };
+  return JSON.stringify({ openapi: '3.0.3', info: { title, version: '1.0.0' }, paths: Object.fromEntries(paths.map((path) => [path, operation])) });
+}
+
+test('endpoint paths count in consumerMaxUsedFieldChars, as stored: long templates, or short paths naming long templates, are refused', async () => {
+  // 30 registrations of 1,000 such endpoints made a 120 MB ListConsumers answer (the main thread held
+  // 1.3 s, then grpc-js refused to send it), and CanIDeploy held the main thread 0.9 s.
+  const long = Array.from({ length: 600 }, (_, i) => `/long-${i}/${'x'.repeat(4_000)}`);
+  await registerSchema(server.client, 'long-paths', documentWithPaths('long paths', long), '1.0.0');
+  const register = (consumerId: string, schemaId: string, paths: string[]) => server.client.call('RegisterConsumer', {
+    consumer_id: consumerId, consumer_version: '1', schema_id: schemaId, schema_version: '1.0.0', environment: 'dev',
+    used_endpoints: paths.map((path) => ({ method: 'GET', path, used_fields: ['id'] })),
+  });
+  const chars = long.reduce((sum, path) => sum + path.length + 'id'.length, 0);
+  const refused = await register('long', 'long-paths', long);
+  assert.equal(refused.success, false);
+  assert.equal(refused.message, `used_endpoints list ${chars} characters of paths and used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
+
+  // Sent as `{p}`, stored under the document's template with its 40,000-character parameter name.
+  const named = Array.from({ length: 60 }, (_, i) => `/named-${i}/{${'p'.repeat(40_000)}}`);
+  await registerSchema(server.client, 'long-names', documentWithPaths('long names', named), '1.0.0');
+  const short = await register('short', 'long-names', named.map((_, i) => `/named-${i}/{p}`));
+  assert.equal(short.success, false);
+  assert.match(short.message, /^used_endpoints list \d+ characters of paths and used fields in all, over the limit of \d+ \(consumerMaxUsedFieldChars\)$/);
+  assert.equal((await register('few', 'long-names', named.slice(0, 2).map((_, i) => `/named-${i}/{p}`))).success, true);
+  const listed = await server.client.call('ListConsumers', { schema_id: 'long-names', environment: 'dev' });
+  assert.deepEqual(listed.consumers.map((consumer: { consumer_id: string }) => consumer.consumer_id), ['few']);
 });
 
 test('registrations of one schema past consumerSchemaMaxRegistrations are refused, naming the limit; updates and other schemas go on', async () => {

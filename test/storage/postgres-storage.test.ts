@@ -209,14 +209,14 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     }
   });
 
-  it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them', async () => {
+  it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them, paths included', async () => {
     const endpoints = (fields: string[]) => JSON.stringify([{ method: 'GET', path: '/users/{id}', usedFields: fields }, { method: 'POST', path: '/users', usedFields: ['id'] }]);
     const databaseUrl = await databaseBefore('used_field_chars', (client) =>
       client.query(`INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, $1), ('app', 'users', 'dev', '1', '1.0.0', 1, 1, $2)`,
         [endpoints(['id', 'email']), endpoints(['naïve'])]));
     const store = await PostgresStorage.open({ databaseUrl });
     try {
-      assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 });
+      assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) });
     } finally {
       await store.close();
     }

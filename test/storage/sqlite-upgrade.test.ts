@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, SQLITE_FILE_NAME, SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { makeTempDir } from '../helpers/server';
 
-test('registrations stored before their used-field counts get them', async () => {
+test('registrations stored before their used-field counts get them, paths included', async () => {
   const dir = makeTempDir();
   const countsAt = MIGRATIONS.findIndex((migration) => migration.includes('used_field_chars'));
   const db = new Database(path.join(dir, SQLITE_FILE_NAME));
@@ -23,7 +23,7 @@ test('registrations stored before their used-field counts get them', async () =>
 
   const store = new SqliteStorage(dir);
   try {
-    assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 });
+    assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) });
     assert.equal((await store.listConsumers({ schemaId: 'users' })).length, 2, 'the registrations themselves are untouched');
   } finally {
     await store.close();

@@ -241,22 +241,22 @@ for (const backend of backends()) {
       assert.equal(await storage.getConsumer(key), undefined);
     });
 
-    it('counts a schema\'s registrations and their used-field characters, every environment or one, as they are replaced and deleted', async () => {
+    it('counts a schema\'s registrations and the characters of their used fields and paths, every environment or one, as they are replaced and deleted', async () => {
       assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 0, chars: 0 });
-      await storage.saveConsumer(consumerRecord()); // id, email: 7
+      await storage.saveConsumer(consumerRecord()); // /users/{id}, id, email: 11 + 7
       await storage.saveConsumer(consumerRecord({ environment: 'dev', usedEndpoints: [
         { method: 'GET', path: '/users/{id}', usedFields: ['name', 'address.city'] },
         { method: 'POST', path: '/users', usedFields: ['id'] },
-      ] })); // 4 + 12 + 2
+      ] })); // 11 + 4 + 12, 6 + 2
       await storage.saveConsumer(consumerRecord({ schemaId: 'orders', usedEndpoints: [{ method: 'GET', path: '/orders', usedFields: ['total'] }] }));
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 25 });
-      assert.deepEqual(await storage.consumerUsedFields('users', 'dev'), { registrations: 1, chars: 18 });
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 53 });
+      assert.deepEqual(await storage.consumerUsedFields('users', 'dev'), { registrations: 1, chars: 35 });
       assert.deepEqual(await storage.consumerUsedFields('users', 'staging'), { registrations: 0, chars: 0 });
-      assert.deepEqual(await storage.consumerUsedFields('orders'), { registrations: 1, chars: 5 });
+      assert.deepEqual(await storage.consumerUsedFields('orders'), { registrations: 1, chars: 7 + 5 });
       await storage.saveConsumer(consumerRecord({ usedEndpoints: [{ method: 'GET', path: '/users/{id}', usedFields: ['é'] }] }));
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 19 }, 'a replaced registration counts once, by its new fields');
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 11 + 1 + 35 }, 'a replaced registration counts once, by its new fields');
       await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'dev' });
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 1, chars: 1 });
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 1, chars: 11 + 1 });
       assert.deepEqual(await storage.consumerUsedFields('nobody'), { registrations: 0, chars: 0 });
     });
 

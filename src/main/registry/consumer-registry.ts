@@ -80,6 +80,9 @@ export class ConsumerRegistry {
       throw error;
     });
     const usedEndpoints = matchEndpoints(requested, schema.operations, `${schema.schemaId} version ${schema.version}`);
+    // Stored under the schema's templates, which may be longer than the paths sent (`{id}` for a long parameter name).
+    const storedChars = usedFieldChars(usedEndpoints);
+    if (storedChars > LIMITS.consumerMaxUsedFieldChars) throw usedFieldCharsExceeded(storedChars);
 
     const key: ConsumerKey = { consumerId: input.consumerId, schemaId: schema.schemaId, environment };
     let outcome: RegisterConsumerResult['outcome'] = 'created';
@@ -135,7 +138,7 @@ export class ConsumerRegistry {
     const others = stored.chars - replaced;
     if (others + chars <= LIMITS.consumerSchemaMaxUsedFieldChars) return;
     throw limitExceeded(
-      `the registrations of ${key.schemaId} list ${others} characters of used fields, and this one ${chars}: `
+      `the registrations of ${key.schemaId} list ${others} characters of paths and used fields, and this one ${chars}: `
         + `over the limit of ${LIMITS.consumerSchemaMaxUsedFieldChars} for one schema, every environment together (consumerSchemaMaxUsedFieldChars); `
         + 'deregister consumers that are no longer deployed, or list fewer used fields',
     );
@@ -165,7 +168,7 @@ export class ConsumerRegistry {
     const { registrations, chars } = await this.#storage.consumerUsedFields(schemaId, environmentFilter(environment));
     if (chars > LIMITS.consumerListMaxUsedFieldChars) {
       throw limitExceeded(
-        `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of used fields, `
+        `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of paths and used fields, `
           + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
       );
     }
@@ -197,22 +200,23 @@ export function recentVersions(versions: readonly string[]): string {
   return versions.length > MAX_NAMED_VERSIONS ? `…, ${recent}` : recent;
 }
 
+function usedFieldCharsExceeded(chars: number): SvcError {
+  return limitExceeded(`used_endpoints list ${chars} characters of paths and used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
+}
+
 /** Shape checks on the endpoints as sent; methods come back upper-case. */
 function checkUsedEndpoints(endpoints: EndpointUsageRecord[]): EndpointUsageRecord[] {
   if (endpoints.length > LIMITS.consumerMaxEndpoints) {
     throw limitExceeded(`used_endpoints lists ${endpoints.length} endpoints, over the limit of ${LIMITS.consumerMaxEndpoints} (consumerMaxEndpoints)`);
   }
   let totalFields = 0;
-  let totalChars = 0;
-  for (const { usedFields } of endpoints) {
-    totalFields += usedFields.length;
-    for (const usedField of usedFields) totalChars += usedField.length;
-  }
+  for (const { usedFields } of endpoints) totalFields += usedFields.length;
+  const totalChars = usedFieldChars(endpoints);
   if (totalFields > LIMITS.consumerMaxUsedFieldsTotal) {
     throw limitExceeded(`used_endpoints list ${totalFields} used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldsTotal} (consumerMaxUsedFieldsTotal)`);
   }
   if (totalChars > LIMITS.consumerMaxUsedFieldChars) {
-    throw limitExceeded(`used_endpoints list ${totalChars} characters of used fields in all, over the limit of ${LIMITS.consumerMaxUsedFieldChars} (consumerMaxUsedFieldChars)`);
+    throw usedFieldCharsExceeded(totalChars);
   }
   return endpoints.map((endpoint, index) => {
     const field = `used_endpoints[${index}]`;

@@ -139,6 +139,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX consumers_used_field_chars ON consumers (schema_id, environment, used_field_chars);`,
   // The INTAKE_REVISION that made each engine document; 0 for those stored before (read again on first use).
   `ALTER TABLE schema_versions ADD COLUMN intake_revision INTEGER NOT NULL DEFAULT 0;`,
+  // Endpoint paths count with the used fields (storage.ts usedFieldChars): rows already there get theirs.
+  `UPDATE consumers SET used_field_chars = used_field_chars + (SELECT COALESCE(SUM(length(json_extract(endpoint.value, '$.path'))), 0)
+     FROM json_each(consumers.used_endpoints) AS endpoint);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,

@@ -187,6 +187,16 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER svc_schema_versions_intake_revision BEFORE INSERT OR UPDATE ON svc_schema_versions
      FOR EACH ROW EXECUTE FUNCTION svc_mark_unrevised_documents();`,
+  // Endpoint paths count with the used fields (storage.ts usedFieldChars), whichever replica writes;
+  // rows already there are counted again.
+  `CREATE OR REPLACE FUNCTION svc_count_used_field_chars() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     NEW.used_field_chars := (SELECT COALESCE(SUM(length(endpoint ->> 'path')), 0) FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint)
+       + (SELECT COALESCE(SUM(length(field)), 0)
+         FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field);
+     RETURN NEW;
+   END $$;
+   UPDATE svc_consumers SET used_endpoints = used_endpoints;`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */
