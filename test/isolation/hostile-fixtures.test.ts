@@ -44,6 +44,16 @@ function sharedExampleHeadersSchema(): string {
   });
 }
 
+/** 1,500 required header parameters: more than validation reads on one side (validationMaxHeaderEntries). */
+function manyHeadersSchema(): string {
+  const parameters = Array.from({ length: 1_500 }, (_, i) => ({ name: `X-Many-${i}`, in: 'header', required: true, schema: { type: 'string' } }));
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'many headers', version: '1.0.0' },
+    paths: { '/things': { get: { parameters, responses: { '200': { description: 'ok' } } } } },
+  });
+}
+
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ workerThreads: 1 });
@@ -57,6 +67,7 @@ before(async () => {
   // Each candidate a million characters that the format then refuses: 24 of them per item, 100 items.
   await registerSchema(server.client, 'refused-candidates', hugeSchema({ type: 'array', minItems: 100, items: { type: 'string', pattern: '^(a{1000}){1000}$', format: 'email' } }));
   await registerSchema(server.client, 'shared-example-headers', sharedExampleHeadersSchema());
+  await registerSchema(server.client, 'many-headers', manyHeadersSchema());
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
   await server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER));
 });
@@ -76,6 +87,8 @@ const REFUSALS: Readonly<Record<string, { pattern: RegExp; useExamples?: boolean
   'large-headers': { pattern: /passed 8,388,608 characters \(fixtureMaxGeneratedChars\)/, maxMs: 5_000 },
   'huge-pattern': { pattern: /the pattern needs strings of 1000000000 characters or more, over the fixture limit of .* \(fixtureMaxStringLength\)/, maxMs: 5_000 },
   'refused-candidates': { pattern: /passed 8,388,608 characters \(fixtureMaxGeneratedChars\)/, maxMs: 5_000 },
+  // Was handed out, and ValidateInteraction then refused it (RESOURCE_EXHAUSTED, validationMaxHeaderEntries).
+  'many-headers': { pattern: /^no valid request for GET \/things can be generated: it needs 1500 headers, over the limit of 1000 validation reads \(validationMaxHeaderEntries\)$/ },
   'shared-example-headers': { pattern: /no request for GET \/things was generated: it would be .* with its headers, over the limit of 4 MiB \(fixtureMaxBodyBytes\)/, useExamples: true, maxMs: 5_000 },
 };
 

@@ -24,6 +24,7 @@ function contractOf(document: OpenApiDocument): CompiledContract {
 /** The request, once consumer-mode validation of it passes. */
 export function validatedRequest(document: OpenApiDocument, request: GeneratedRequestRecord, where: string): GeneratedRequestRecord {
   refuseIfTooLarge(request, `request for ${where}`);
+  refuseIfTooManyHeaders(request, `request for ${where}`);
   refuseUnlessValid(contractOf(document).validateInteraction({ request }), `request for ${where}`);
   return request;
 }
@@ -40,6 +41,7 @@ export function validatedResponse(
   where: string,
 ): GeneratedResponseRecord {
   refuseIfTooLarge(response, where);
+  refuseIfTooManyHeaders(response, where);
   const outcome = contractOf(document).validateProducerResponse({ ...route, response });
   if (route.request !== undefined || outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
   return response;
@@ -54,6 +56,15 @@ function refuseIfTooLarge(record: GeneratedRequestRecord | GeneratedResponseReco
   let chars = record.body.length + ('path' in record ? record.path.length : 0);
   for (const [name, value] of Object.entries(record.headers)) chars += name.length + value.length;
   if (chars > LIMITS.fixtureMaxBodyBytes) throw refusals.tooLarge(what, chars, LIMITS.fixtureMaxBodyBytes);
+}
+
+/**
+ * Validation reads at most validationMaxHeaderEntries headers a side and fails the call beyond
+ * them: 3,000 required header parameters gave a fixture that ValidateInteraction then refused.
+ */
+function refuseIfTooManyHeaders(record: GeneratedRequestRecord | GeneratedResponseRecord, what: string): void {
+  const entries = Object.keys(record.headers).length;
+  if (entries > LIMITS.validationMaxHeaderEntries) throw refusals.tooManyHeaders(what, entries, LIMITS.validationMaxHeaderEntries);
 }
 
 function refuseUnlessValid(outcome: ValidationOutcome, what: string): void {
