@@ -125,6 +125,29 @@ describe('hostile schema intake', () => {
       'Invalid schema: not a valid OpenAPI document: /paths/~1x/get/parameters must NOT have duplicate items (items ## 7 and 20000 are identical)');
   });
 
+  it('keeps a document\'s own uniqueItems when the official schema\'s is hashed: duplicate items stay invalid', async () => {
+    // The keyword was once renamed in the official schema's list of Schema object fields too, and
+    // intake dropped every document's uniqueItems as an unknown field.
+    const document = JSON.stringify({
+      openapi: '3.0.3', info: { title: 'unique', version: '1.0.0' },
+      paths: { '/labels': { post: {
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', uniqueItems: true, items: { type: 'string' } } } } },
+        responses: { 204: { description: 'stored' } },
+      } } },
+    });
+    const registered = await t.client.call('RegisterSchema', { schema_id: 'unique-labels', schema_content: document });
+    assert.equal(registered.success, true, registered.message);
+    const validate = (labels: string[]) => t.client.call('ValidateInteraction', {
+      schema_id: 'unique-labels',
+      request: { method: 'POST', path: '/labels', headers: { 'content-type': 'application/json' }, body: JSON.stringify(labels) },
+      response: { status_code: 204, headers: {}, body: '' },
+    });
+    assert.equal((await validate(['a', 'b'])).valid, true);
+    const duplicate = await validate(['a', 'a']);
+    assert.equal(duplicate.valid, false);
+    assert.match(duplicate.errors.join('\n'), /duplicate/);
+  });
+
   it('still registers and serves normally afterwards', async () => {
     const response = await t.client.call('RegisterSchema', { schema_id: 'fine', schema_content: minimalDocument() });
     assert.equal(response.success, true, response.message);

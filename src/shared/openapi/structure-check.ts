@@ -250,12 +250,19 @@ function compile30(): ValidateFunction {
   return ajv.compile(renameKeyword(structuredClone(officialSchemas.v3) as JsonValue, 'uniqueItems', HASHED_UNIQUE_ITEMS) as object);
 }
 
-/** The schema with every `from` keyword renamed `to`, in place (it is a copy). */
-function renameKeyword(schema: JsonValue, from: string, to: string): JsonValue {
+/** Keywords whose value maps names to schemas: its keys are names, not keywords. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', 'definitions']);
+
+/**
+ * The schema with every `from` keyword renamed `to`, in place (it is a copy). Names are left alone:
+ * the Schema object's `properties.uniqueItems` renamed made a document's own `uniqueItems` an
+ * unknown field, and intake dropped it.
+ */
+function renameKeyword(schema: JsonValue, from: string, to: string, isNameMap = false): JsonValue {
   if (Array.isArray(schema)) schema.forEach((item) => renameKeyword(item, from, to));
   else if (isJsonObject(schema)) {
-    for (const value of Object.values(schema)) renameKeyword(value, from, to);
-    if (Object.hasOwn(schema, from)) {
+    for (const [key, value] of Object.entries(schema)) renameKeyword(value, from, to, !isNameMap && NAMED_SCHEMAS.has(key));
+    if (!isNameMap && Object.hasOwn(schema, from)) {
       schema[to] = schema[from]!;
       delete schema[from];
     }
