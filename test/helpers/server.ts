@@ -3,6 +3,7 @@
  * built CLI (for restart, signal and crash tests), plus a promisified client for any operation.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,6 +76,19 @@ export function createTestClient(address: string, credentials = grpc.credentials
 
 export function makeTempDir(prefix = 'svc-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A maker of temporary folders, all removed after the test file's tests: call it at the top of the file. */
+export function tempDirsRemovedAfter(prefix: string): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = makeTempDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 export interface ServerProcess {

@@ -4,7 +4,7 @@
  * it, was lost at the next start (after a crash or kill -9). Now the first write after the deletion
  * copies what the log held into the database file, then fails with UNAVAILABLE and is logged.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,19 +12,10 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { SqliteStorage, SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-storage';
 import { captureLogs } from '../helpers/log-capture';
-import { makeTempDir, startTestServer } from '../helpers/server';
+import { startTestServer, tempDirsRemovedAfter } from '../helpers/server';
 import { USERS_SCHEMA_TEXT } from '../helpers/validation';
 
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = makeTempDir('svc-wal-');
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfter('svc-wal-');
 
 test('a write after the write-ahead log was deleted fails with UNAVAILABLE and is logged, never acknowledged', async () => {
   const dir = tempDir();

@@ -2,7 +2,7 @@
  * Issue 12: the embedded store belongs to one server and never acknowledges a write it lost; a client
  * hammering the server with a bad key cannot fill the log; no part of a key reaches an error message.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,20 +13,11 @@ import { SqliteStorage, SQLITE_FILE_NAME } from '../../src/main/storage/sqlite-s
 import { SqliteThreadStorage } from '../../src/main/storage/sqlite-thread-storage';
 import { ErrorCode, type SvcError } from '../../src/shared/errors';
 import { captureLogs } from '../helpers/log-capture';
-import { createTestClient, makeTempDir, startTestServer } from '../helpers/server';
+import { createTestClient, startTestServer, tempDirsRemovedAfter } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction } from '../helpers/validation';
 import { recordInteractions } from '../helpers/recording';
 
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = makeTempDir('svc-store-');
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfter('svc-store-');
 
 test('one server per data folder: a second store on the same folder is refused clearly, and no -shm file exists', async () => {
   const dir = tempDir();
