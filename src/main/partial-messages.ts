@@ -178,17 +178,13 @@ export function guardPartialMessages(
     forget(this);
   }
 
-  /** The request ended (END_STREAM) before any message: grpc-js answers it, nothing is awaited. */
-  function onEnd(this: http2.ServerHttp2Stream): void {
-    awaitingFirstByte.delete(this);
-  }
-
-  // Shared listeners, no closure per call: most streams never hold a partial message.
+  // Shared listeners, no closure per call: most streams never hold a partial message ('on', not
+  // 'once', whose wrapper is one more object per call: a stream closes once). A request that ends
+  // before any message stays awaited until it closes: grpc-js answers it at once.
   function onStream(stream: http2.ServerHttp2Stream): void {
     awaitingFirstByte.set(stream, performance.now());
     stream.on('data', onData);
-    stream.once('end', onEnd);
-    stream.once('close', onClose);
+    stream.on('close', onClose);
   }
 
   // grpc-js pauses each stream until its call reads, so 'data' reports the bytes grpc-js itself has

@@ -59,15 +59,18 @@ export function guardUnsentAnswers(
   limits: UnsentAnswerLimits,
   onReset: (reset: UnsentAnswerReset) => void,
 ): UnsentAnswerGuard {
-  const streams = new Map<http2.ServerHttp2Stream, Followed>();
+  /** Open streams; what a sweep has seen of each, from the first sweep that found it open (none per call before). */
+  const streams = new Map<http2.ServerHttp2Stream, Followed | undefined>();
 
   function onClose(this: http2.ServerHttp2Stream): void {
     streams.delete(this);
   }
-  server.on('session', (session: http2.ServerHttp2Session) => session.on('stream', (stream: http2.ServerHttp2Stream) => {
-    streams.set(stream, { unsent: 0, progressAt: performance.now() });
-    stream.once('close', onClose);
-  }));
+  // Shared listeners, no closure per call ('on', not 'once', whose wrapper is one more object per call: a stream closes once).
+  function onStream(stream: http2.ServerHttp2Stream): void {
+    streams.set(stream, undefined);
+    stream.on('close', onClose);
+  }
+  server.on('session', (session: http2.ServerHttp2Session) => session.on('stream', onStream));
 
   const reset = (stream: http2.ServerHttp2Stream, reason: UnsentAnswerResetReason, details: string) => {
     streams.delete(stream);
@@ -80,8 +83,10 @@ export function guardUnsentAnswers(
     const now = performance.now();
     const byConnection = new Map<http2.Http2Session | undefined, Array<[http2.ServerHttp2Stream, number]>>();
     let total = 0;
-    for (const [stream, followed] of streams) {
+    for (const [stream, seen] of streams) {
       const unsent = stream.writableLength;
+      let followed = seen;
+      if (followed === undefined) streams.set(stream, (followed = { unsent, progressAt: now }));
       if (unsent < followed.unsent || unsent === 0) followed.progressAt = now;
       followed.unsent = unsent;
       if (unsent === 0) continue;

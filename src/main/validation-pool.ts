@@ -105,18 +105,20 @@ export interface ValidationPoolOptions {
    * A batch whose calls ran longer than this in its worker (their contracts' preparation left out, see slowPrepareMs) marks their calls slow
    * work, like calls over maxBatchBytes: they travel alone and never take the last lane free of slow
    * work. A pattern RE2 accepts can cost 5 µs a character: 1 MB calls held both lanes 4.5 s, call
-   * after call. A marked contract whose batch runs quicker is unmarked (after slowMarkMs). Worker time is wall time, which
+   * after call. A marked contract whose batch runs quicker is unmarked (once slowMarkTimes allows). Worker time is wall time, which
    * a loaded machine stretches: far above an ordinary batch's (under 10 ms at p99 in the benches).
    */
   slowCallMs: number;
   /**
-   * A contract marked slow (slowCallMs) stays marked at least this long after its last slow batch,
+   * A contract marked slow (slowCallMs) stays marked for this many times its slow batch's time,
    * however quickly its batches run meanwhile. Calls of one contract can cost very different amounts
    * at the same size: each quick call alone unmarked a contract whose every tenth call (37 bytes,
    * anyOf nested through $ref) ran 0.9 s, and a stream of them then went in batches of up to 64 to
-   * both lanes, holding another schema's calls up to 6.9 s.
+   * both lanes, holding another schema's calls up to 6.9 s. Relative, not a fixed time: a batch
+   * stretched past slowCallMs by a loaded machine marked a busy contract for 2 s of calls one at a
+   * time, and svc's p99 under ghz went from 3.4–3.8 to 8.1–9.3 ms.
    */
-  slowMarkMs: number;
+  slowMarkTimes: number;
   /**
    * A batch whose contracts took longer than this to prepare (built from their documents, schemas
    * compiled on an operation's first call) marks their calls slow work as well: the next lane their
@@ -165,7 +167,7 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   slowCallMs: 100,
   // Longer than the gaps between the slow calls of such a stream (each quick call alone takes a few
   // ms), short enough that a contract slow once soon batches on every lane again.
-  slowMarkMs: 2_000,
+  slowMarkTimes: 2,
   slowPrepareMs: 500,
   slowCallBytes: 64 * 1024, // 64 KiB: 0.3 s at the 5 µs a character a slow pattern costs
   maxRunMs: LIMITS.validationMaxMs,
@@ -267,7 +269,7 @@ export class ValidationPool {
   #compileGroups: CompileGroup[] = [];
   /** Hashes with a compile batch out, and the lane it is on. */
   readonly #compilingOn = new Map<string, Lane>();
-  /** Contracts whose calls ran slow (slowCallMs), with when they last did: their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
+  /** Contracts whose calls ran slow (slowCallMs), with until when they stay marked (slowMarkTimes): their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
   readonly #slowContracts = new Map<string, number>();
   /**
    * Of each contract whose calls ran slow, the size of the largest call in such a batch (the smallest
@@ -290,7 +292,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowMarkMs', 'slowPrepareMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowMarkTimes', 'slowPrepareMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -580,10 +582,11 @@ export class ValidationPool {
     for (const hash of contracts.keys()) {
       if (slow) {
         // Set again at the end: the oldest mark goes first.
+        const markedUntil = Math.max(this.#slowContracts.get(hash) ?? 0, now + this.#options.slowMarkTimes * callMs);
         this.#slowContracts.delete(hash);
         if (this.#slowContracts.size >= MAX_SLOW_CONTRACTS) this.#slowContracts.delete(this.#slowContracts.keys().next().value!);
-        this.#slowContracts.set(hash, now);
-      } else if (contracts.size === 1 && now - (this.#slowContracts.get(hash) ?? -Infinity) >= this.#options.slowMarkMs) {
+        this.#slowContracts.set(hash, markedUntil);
+      } else if (contracts.size === 1 && now >= (this.#slowContracts.get(hash) ?? -Infinity)) {
         this.#slowContracts.delete(hash);
       }
     }

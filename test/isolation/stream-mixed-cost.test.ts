@@ -7,7 +7,7 @@
  * half its slow batch's largest call now stay slow work after it is unmarked, until one that large
  * runs quickly, so its quick small calls still share batches and lanes. Slow calls as small as the
  * quick ones (anyOf nested through $ref: 37 bytes, 0.9 s) held the neighbour 6.9 s the same way; a
- * contract now stays marked for slowMarkMs after its last slow batch.
+ * contract now stays marked for slowMarkTimes its slow batch's time.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
