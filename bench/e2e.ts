@@ -13,7 +13,7 @@ import {
   type BenchRow, type BenchSuite, type LatencyProfile, type Progress,
 } from './harness';
 import { PETSTORE } from './interactions';
-import { callUnary, interactionRequest, registerBenchSchema, startBenchServer, type BenchServer } from './servers';
+import { callUnary, interactionRequest, registerBenchSchema, startSvcAndFloor, type BenchServer } from './servers';
 
 export const UNARY_CONCURRENCY = 64;
 /** Alternating rounds, median of each: the machine is shared, and its load drifts over a run. */
@@ -105,7 +105,7 @@ export function describeRounds(profiles: readonly LatencyProfile[]): string {
 /** The real server (schema registered) and the no-op floor, both started; stopped by the caller. */
 export async function startPair(progress: Progress): Promise<[BenchServer, BenchServer]> {
   progress('starting the svc server and the no-op server');
-  const [svc, noop] = await Promise.all([startBenchServer('svc'), startBenchServer('noop')]);
+  const [svc, noop] = await startSvcAndFloor();
   try {
     await registerBenchSchema(svc, 'petstore', corpusText(PETSTORE.corpusFile));
   } catch (error) {

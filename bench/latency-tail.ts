@@ -18,7 +18,7 @@ import { LATENCY_RATE } from './e2e';
 import { machineNote, measureLatencyAtRate, median, type BenchRow, type BenchSuite, type LatencyProfile } from './harness';
 import { PETSTORE } from './interactions';
 import type { ServerDiagnostics } from './server-diagnostics';
-import { callUnary, interactionRequest, registerBenchSchema, startBenchServer, type BenchServer } from './servers';
+import { callUnary, interactionRequest, registerBenchSchema, startSvcAndFloor, type BenchServer } from './servers';
 
 const ROUNDS = 3;
 const ROUND_MS = 5_000;
@@ -41,7 +41,7 @@ export const latencyTailSuite: BenchSuite = {
   async run(progress) {
     ensureCorpora(progress);
     progress('starting the svc server and the no-op server, with diagnostics');
-    const servers = await Promise.all([startBenchServer('svc', { diagnostics: true }), startBenchServer('noop', { diagnostics: true })]);
+    const servers = await startSvcAndFloor({ diagnostics: true });
     try {
       const [svc] = servers;
       await registerBenchSchema(svc, 'petstore', corpusText(PETSTORE.corpusFile));

@@ -26,7 +26,7 @@ import type { ProducerValidationHandle } from '@svc/client';
 import type { ExpressRequestLike } from '@svc/client';
 import { REPO_ROOT, createProgress, machineNote, type BenchRow, type Progress, type SuiteResult, type BenchSuite } from './harness';
 import { LoadGenerator } from './load-generator';
-import { startBenchServer } from './servers';
+import { startSvcAndFloor } from './servers';
 
 const SCHEMA_ID = 'users-api';
 /** Requests per second offered to each app: well below what one core serves, even in strict mode. */
@@ -91,7 +91,7 @@ const USER = JSON.stringify({ id: 42, name: 'Ada Lovelace', email: 'ada@example.
 
 export async function benchMiddleware(progress: Progress = createProgress('middleware')): Promise<SuiteResult> {
   progress('starting the svc server and the no-op server');
-  const servers = await Promise.all([startBenchServer('svc'), startBenchServer('noop')]);
+  const servers = await startSvcAndFloor();
   // The bench clients' targets, reused so the middleware talks to the same servers.
   const validators: Validators = {
     svc: new ContractValidator(servers[0].client.getChannel().getTarget()),

@@ -114,6 +114,17 @@ export async function startBenchServer(
   };
 }
 
+/**
+ * The svc server and the no-op floor, started at once. When one fails to start, the other is stopped
+ * before the error is thrown: its process would otherwise keep the bench running after the suite failed.
+ */
+export async function startSvcAndFloor(options: BenchServerOptions = {}): Promise<[BenchServer, BenchServer]> {
+  const [svc, noop] = await Promise.allSettled([startBenchServer('svc', options), startBenchServer('noop', options)]);
+  if (svc.status === 'fulfilled' && noop.status === 'fulfilled') return [svc.value, noop.value];
+  await Promise.all([svc, noop].map((started) => (started.status === 'fulfilled' ? started.value.stop() : undefined)));
+  throw svc.status === 'rejected' ? svc.reason : (noop as PromiseRejectedResult).reason;
+}
+
 /** A one-line digest of a diagnostics snapshot, for suite notes. */
 export function describeDiagnostics(d: ServerDiagnostics): string {
   const fixed = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(1));
