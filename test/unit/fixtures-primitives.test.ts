@@ -190,6 +190,19 @@ describe('fixture values: strings', () => {
     assert.match(unanchored.problems[0]!, /longer than maxLength 3/);
   });
 
+  it('counts no length for lookaheads, nor two for an astral character, in a pattern\'s least length', () => {
+    // Generated before the least length was read; refused as needing 6, 4 and 2 characters after.
+    for (const schema of [
+      { type: 'string', pattern: '^(?![0-9]{3}$)[a-z0-9]{3}$', maxLength: 3 },
+      { type: 'string', pattern: '^(?=[a-z])[a-z0-9]{2}$', maxLength: 2 },
+      { type: 'string', pattern: '^\u{1F600}$', maxLength: 1 },
+    ]) {
+      const generated = generateFor(schema);
+      assert.equal(generated.exact, true, `${schema.pattern}: ${generated.problems.join('; ')}`);
+      assert.ok([...(generated.value as string)].length <= schema.maxLength);
+    }
+  });
+
   it('refuses a pattern whose fixed counts multiply past fixtureMaxStringLength before drawing from it', () => {
     // randexp built such a string for seconds, a gigabyte of it, until the fixture's time ran out.
     const started = performance.now();
