@@ -165,7 +165,8 @@ function firstDuplicateKey(document: YAML.Document.Parsed): number | undefined {
     Map(_key, map) {
       const seen = new Set<unknown>();
       for (const { key } of map.items) {
-        const identity = YAML.isScalar(key) ? key.value : key;
+        // NaN is never equal to NaN in the yaml package's check (`.nan` keys are kept), but is in a Set.
+        const identity = YAML.isScalar(key) && !Number.isNaN(key.value) ? key.value : key;
         if (seen.has(identity)) {
           offset = (key as YAML.Node).range?.[0] ?? 0;
           return YAML.visit.BREAK;
