@@ -90,6 +90,23 @@ describe('fixture refusals', () => {
     const parameter = refusal(() => generateRequest(document, { method: 'GET', path: '/impossible/{id}' }));
     assert.match(parameter.message, /^no valid value for path parameter "id" of GET \/impossible\/\{id\} can be generated: at \/parameters\/path\/id: no string found/);
   });
+  it('required headers larger together than validation reads (validationMaxHeaderBytes), rather than a fixture ValidateInteraction refuses', () => {
+    // Each header within fixtureMaxStringLength and the request within fixtureMaxBodyBytes: 1.2 MB of
+    // headers was generated, and the worker's decoding then failed the call (header_size).
+    const header = (name: string) => ({ name, in: 'header', required: true, schema: { type: 'string', minLength: 600_000, maxLength: 600_000 } });
+    const large = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/large': { get: { parameters: [header('X-A'), header('X-B')], responses: { '200': { description: 'x' } } } },
+        '/small': { get: { parameters: [header('X-A')], responses: { '200': { description: 'x' } } } },
+      },
+    } as unknown as OpenApiDocument;
+    const refused = refusal(() => generateRequest(large, { method: 'GET', path: '/large' }));
+    assert.equal(refused.code, ErrorCode.INVALID_SCHEMA);
+    assert.match(refused.message, /^no valid request for GET \/large can be generated: its headers would be 1\.1 MiB, over the limit of 1 MiB validation reads \(validationMaxHeaderBytes\)$/);
+    assert.equal(generateRequest(large, { method: 'GET', path: '/small' }).headers['X-A']!.length, 600_000);
+  });
   it('a value the generator cannot see is invalid is refused with what validation said, never handed out', () => {
     const keywords = {
       openapi: '3.1.0',

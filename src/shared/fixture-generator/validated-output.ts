@@ -7,6 +7,7 @@
  */
 import { LIMITS } from '../limits';
 import type { OpenApiDocument } from '../openapi/document';
+import { stringFieldSize } from '../pool-protocol/protobuf-wire';
 import { CompiledContract } from '../validation/compiled-contract';
 import type { ValidationOutcome } from '../validation/types';
 import { refusals } from './refusals';
@@ -25,6 +26,7 @@ function contractOf(document: OpenApiDocument): CompiledContract {
 export function validatedRequest(document: OpenApiDocument, request: GeneratedRequestRecord, where: string): GeneratedRequestRecord {
   refuseIfTooLarge(request, `request for ${where}`);
   refuseIfTooManyHeaders(request, `request for ${where}`);
+  refuseIfHeadersTooLarge(request, `request for ${where}`);
   refuseUnlessValid(contractOf(document).validateInteraction({ request }), `request for ${where}`);
   return request;
 }
@@ -42,6 +44,7 @@ export function validatedResponse(
 ): GeneratedResponseRecord {
   refuseIfTooLarge(response, where);
   refuseIfTooManyHeaders(response, where);
+  refuseIfHeadersTooLarge(response, where);
   const outcome = contractOf(document).validateProducerResponse({ ...route, response });
   if (route.request !== undefined || outcome.category !== 'route_not_found') refuseUnlessValid(outcome, where);
   return response;
@@ -65,6 +68,20 @@ function refuseIfTooLarge(record: GeneratedRequestRecord | GeneratedResponseReco
 function refuseIfTooManyHeaders(record: GeneratedRequestRecord | GeneratedResponseRecord, what: string): void {
   const entries = Object.keys(record.headers).length;
   if (entries > LIMITS.validationMaxHeaderEntries) throw refusals.tooManyHeaders(what, entries, LIMITS.validationMaxHeaderEntries);
+}
+
+/**
+ * Validation reads at most validationMaxHeaderBytes of a side's headers (their map entries as sent,
+ * UTF-8 with their framing) and fails the call beyond them: two required headers of 600,000
+ * characters gave a fixture that ValidateInteraction then refused.
+ */
+function refuseIfHeadersTooLarge(record: GeneratedRequestRecord | GeneratedResponseRecord, what: string): void {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(record.headers)) {
+    // As validation-codec.ts counts them: the embedded entry's key and value fields.
+    bytes += stringFieldSize(Buffer.byteLength(name)) + stringFieldSize(Buffer.byteLength(value));
+  }
+  if (bytes > LIMITS.validationMaxHeaderBytes) throw refusals.headersTooLarge(what, bytes, LIMITS.validationMaxHeaderBytes);
 }
 
 function refuseUnlessValid(outcome: ValidationOutcome, what: string): void {
