@@ -203,6 +203,13 @@ describe('fixture values: strings', () => {
     }
   });
 
+  it('counts a string drawn from a pattern once in fixtureMaxGeneratedChars', () => {
+    // 4.5 million characters, within the 8 Mi budget; counted as candidate and again as value, 9 million.
+    const generated = generateFor({ type: 'array', minItems: 5, maxItems: 5, items: { type: 'string', pattern: '^[a-z]{900000}$' } });
+    assert.equal(generated.exact, true, generated.problems.join('; '));
+    assert.equal((generated.value as string[]).join('').length, 4_500_000);
+  });
+
   it('refuses a pattern whose fixed counts multiply past fixtureMaxStringLength before drawing from it', () => {
     // randexp built such a string for seconds, a gigabyte of it, until the fixture's time ran out.
     const started = performance.now();
