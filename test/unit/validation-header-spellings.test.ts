@@ -48,3 +48,18 @@ test('one spelling, or the same value under two, reads as before', () => {
   assert.equal(headerValue({ a: '1' }, 'b'), undefined);
   assert.equal(headerValue({ Cookie: 'a=1', cookie: 'b=2' }, 'cookie', '; '), 'a=1; b=2');
 });
+
+test('Set-Cookie lines under two spellings are each one cookie, never joined', () => {
+  const cookies = new CompiledContract({
+    openapi: '3.0.3',
+    info: { title: 'cookies', version: '1.0.0' },
+    paths: { '/c': { get: { responses: { 200: { description: 'ok', headers: { 'Set-Cookie': { schema: { type: 'string', pattern: '^[a-z]+=[0-9]+$' } } } } } } } },
+  } as never);
+  const respond = (headers: Record<string, string>) => cookies.validateInteraction({
+    request: { method: 'GET', path: '/c', headers: {}, body: '' },
+    response: { statusCode: 200, headers, body: '' },
+  });
+  assert.deepEqual(respond({ 'Set-Cookie': 'a=1', 'set-cookie': 'b=2' }).errors, []);
+  assert.deepEqual(respond({ 'Set-Cookie': 'a=1', 'set-cookie': 'b=x' }).errors, ['response header "Set-Cookie": value "b=x" must match pattern "^[a-z]+=[0-9]+$"']);
+  assert.deepEqual(respond({ 'set-cookie': 'b=x' }).errors, ['response header "Set-Cookie": value "b=x" must match pattern "^[a-z]+=[0-9]+$"']);
+});

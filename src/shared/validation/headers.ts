@@ -18,3 +18,17 @@ export function headerValue(headers: Record<string, string>, lowerName: string, 
   }
   return joined;
 }
+
+/**
+ * Each value of the header `lowerName` (lower case), one per spelling of its name, in the order
+ * given. For `Set-Cookie`, whose lines HTTP never joins (RFC 9110 section 5.3): each line is one cookie.
+ */
+export function headerValues(headers: Record<string, string>, lowerName: string): string[] {
+  const values: string[] = [];
+  for (const name in headers) {
+    if (name.length !== lowerName.length || (name !== lowerName && name.toLowerCase() !== lowerName)) continue;
+    const value = headers[name];
+    if (typeof value === 'string') values.push(value);
+  }
+  return values;
+}

@@ -2,7 +2,7 @@
 import type { CallContext } from './call-context';
 import { checkBody } from './body-checks';
 import { addError } from './error-report';
-import { headerValue } from './headers';
+import { headerValue, headerValues } from './headers';
 import { validationMessages } from './messages';
 import type { OperationPlan, ResponsePlan, ResponsesPlan } from './operation-plan';
 import { checkParameterValue, headerParameterValue } from './parameter-values';
@@ -24,6 +24,14 @@ export function checkResponse(plan: OperationPlan, response: HttpResponseInput, 
     return;
   }
   for (const header of declared.headers) {
+    if (header.key === 'set-cookie') {
+      // Set-Cookie lines are never joined (RFC 9110 section 5.3): `a=1, b=2` is no cookie, each line is one.
+      const values = headerValues(response.headers, header.key);
+      if (values.length > 1) {
+        for (const raw of values) checkParameterValue(header, headerParameterValue(header, raw, CATEGORY, call), CATEGORY, call);
+        continue;
+      }
+    }
     const raw = headerValue(response.headers, header.key);
     checkParameterValue(header, headerParameterValue(header, raw, CATEGORY, call), CATEGORY, call);
   }
