@@ -99,28 +99,22 @@ function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedC
   const seconds = Number(process.hrtime.bigint() - observed.started) / 1e9;
   record(operation, code, seconds);
   if (!log.isLevelEnabled(code === status.OK ? 'debug' : 'info')) return;
-  // The peer is read now: a line left out may be written at the end of the minute, after the connection is gone.
-  const peer = call.getPeer();
-  if (code === status.OK) {
-    writeCallLine(peer, observed, code, seconds, details, 0);
-    return;
-  }
-  let write = code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED ? logRefusal : logFailure.get(code);
-  if (write === undefined) logFailure.set(code, (write = rateLimited(LIMITS.failedCallLogLinesPerMinute, 60_000)));
-  write((suppressed) => writeCallLine(peer, observed, code, seconds, details, suppressed));
-}
-
-/** The call's one line. A refusal's details are the interceptor's own words, never the presented key. */
-function writeCallLine(
-  peer: string, observed: ObservedCall, code: status, seconds: number, details: string | undefined, suppressed: number,
-): void {
-  const { observer: { log }, operation } = observed;
+  // Everything the line says is read now, and only that is kept: a line left out may be written at the
+  // end of the minute, after the connection is gone, and the call's request message (up to
+  // maxGrpcMessageBytes) must not be held until then.
   const line = {
-    operation, code: statusName(code), durationMs: Math.round(seconds * 1e6) / 1e3, peer,
+    operation, code: statusName(code), durationMs: Math.round(seconds * 1e6) / 1e3, peer: call.getPeer(),
     ...contextOf(operation, observed.firstMessage),
   };
-  if (code === status.OK) log.debug(line, 'call completed');
-  else log.info({ ...line, details: clip(details ?? '', MAX_LOGGED_CHARS), ...(suppressed > 0 ? { suppressed } : {}) }, 'call failed');
+  if (code === status.OK) {
+    log.debug(line, 'call completed');
+    return;
+  }
+  // A refusal's details are the interceptor's own words, never the presented key.
+  const failed = { ...line, details: clip(details ?? '', MAX_LOGGED_CHARS) };
+  let write = code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED ? logRefusal : logFailure.get(code);
+  if (write === undefined) logFailure.set(code, (write = rateLimited(LIMITS.failedCallLogLinesPerMinute, 60_000)));
+  write((suppressed) => log.info(suppressed > 0 ? { ...failed, suppressed } : failed, 'call failed'));
 }
 
 type SentStatus = Parameters<grpc.ServerInterceptingCall['sendStatus']>[0];

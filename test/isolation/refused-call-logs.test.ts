@@ -7,10 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
 import { captureLogs } from '../helpers/log-capture';
 import { startTestServer } from '../helpers/server';
+
+setFlagsFromString('--expose-gc');
 
 const RIGHT_KEY = 'right-key-Qw8Er4Ty6Ui2';
 const WRONG_KEY = 'wrong-key-Zx3Cv5Bn7Mm1';
@@ -99,6 +103,38 @@ test('other failed calls write at most failedCallLogLinesPerMinute lines for eac
     await assert.rejects(server.client.call('ListEndpoints', { schema_id: 'nobody-after' }, { deadlineMs: 10_000 }));
     assert.equal(linesOf('NOT_FOUND').at(-1)!.suppressed, 40);
   } finally {
+    await server.close();
+  }
+});
+
+test('a failed call\'s line left out keeps only what it says, not the call\'s request message, until the minute ends', async () => {
+  const gc = runInNewContext('gc') as () => void;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const logs = captureLogs('info');
+  const server = await startTestServer({ logger: logs.logger });
+  const client = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': -1 });
+  const call = (bytes: Buffer) => new Promise<grpc.status | undefined>((resolve) => {
+    client.makeUnaryRequest('/svc.ContractValidator/ValidateInteraction', (x: Buffer) => x, (x: Buffer) => x, bytes, { deadline: Date.now() + 20_000 },
+      (error) => resolve(error?.code));
+  });
+  try {
+    // Not protobuf (a varint that never ends): INVALID_ARGUMENT, a line each until the minute's budget is spent.
+    const small = Buffer.alloc(11, 0xff);
+    for (let i = 0; i < LIMITS.failedCallLogLinesPerMinute; i++) assert.equal(await call(small), grpc.status.INVALID_ARGUMENT);
+    await settle();
+    const before = process.memoryUsage().arrayBuffers;
+    assert.equal(await call(Buffer.alloc(32 * 1024 * 1024, 0xff)), grpc.status.INVALID_ARGUMENT);
+    await settle();
+    const held = process.memoryUsage().arrayBuffers - before;
+    assert.ok(held < 8 * 1024 * 1024, `${Math.round(held / 1024 / 1024)} MiB still held after the call whose line was left out`);
+    assert.equal(logs.lines().filter((line) => line.msg === 'call failed' && line.code === 'INVALID_ARGUMENT').length, LIMITS.failedCallLogLinesPerMinute);
+  } finally {
+    client.close();
     await server.close();
   }
 });
