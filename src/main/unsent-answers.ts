@@ -9,7 +9,10 @@
  * gRPC clients see RESOURCE_EXHAUSTED), largest first, while
  * - its connection's streams together hold more than `maxBytesPerConnection`;
  * - all streams together hold more than `maxBytes`;
- * and also when its client has taken none of its bytes for `maxStallMs`.
+ * and also when it has held unsent bytes for `maxStallMs` without its client taking any: its unsent
+ * bytes have not fallen, and its connection has written nothing, between sweeps all that time. (Node
+ * does not tell what a stream has sent; a stream that keeps writing as its client keeps reading
+ * never shows fewer unsent bytes, but its connection's count of bytes written grows.)
  * Between sweeps the totals may pass the limits by what the server writes in `sweepMs`.
  */
 import http2 from 'node:http2';
@@ -79,15 +82,26 @@ export function guardUnsentAnswers(
     onReset({ reason, details, peer });
   };
 
+  /** Each connection's bytes written at the last sweep. */
+  let writtenBefore = new Map<http2.Http2Session, number>();
+
   const sweep = setInterval(() => {
     const now = performance.now();
+    const writtenNow = new Map<http2.Http2Session, number>();
+    /** Whether the stream's connection has written anything since the last sweep (its client reads). */
+    const connectionSent = (session: http2.Http2Session | undefined): boolean => {
+      if (session === undefined) return false;
+      let written = writtenNow.get(session);
+      if (written === undefined) writtenNow.set(session, (written = session.socket?.bytesWritten ?? 0));
+      return written > (writtenBefore.get(session) ?? -1);
+    };
     const byConnection = new Map<http2.Http2Session | undefined, Array<[http2.ServerHttp2Stream, number]>>();
     let total = 0;
     for (const [stream, seen] of streams) {
       const unsent = stream.writableLength;
       let followed = seen;
       if (followed === undefined) streams.set(stream, (followed = { unsent, progressAt: now }));
-      if (unsent < followed.unsent || unsent === 0) followed.progressAt = now;
+      if (unsent < followed.unsent || unsent === 0 || connectionSent(stream.session)) followed.progressAt = now;
       followed.unsent = unsent;
       if (unsent === 0) continue;
       if (now - followed.progressAt > limits.maxStallMs) {
@@ -117,6 +131,7 @@ export function guardUnsentAnswers(
         reset(stream, 'server_bytes', `clients had not taken ${formatBytes(total + unsent)} of answers, over ${formatBytes(limits.maxBytes)} (answerMaxUnsentBytes)`);
       }
     }
+    writtenBefore = writtenNow;
   }, limits.sweepMs);
   sweep.unref();
 

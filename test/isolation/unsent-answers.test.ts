@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
+import { guardUnsentAnswers } from '../../src/main/unsent-answers';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -61,5 +62,43 @@ test('answers a zero-window client never takes are reset: past the connection li
     assert.equal(counted.stall_time, calls - early.length);
   } finally {
     session.destroy();
+  }
+});
+
+test('a client that keeps reading, slower than its answer is written, is not reset for a stall', { timeout: 20_000 }, async () => {
+  // Node does not tell what a stream has sent: its unsent bytes never fell between sweeps while the
+  // server kept writing, and this client, taking bytes all along, was reset as stalled.
+  const plain = http2.createServer();
+  const sessions: http2.ServerHttp2Session[] = [];
+  plain.on('session', (session) => sessions.push(session));
+  const found: string[] = [];
+  const guard = guardUnsentAnswers(plain, { ...LIMITS, maxBytes: 1e9, maxBytesPerConnection: 1e9 }, (reset) => found.push(reset.reason));
+  plain.on('stream', (stream) => {
+    stream.on('error', () => undefined);
+    stream.respond({ ':status': 200 });
+    const chunk = Buffer.alloc(16 * KiB, 1);
+    const writer = setInterval(() => stream.write(chunk), 20); // about 800 KB/s
+    stream.on('close', () => clearInterval(writer));
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  const client = http2.connect(`http://127.0.0.1:${(plain.address() as { port: number }).port}`);
+  try {
+    const request = client.request({ ':path': '/' });
+    request.on('error', () => undefined);
+    let taken = 0;
+    request.on('data', (chunk: Buffer) => {
+      taken += chunk.length; // then a pause: the client reads steadily, slower than the server writes
+      request.pause();
+      setTimeout(() => request.resume(), 40);
+    });
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.maxStallMs * 2.5));
+    assert.deepEqual(found, [], `reset although the client took ${taken} bytes`);
+    assert.equal(request.closed, false);
+    assert.ok(taken > 0);
+  } finally {
+    guard.close();
+    client.destroy();
+    for (const session of sessions) session.destroy();
+    await new Promise((resolve) => plain.close(resolve));
   }
 });
