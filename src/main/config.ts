@@ -2,6 +2,7 @@
  * Server configuration: one typed interface, one frozen defaults object, merged once from flags
  * and environment variables (flags win) and validated at start, with errors that name the option.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { LIMITS } from '../shared/limits';
 import { DEFAULT_RECORDING_LIMITS, MS_PER_DAY } from './evidence/recording-limits';
@@ -74,7 +75,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   logLevel: 'info',
   shutdownGraceMs: 10_000,
   connectionPrefaceTimeoutMs: 10_000,
-  maxConnectionsPerPeer: LIMITS.maxConnectionsPerPeer,
+  maxConnectionsPerPeer: defaultConnectionsPerPeer(),
   workerThreads: 0,
   tls: false,
   tlsCertPath: '',
@@ -111,6 +112,25 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_TRUSTED_PROXIES: 'trustedProxies',
   SVC_MAX_CONNECTIONS_PER_PEER: 'maxConnectionsPerPeer',
 } as const);
+
+/**
+ * maxConnectionsPerPeer unless set: LIMITS' value, or a quarter of the process's open-file limit when
+ * that is lower, so that one address cannot take every descriptor under a low limit (256: 64 each).
+ */
+function defaultConnectionsPerPeer(): number {
+  const openFiles = openFileLimit();
+  return openFiles === undefined ? LIMITS.maxConnectionsPerPeer : Math.max(1, Math.min(LIMITS.maxConnectionsPerPeer, Math.floor(openFiles / 4)));
+}
+
+/** The process's soft limit on open files, where the system tells it (Linux); undefined when unlimited or unknown. */
+function openFileLimit(): number | undefined {
+  try {
+    const match = /^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

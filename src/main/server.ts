@@ -182,6 +182,7 @@ export class SvcServer {
           dataDir: config.storage === 'sqlite' ? config.dataDir : undefined,
           transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: listedKeyNames(apiKeys.names()), expired: listedKeyNames(apiKeys.expiredNames()) } : false,
           ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {}),
+          maxConnectionsPerPeer: config.maxConnectionsPerPeer,
         },
         'svc server listening',
       );

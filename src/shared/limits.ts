@@ -84,7 +84,8 @@ export const LIMITS = Object.freeze({
    * once. Each holds a file descriptor for up to maxConnectionIdleMs without a call, so one host
    * could otherwise take every descriptor the process has, and no other client could connect.
    * Room for the clients that share an address: a Kubernetes node's pods reaching svc through the
-   * node's address (110 pods a node by default), a CI host's parallel jobs.
+   * node's address (110 pods a node by default), a CI host's parallel jobs. A server under a lower
+   * open-file limit takes a quarter of that limit instead (src/main/config.ts).
    */
   maxConnectionsPerPeer: 256,
   /**

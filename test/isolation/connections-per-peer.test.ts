@@ -6,11 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { runSvc } from '../cli/run-svc';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
 import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, closedAfter, connectAndWrite } from '../helpers/raw-connections';
 import { captureLogs } from '../helpers/log-capture';
+import { REPO_ROOT } from '../helpers/paths';
 import { spawnServerProcess, startTestServer } from '../helpers/server';
 
 const LIMIT = 3;
@@ -72,4 +74,27 @@ test('svc serve takes --max-connections-per-peer (SVC_MAX_CONNECTIONS_PER_PEER) 
   const refused = await runSvc(['serve', '--max-connections-per-peer', 'many', '--port', '0', '--metrics-port=-1', '--storage', 'memory']);
   assert.equal(refused.code, 2, 'a usage error');
   assert.match(refused.stderr + refused.stdout, /--max-connections-per-peer/);
+});
+
+test('under a low open-file limit the default is a quarter of it: one address cannot take every descriptor (ulimit -n 256: 64)', async () => {
+  const serve = `ulimit -n 256 && exec "${process.execPath}" bin/svc.js serve --host 127.0.0.1 --port 0 --metrics-port=-1 --storage memory`;
+  const child = spawn('bash', ['-c', serve], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info' } });
+  try {
+    const listening = await new Promise<{ maxConnectionsPerPeer?: number }>((resolve, reject) => {
+      const guard = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
+      let buffered = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const line = buffered.split('\n').find((text) => text.includes('svc server listening'));
+        if (line !== undefined) {
+          clearTimeout(guard);
+          resolve(JSON.parse(line) as { maxConnectionsPerPeer?: number });
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    });
+    assert.equal(listening.maxConnectionsPerPeer, 64);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
