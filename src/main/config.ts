@@ -75,7 +75,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   logLevel: 'info',
   shutdownGraceMs: 10_000,
   connectionPrefaceTimeoutMs: 10_000,
-  maxConnectionsPerPeer: defaultConnectionsPerPeer(),
+  maxConnectionsPerPeer: LIMITS.maxConnectionsPerPeer,
   workerThreads: 0,
   tls: false,
   tlsCertPath: '',
@@ -114,12 +114,14 @@ export const SERVER_ENV_VARS = Object.freeze({
 } as const);
 
 /**
- * maxConnectionsPerPeer unless set: LIMITS' value, or a quarter of the process's open-file limit when
- * that is lower, so that one address cannot take every descriptor under a low limit (256: 64 each).
+ * maxConnectionsPerPeer when neither a flag nor the environment sets it: the default, or a quarter of
+ * the process's open-file limit when that is lower, so that one address cannot take every descriptor
+ * under a low limit (256: 64 each). Read when a server's configuration is resolved, not when the CLI loads.
  */
 function defaultConnectionsPerPeer(): number {
   const openFiles = openFileLimit();
-  return openFiles === undefined ? LIMITS.maxConnectionsPerPeer : Math.max(1, Math.min(LIMITS.maxConnectionsPerPeer, Math.floor(openFiles / 4)));
+  const byDefault = DEFAULT_SERVER_CONFIG.maxConnectionsPerPeer;
+  return openFiles === undefined ? byDefault : Math.max(1, Math.min(byDefault, Math.floor(openFiles / 4)));
 }
 
 /** The process's soft limit on open files, where the system tells it (Linux); undefined when unlimited or unknown. */
@@ -147,6 +149,7 @@ export function resolveServerConfig(
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
   const merged = { ...DEFAULT_SERVER_CONFIG, ...withoutUndefined(fromEnv), ...withoutUndefined(options) };
+  if (fromEnv.maxConnectionsPerPeer === undefined && options.maxConnectionsPerPeer === undefined) merged.maxConnectionsPerPeer = defaultConnectionsPerPeer();
   const tls = requireBoolean('tls', merged.tls);
   const tlsFiles = {
     tlsCertPath: optionalPath(merged.tlsCertPath),

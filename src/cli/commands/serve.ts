@@ -65,7 +65,7 @@ export class ServeCommand extends SvcCommand {
   trustedProxies = Option.String('--trusted-proxies', { description: 'Comma-separated addresses and CIDR ranges of proxies whose x-forwarded-for names the caller' });
   recordingRetentionDays = Option.String('--recording-retention-days', { description: `Recorded usage not seen for this many days is removed (default ${DEFAULT_SERVER_CONFIG.recordingRetentionDays})` });
   recordingMaxUsageKeys = Option.String('--recording-max-usage-keys', { description: `Aggregate rows of recorded usage kept at most (default ${DEFAULT_SERVER_CONFIG.recordingMaxUsageKeys})` });
-  maxConnectionsPerPeer = Option.String('--max-connections-per-peer', { description: `Open connections one client address may hold, trusted proxies excepted (default ${DEFAULT_SERVER_CONFIG.maxConnectionsPerPeer}; 0: no limit)` });
+  maxConnectionsPerPeer = Option.String('--max-connections-per-peer', { description: `Open connections one client address may hold, trusted proxies excepted (default ${DEFAULT_SERVER_CONFIG.maxConnectionsPerPeer}, or a quarter of the open-file limit when lower; 0: no limit)` });
 
   protected override async run(): Promise<number> {
     // Signal handlers come first: the server logs that it listens before start() returns, and a

@@ -10,7 +10,7 @@ export function headerValue(headers: Record<string, string>, lowerName: string, 
   let first: string | undefined;
   let joined: string | undefined;
   for (const name in headers) {
-    if (name.length !== lowerName.length || (name !== lowerName && name.toLowerCase() !== lowerName)) continue;
+    if (!spells(name, lowerName)) continue;
     const value = headers[name];
     if (typeof value !== 'string') continue;
     if (first === undefined) first = joined = value;
@@ -26,9 +26,14 @@ export function headerValue(headers: Record<string, string>, lowerName: string, 
 export function headerValues(headers: Record<string, string>, lowerName: string): string[] {
   const values: string[] = [];
   for (const name in headers) {
-    if (name.length !== lowerName.length || (name !== lowerName && name.toLowerCase() !== lowerName)) continue;
+    if (!spells(name, lowerName)) continue;
     const value = headers[name];
     if (typeof value === 'string') values.push(value);
   }
   return values;
+}
+
+/** Whether the header name `name` is `lowerName` in some case (the length compared first: most names differ in it). */
+function spells(name: string, lowerName: string): boolean {
+  return name.length === lowerName.length && (name === lowerName || name.toLowerCase() === lowerName);
 }
