@@ -17,6 +17,9 @@ export function connectAndWrite(port: number, bytes: Buffer): Promise<{ socket: 
 /** Writes `bytes` on `socket` once it emits `ready` (`connect`, or `secureConnect` for TLS); the time it did. */
 export async function writeOnceOpen<S extends net.Socket>(socket: S, ready: 'connect' | 'secureConnect', bytes: Buffer): Promise<{ socket: S; opened: number }> {
   socket.on('error', () => undefined); // the server resets it
+  // Read and drop what the server answers (a 408 on the metrics port): unread bytes would hold back
+  // the socket's 'end', and so its 'close', though the server has closed the connection.
+  socket.resume();
   await new Promise<void>((resolve, reject) => {
     socket.once(ready, resolve);
     socket.once('close', () => reject(new Error(`closed before ${ready}`)));
