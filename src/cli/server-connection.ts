@@ -109,6 +109,8 @@ export function describeCallError(error: grpc.ServiceError, address: string, tim
   const details = error.details || error.message;
   switch (error.code) {
     case grpc.status.UNAVAILABLE:
+      // The server's own UNAVAILABLE (a store that cannot take writes) says what to wait for; it was reached.
+      if (answeredByServer(error)) return new RpcError(code, `the svc server at ${address} answered: ${details}`, { cause: error });
       return new RpcError(code, `cannot reach the svc server at ${address} (${connectionFailure(details)})`, { cause: error });
     case grpc.status.DEADLINE_EXCEEDED:
       return new RpcError(code, `no answer from ${address} within ${timeoutMs / 1000} s (--timeout)`, { cause: error });
@@ -121,6 +123,16 @@ export function describeCallError(error: grpc.ServiceError, address: string, tim
 
 function isServiceError(value: unknown): value is grpc.ServiceError {
   return value instanceof Error && typeof (value as Partial<grpc.ServiceError>).code === 'number';
+}
+
+/**
+ * Whether a status came in a gRPC server's answer rather than from the client's transport. grpc-js
+ * gives the statuses it makes itself (no connection, a dropped connection, a proxy's HTTP 503) empty
+ * metadata; a server's error answer carries its headers, `content-type: application/grpc...` among them.
+ */
+function answeredByServer(error: grpc.ServiceError): boolean {
+  const [contentType] = error.metadata?.get('content-type') ?? [];
+  return typeof contentType === 'string' && contentType.startsWith('application/grpc');
 }
 
 /** grpc-js: "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: " → "connect ECONNREFUSED 127.0.0.1:1". */

@@ -127,6 +127,20 @@ test('validate --schema-id (child process): validated by the server against a re
   assert.equal(JSON.parse(unknown.stdout).error.code, 'NOT_FOUND');
 });
 
+test('a server that answers UNAVAILABLE itself is quoted as reached, not worded as unreachable', async () => {
+  const dir = makeTempDir('svc-cli-unavailable-');
+  const store = await startTestServer({ storage: 'sqlite', dataDir: dir });
+  try {
+    fs.rmSync(path.join(dir, 'svc.sqlite-wal')); // the next write is refused with UNAVAILABLE
+    const { code, stderr } = await runSvcInProcess(['register-schema', 'users', cliFixture('users-v1.yaml'), '--server', store.address, '--unknown-exit-code', '75']);
+    assert.equal(code, 75);
+    assert.match(stderr, new RegExp(`^svc register-schema: UNAVAILABLE: the svc server at ${store.address.replace(/\./g, '\\.')} answered: the registry store cannot take writes`));
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an unreachable server: could not answer, with --unknown-exit-code, and a JSON error under --json', async () => {
   const { code, stdout, stderr } = await runSvcInProcess(['schemas', 'list', '--server', '127.0.0.1:1', '--timeout', '2', '--json', '--unknown-exit-code', '75']);
   assert.equal(code, 75);
