@@ -3,7 +3,7 @@
  * `svc_grpc_requests_total{method,status}`, times `svc_grpc_request_duration_seconds{method}` and
  * writes one log line per call of the ContractValidator service, whatever ends the call: the handler,
  * an auth refusal, a message over the size limit, a decompression bomb, the deadline, the client
- * going away or the server cancelling it at shutdown. A failed call's line is one any client can
+ * going away, the server resetting its stream for a limit or cancelling it at shutdown. A failed call's line is one any client can
  * cause at will, so failed calls are written at most refusedCallLogLinesPerMinute for refusals
  * (UNAUTHENTICATED, PERMISSION_DENIED) and failedCallLogLinesPerMinute for each other status, the rest
  * summed into the next one's `suppressed`; the metrics count every call. Label values are bounded:
@@ -16,6 +16,7 @@ import { LIMITS } from '../shared/limits';
 import { clip } from '../shared/text';
 import { MAX_LOGGED_CHARS, contextOf } from './call-log-context';
 import { statusName } from './grpc-status';
+import { limitResetOf } from './limit-resets';
 import { rateLimited, type RateLimitedWrite } from './log-rate-limit';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -60,8 +61,11 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
         next(message);
       })
       .withOnCancel(() => {
-        // Reached without a status only when the client went away (or its deadline passed first), or the server cancelled it at shutdown.
-        endCall(call, observed, deadlinePassed(call.getDeadline()) ? status.DEADLINE_EXCEEDED : status.CANCELLED, observer.cancelledBy);
+        // Reached without a status only when the client went away (or its deadline passed first), the
+        // server reset the stream for a limit, or the server cancelled it at shutdown.
+        const limitReset = limitResetOf(call);
+        if (limitReset !== undefined) endCall(call, observed, status.RESOURCE_EXHAUSTED, `stream reset by the server: ${limitReset}`);
+        else endCall(call, observed, deadlinePassed(call.getDeadline()) ? status.DEADLINE_EXCEEDED : status.CANCELLED, observer.cancelledBy);
       })
       .build();
     return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });

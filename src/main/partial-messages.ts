@@ -21,6 +21,7 @@
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
+import { resetForLimit } from './limit-resets';
 
 export interface PartialMessageLimits {
   /** Bytes of partly received messages, all connections together. */
@@ -115,7 +116,7 @@ export function guardPartialMessages(
   };
   const refuse = (stream: http2.ServerHttp2Stream, message: PartialMessage, reason: PartialMessageResetReason, details: string) => {
     forget(stream);
-    stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    resetForLimit(stream, details);
     onReset({ reason, details, peer: message.session.socket?.remoteAddress });
   };
 
@@ -204,12 +205,10 @@ export function guardPartialMessages(
       // Insertion order is the order headers came: the first one still in time ends the look.
       if (openedAt >= latestHeaders) break;
       awaitingFirstByte.delete(stream);
-      stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-      onReset({
-        reason: 'first_message_time',
-        details: `a call sent no request message ${limits.firstMessageStartMaxMs / 1000} s after its headers (firstMessageStartMaxMs)`,
-        peer: stream.session?.socket?.remoteAddress,
-      });
+      const details = `a call sent no request message ${limits.firstMessageStartMaxMs / 1000} s after its headers (firstMessageStartMaxMs)`;
+      const peer = stream.session?.socket?.remoteAddress;
+      resetForLimit(stream, details);
+      onReset({ reason: 'first_message_time', details, peer });
     }
   }, Math.min(1_000, limits.maxReceiveMs, limits.firstMessageStartMaxMs));
   sweep.unref();

@@ -17,6 +17,7 @@
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
+import { resetForLimit } from './limit-resets';
 
 export interface UnsentAnswerLimits {
   /** Unsent answer bytes, all connections together. */
@@ -78,7 +79,7 @@ export function guardUnsentAnswers(
   const reset = (stream: http2.ServerHttp2Stream, reason: UnsentAnswerResetReason, details: string) => {
     streams.delete(stream);
     const peer = stream.session?.socket?.remoteAddress;
-    stream.close(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    resetForLimit(stream, details);
     onReset({ reason, details, peer });
   };
 

@@ -62,6 +62,13 @@ async function resets(server: TestServer): Promise<Record<string, number>> {
   return Object.fromEntries(scrape.families.get('svc_partial_message_resets_total')!.samples.map((sample) => [sample.labels.reason, sample.value]));
 }
 
+/** `svc_grpc_requests_total` of ValidateInteraction calls ended with `status`. */
+async function validateCalls(server: TestServer, status: string): Promise<number> {
+  const scrape = await scrapeMetrics(server.server.metricsPort!);
+  const samples = scrape.families.get('svc_grpc_requests_total')?.samples ?? [];
+  return samples.find((sample) => sample.labels.method === 'ValidateInteraction' && sample.labels.status === status)?.value ?? 0;
+}
+
 /** Polls until `check` holds, for at most `withinMs`. */
 async function eventually(check: () => Promise<boolean>, withinMs: number, what: string): Promise<void> {
   const deadline = performance.now() + withinMs;
@@ -167,12 +174,16 @@ describe('partly received messages', { timeout: 30_000 }, () => {
 
   test('one connection cannot hold more than its own limit, and a gRPC client is told RESOURCE_EXHAUSTED', async () => {
     const before = await resets(server);
+    const [exhaustedBefore, cancelledBefore] = [await validateCalls(server, 'RESOURCE_EXHAUSTED'), await validateCalls(server, 'CANCELLED')];
     const session = connect(server.server.port);
     try {
       const first = await stall(session, 200 * 1024, 150 * 1024); // small: under largeMessageBytes
       const second = await stall(session, 8 * MiB, 5 * MiB); // would take the connection past 5 MiB
       assert.equal(await second.closed, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
       assert.equal((await resets(server)).connection_bytes, before.connection_bytes! + 1);
+      // The call is counted as what its client was told, not as one the client ended (CANCELLED).
+      await eventually(async () => (await validateCalls(server, 'RESOURCE_EXHAUSTED')) === exhaustedBefore + 1, 2_000, 'the reset call counted RESOURCE_EXHAUSTED');
+      assert.equal(await validateCalls(server, 'CANCELLED'), cancelledBefore);
       assert.equal(first.stream.closed, false, 'the first stream, within the limit, is kept');
     } finally {
       session.destroy();
