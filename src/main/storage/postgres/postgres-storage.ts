@@ -515,11 +515,29 @@ export class PostgresStorage implements Storage {
   /** A connection of `pool` for statements of the caller's own (a transaction, a held lock). */
   async #checkout(pool: pg.Pool): Promise<pg.PoolClient> {
     await this.#usable();
+    let client: pg.PoolClient;
     try {
-      return await pool.connect();
+      client = await pool.connect();
     } catch (error) {
       throw this.#mapped(error);
     }
+    this.#watchErrors(client);
+    return client;
+  }
+
+  /**
+   * The pool listens for a connection's 'error' only while it is idle: a checked-out one that the
+   * server ends (a restart, pg_terminate_backend) emits it with no listener, and that ends the
+   * process. Here it only marks the database down; the statement that fails says the rest.
+   */
+  #watchErrors(client: pg.PoolClient): void {
+    const onError = (error: Error) => this.#availability.markDown(error);
+    client.on('error', onError);
+    const release = client.release;
+    client.release = (error?: Error | boolean) => {
+      client.removeListener('error', onError);
+      release(error);
+    };
   }
 
   /** Idempotent. */
@@ -581,6 +599,7 @@ export class PostgresStorage implements Storage {
     } catch (error) {
       throw new Error(`cannot reach the registry database at ${this.#location}: ${describeCause(error)}`, { cause: error });
     }
+    this.#watchErrors(client);
     try {
       const report = await migrate(client, this.#location);
       this.#options.logger?.info(
