@@ -66,6 +66,16 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     });
   });
 
+  it('shows no password given as a URL parameter either', async () => {
+    const closedPort = cluster.port === 1 ? 2 : 1;
+    const databaseUrl = `postgres://svc@127.0.0.1:${closedPort}/svc?sslmode=disable&password=s3cret&sslpassword=k3y`;
+    await assert.rejects(PostgresStorage.open({ databaseUrl }), (error: Error) => {
+      assert.match(error.message, /^cannot reach the registry database at postgres:\/\/svc@127\.0\.0\.1:\d+\/svc\?sslmode=disable&password=\*\*\*&sslpassword=\*\*\*: /);
+      assert.doesNotMatch(error.message, /s3cret|k3y/);
+      return true;
+    });
+  });
+
   it('refuses a database migrated by a newer svc', async () => {
     const databaseUrl = await freshDatabase();
     await (await PostgresStorage.open({ databaseUrl })).close();

@@ -1,10 +1,19 @@
 /** The database URL: checked once at start, and shown without its password. Imports nothing of the server (config.ts uses it). */
 
+/**
+ * Query parameters that carry a secret: node-postgres (like libpq) takes `?password=` as the
+ * password, and `sslpassword` unlocks the client key.
+ */
+const SECRET_PARAMETERS = ['password', 'sslpassword'];
+
 /** The URL for logs and messages: the password is never shown. */
 export function redactDatabaseUrl(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
     if (url.password !== '') url.password = '***';
+    for (const name of SECRET_PARAMETERS) {
+      if (url.searchParams.has(name)) url.searchParams.set(name, '***');
+    }
     return url.toString();
   } catch {
     return '(unparseable database URL)';
