@@ -76,6 +76,45 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     });
   });
 
+  it('a migration, and replicas waiting for it, may run longer than a statement of a call', async () => {
+    // The last migration updates every registration: here each update takes 300 ms.
+    const databaseUrl = await databaseBefore("endpoint ->> 'path'", (client) => client.query(
+      `INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, '[]');
+        CREATE FUNCTION slow_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$;
+        CREATE TRIGGER slow_update BEFORE UPDATE ON svc_consumers FOR EACH ROW EXECUTE FUNCTION slow_update()`));
+    // Before, statementTimeoutMs cancelled the migration, and the wait of the replica started with it.
+    const stores = await Promise.all([PostgresStorage.open({ databaseUrl, statementTimeoutMs: 100 }), PostgresStorage.open({ databaseUrl, statementTimeoutMs: 100 })]);
+    await Promise.all(stores.map((store) => store.close()));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client.query('SELECT max(version) AS version FROM svc_schema_migrations');
+    await client.end();
+    assert.equal(rows[0].version, MIGRATIONS.length);
+  });
+
+  it('a migration waits for a table lock at most lockWaitMs, so the statements queued behind it are not held longer', { timeout: 20_000 }, async () => {
+    // The next migration alters svc_schema_versions; a long transaction (a backup) has read it.
+    const databaseUrl = await databaseBefore('names_intake_revision', async () => undefined);
+    const backup = new pg.Client({ connectionString: databaseUrl });
+    const replica = new pg.Client({ connectionString: databaseUrl, statement_timeout: 5_000 });
+    await Promise.all([backup.connect(), replica.connect()]);
+    try {
+      await backup.query('BEGIN');
+      await backup.query('SELECT count(*) FROM svc_schema_versions');
+      const started = Date.now();
+      const opening = PostgresStorage.open({ databaseUrl, lockWaitMs: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // A running replica's read queues behind the migration's lock request.
+      const read = replica.query('SELECT count(*) FROM svc_schema_versions').then(() => Date.now() - started);
+      await assert.rejects(opening, /migration 8 waited over 300 ms \(lockWaitMs\) for a table another session holds/);
+      assert.ok(await read < 2_000, 'the read went on once the migration gave up');
+      await backup.query('COMMIT');
+      await (await PostgresStorage.open({ databaseUrl })).close();
+    } finally {
+      await Promise.all([backup.end(), replica.end()]);
+    }
+  });
+
   it('refuses a database migrated by a newer svc', async () => {
     const databaseUrl = await freshDatabase();
     await (await PostgresStorage.open({ databaseUrl })).close();

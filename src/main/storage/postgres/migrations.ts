@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { MIN_SERVER_VERSION_NUM } from './postgres-options';
-import { READ_ONLY_SQLSTATE } from './database-errors';
+import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE } from './database-errors';
 
 /** Key of the advisory lock held while migrating (`SVC_MIGR` in ASCII). */
 export const MIGRATION_LOCK_KEY = '6004254011640530258';
@@ -211,8 +211,12 @@ export interface MigrationReport {
   to: number;
 }
 
-/** Checks the server, then applies what is pending under the advisory lock. Throws with a clear message. */
-export async function migrate(client: pg.ClientBase, location: string): Promise<MigrationReport> {
+/**
+ * Checks the server, then applies what is pending under the advisory lock. Throws with a clear message.
+ * A table lock is waited for at most `tableLockWaitMs`: every statement of the running replicas on
+ * that table queues behind the migration's request (a backup's long transaction would hold them all).
+ */
+export async function migrate(client: pg.ClientBase, location: string, tableLockWaitMs: number): Promise<MigrationReport> {
   const { rows } = await client.query<{ server_version: string; server_version_num: string }>(
     `SELECT current_setting('server_version') AS server_version, current_setting('server_version_num') AS server_version_num`,
   );
@@ -232,11 +236,16 @@ export async function migrate(client: pg.ClientBase, location: string): Promise<
     for (let version = from; version < MIGRATIONS.length; version++) {
       await client.query('BEGIN');
       try {
+        await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${tableLockWaitMs}ms`]);
         await client.query(MIGRATIONS[version]!);
         await client.query('INSERT INTO svc_schema_migrations (version) VALUES ($1)', [version + 1]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
+        if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE_SQLSTATE) {
+          throw new Error(`migration ${version + 1} waited over ${tableLockWaitMs} ms (lockWaitMs) for a table another session holds `
+            + '(a long transaction, a backup); nothing of it was applied: start svc again once that session ends', { cause: error });
+        }
         throw error;
       }
     }

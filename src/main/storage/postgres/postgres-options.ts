@@ -10,7 +10,16 @@ export interface PostgresStorageOptions {
   connectTimeoutMs: number;
   /** Longest a statement may run, on the server and as seen from the client. */
   statementTimeoutMs: number;
-  /** Longest wait for another replica's write under the same key (`exclusive`) before giving up with CONFLICT. */
+  /**
+   * Longest a migration statement may run at start, waiting for another replica's migration
+   * included: one may rewrite a large table, for far longer than `statementTimeoutMs`. Its table
+   * locks are waited for at most `lockWaitMs`.
+   */
+  migrationTimeoutMs: number;
+  /**
+   * Longest wait for another replica's write under the same key (`exclusive`) before giving up with
+   * CONFLICT, and for a table lock a migration needs (the replicas' statements queue behind it).
+   */
   lockWaitMs: number;
   /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
   resyncIntervalMs: number;
@@ -25,6 +34,7 @@ export const DEFAULT_POSTGRES_OPTIONS = Object.freeze({
   poolSize: 10,
   connectTimeoutMs: 2_000,
   statementTimeoutMs: 5_000,
+  migrationTimeoutMs: 600_000,
   lockWaitMs: 5_000,
   resyncIntervalMs: 30_000,
   reconnectDelayMs: 500,

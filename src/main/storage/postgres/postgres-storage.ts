@@ -94,6 +94,7 @@ export class PostgresStorage implements Storage {
   readonly changes: StorageChangeFeed;
   readonly #options: PostgresStorageOptions;
   readonly #location: string;
+  readonly #clientConfig: pg.ClientConfig;
   readonly #pool: pg.Pool;
   /**
    * Connections that hold advisory locks for `exclusive` while its work runs on #pool: a holder never
@@ -119,6 +120,7 @@ export class PostgresStorage implements Storage {
       keepAlive: true,
       application_name: 'svc',
     };
+    this.#clientConfig = clientConfig;
     this.#pool = new pg.Pool({ ...clientConfig, max: this.#options.poolSize });
     // Waiting for a lock ends with lock_timeout (CONFLICT), before the statement timeouts would (UNAVAILABLE).
     const lockStatementMs = this.#options.lockWaitMs + this.#options.statementTimeoutMs;
@@ -593,24 +595,28 @@ export class PostgresStorage implements Storage {
   }
 
   async #connectAndMigrate(): Promise<void> {
-    let client: pg.PoolClient;
+    // A connection of its own, not the pool's: under statementTimeoutMs a migration that rewrites a
+    // large table, or a wait for another replica's, was cancelled at every start.
+    const { migrationTimeoutMs } = this.#options;
+    const client = new pg.Client({ ...this.#clientConfig, statement_timeout: migrationTimeoutMs, query_timeout: migrationTimeoutMs + 1_000 });
+    client.on('error', (error) => this.#availability.markDown(error));
     try {
-      client = await this.#pool.connect();
+      await client.connect();
     } catch (error) {
+      await client.end().catch(() => undefined);
       throw new Error(`cannot reach the registry database at ${this.#location}: ${describeCause(error)}`, { cause: error });
     }
-    this.#watchErrors(client);
     try {
-      const report = await migrate(client, this.#location);
+      const report = await migrate(client, this.#location, this.#options.lockWaitMs);
       this.#options.logger?.info(
         { caller: 'storage/postgres', database: this.#location, serverVersion: report.serverVersion, schemaVersion: report.to, migratedFrom: report.from },
         report.from === report.to ? 'registry database ready' : `registry database migrated from schema version ${report.from} to ${report.to}`,
       );
-      client.release();
     } catch (error) {
-      client.release(error as Error);
       if (error instanceof IncompatibleDatabaseError) throw error;
       throw new Error(`cannot prepare the registry database at ${this.#location}: ${describeCause(error)}`, { cause: error });
+    } finally {
+      await client.end().catch(() => undefined);
     }
   }
 }
