@@ -10,9 +10,19 @@ const UNAVAILABLE_SQLSTATE_CLASSES = new Set(['08', '53', '57']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** node-postgres reports a lost or timed-out connection with these messages and no code. */
 const UNAVAILABLE_MESSAGES = [
-  'Connection terminated', 'timeout exceeded when trying to connect', 'Query read timeout',
+  'Connection terminated', 'Query read timeout',
   'Client has encountered a connection error', 'Client was closed', 'Connection ended unexpectedly',
 ];
+
+/**
+ * pg-pool's answer when every connection stayed in use for `connectionTimeoutMillis`: the pool is
+ * busy (one caller's many reads will do it), which says nothing of whether the database answers.
+ */
+const POOL_WAIT_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
+
+export function isPoolWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_WAIT_TIMEOUT_MESSAGE;
+}
 
 /** Raised by the trigger that keeps read-only versions unchanged (migration 1). */
 export const READ_ONLY_SQLSTATE = 'SV001';

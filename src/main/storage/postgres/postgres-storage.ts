@@ -24,7 +24,7 @@ import {
 } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
-import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isUnavailableError, unavailable } from './database-errors';
+import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isPoolWaitTimeout, isUnavailableError, unavailable } from './database-errors';
 import { IncompatibleDatabaseError, migrate } from './migrations';
 import { redactDatabaseUrl } from './database-url';
 import { DEFAULT_POSTGRES_OPTIONS, type PostgresStorageOptions } from './postgres-options';
@@ -573,6 +573,15 @@ export class PostgresStorage implements Storage {
 
   /** A failed statement as the service reports it; an unreachable database is also marked down. */
   #mapped(error: unknown): unknown {
+    if (isPoolWaitTimeout(error)) {
+      // Not marked down: a busy pool is no outage, and svc_storage_up and the log would say it was.
+      const { poolSize, connectTimeoutMs } = this.#options;
+      return new SvcError(
+        ErrorCode.UNAVAILABLE,
+        `all ${poolSize} connections of this server to the registry database (poolSize) stayed busy for ${connectTimeoutMs} ms (connectTimeoutMs); nothing was read or written: retry shortly`,
+        { cause: error },
+      );
+    }
     if (isUnavailableError(error)) {
       this.#availability.markDown(error);
       return unavailable(error);
