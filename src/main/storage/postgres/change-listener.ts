@@ -1,9 +1,10 @@
 /**
  * Follows what every replica writes: a dedicated connection LISTENs on the registry channel, and each
  * notification is turned into the version's current summary, read from the database (so that late or
- * reordered notifications can only bring an index forward). On every (re)connection, and every
- * `resyncIntervalMs`, the whole index is read again: notifications sent while this replica was not
- * listening are not queued for it. Everything runs one step at a time, in arrival order.
+ * reordered notifications can only bring an index forward). On every (re)connection, every
+ * `resyncIntervalMs`, and shortly after a read that failed, the whole index is read again:
+ * notifications sent while this replica was not listening, or whose read failed, are not sent again.
+ * Everything runs one step at a time, in arrival order.
  */
 import pg from 'pg';
 import { errorMessage } from '../../../shared/errors';
@@ -29,6 +30,9 @@ export class ChangeListener {
   #steps: Promise<void> = Promise.resolve();
   #resyncTimer: NodeJS.Timeout | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
+  #repairTimer: NodeJS.Timeout | undefined;
+  /** A step failed and none has succeeded since: one warning per such run, not one per attempt. */
+  #failing = false;
   #started = false;
   #closed = false;
 
@@ -98,10 +102,32 @@ export class ChangeListener {
   }
 
   #enqueue(step: () => Promise<void>): void {
-    this.#steps = this.#steps.then(() => (this.#closed ? undefined : step())).catch((error: unknown) => {
-      // A failed read is repaired by the resync that follows the reconnection, or by the next periodic one.
-      this.#parts.logger?.warn({ caller: 'storage/postgres' }, `registry change not applied yet: ${errorMessage(error)}`);
+    this.#steps = this.#steps.then(async () => {
+      if (this.#closed) return;
+      await step();
+      this.#failing = false;
+    }).catch((error: unknown) => {
+      if (!this.#failing) {
+        this.#failing = true;
+        this.#parts.logger?.warn({ caller: 'storage/postgres' }, `registry change not applied yet: ${errorMessage(error)}; the index is read again until it succeeds`);
+      }
+      this.#repairSoon();
     });
+  }
+
+  /**
+   * A notification whose read failed (connections exhausted, the pool busy) is not sent again, and
+   * the listening connection, still up, brings no resync: until the periodic one, up to
+   * `resyncIntervalMs` later, this replica validated with the content it held. The whole index is
+   * read again shortly instead, and again after each failure.
+   */
+  #repairSoon(): void {
+    if (this.#repairTimer !== undefined || this.#closed) return;
+    this.#repairTimer = setTimeout(() => {
+      this.#repairTimer = undefined;
+      this.#enqueue(() => this.#resync());
+    }, this.#parts.reconnectDelayMs);
+    this.#repairTimer.unref();
   }
 
   /** Idempotent. */
@@ -110,6 +136,7 @@ export class ChangeListener {
     this.#closed = true;
     clearInterval(this.#resyncTimer);
     clearTimeout(this.#reconnectTimer);
+    clearTimeout(this.#repairTimer);
     const client = this.#client;
     this.#client = undefined;
     if (client) {

@@ -23,7 +23,7 @@ export interface PostgresStorageOptions {
   lockWaitMs: number;
   /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
   resyncIntervalMs: number;
-  /** Pause before the change listener connects again after losing its connection. */
+  /** Pause before the change listener connects again after losing its connection, or reads the index again after a failed read. */
   reconnectDelayMs: number;
   logger: Logger | undefined;
   /** Receives 1 while the database answers and 0 while it does not (`svc_storage_up`). */
