@@ -555,14 +555,28 @@ export class SchemaRegistry {
 
   /** A change seen on a shared store: versions are added or replaced, never removed. */
   #applyChange(change: StorageChange): void {
-    const summaries = change.type === 'resync' ? change.summaries : [change.summary];
-    for (const summary of summaries) {
-      const known = this.#summary(summary.schemaId, summary.version);
-      // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
-      if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
-        && known.revision === summary.revision && sameOwnership(known.ownership, summary.ownership)) continue;
-      this.#indexVersion(summary);
+    if (change.type === 'schema-version') {
+      this.#applySummary(change.summary, this.#summary(change.summary.schemaId, change.summary.version));
+      return;
     }
+    // A resync names every stored version: each is found in a map of its id's versions, made once
+    // per id, not by a scan of them (20,000 versions of one id held the main thread 0.8 s per resync).
+    const knownById = new Map<string, Map<string, SchemaVersionSummary>>();
+    for (const summary of change.summaries) {
+      let known = knownById.get(summary.schemaId);
+      if (!known) {
+        known = new Map((this.#index.get(summary.schemaId) ?? []).map((version) => [version.version, version]));
+        knownById.set(summary.schemaId, known);
+      }
+      this.#applySummary(summary, known.get(summary.version));
+    }
+  }
+
+  #applySummary(summary: SchemaVersionSummary, known: SchemaVersionSummary | undefined): void {
+    // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
+    if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
+      && known.revision === summary.revision && sameOwnership(known.ownership, summary.ownership)) return;
+    this.#indexVersion(summary);
   }
 
   #indexVersion(summary: SchemaVersionSummary): void {
