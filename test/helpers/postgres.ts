@@ -48,6 +48,10 @@ export interface PostgresCluster {
   stop(): Promise<void>;
   /** Starts again on the same port with the same data. */
   start(): Promise<void>;
+  /** SIGSTOP to the server and its processes: connections stay open and nothing answers, as a hung host. */
+  pause(): void;
+  /** SIGCONT after pause(); destroy() resumes too. */
+  resume(): void;
   /** Stops the server and removes its folder; idempotent. */
   destroy(): Promise<void>;
 }
@@ -69,8 +73,25 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const start = () => exec('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', String(START_TIMEOUT_S), 'start']);
   const stop = (mode: 'fast' | 'immediate') => exec('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
 
+  /** Processes stopped by pause(). */
+  let paused: number[] = [];
+  const signalServer = (signal: NodeJS.Signals, pids: number[]) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  };
+  const resume = () => {
+    signalServer('SIGCONT', paused);
+    paused = [];
+  };
+
   // A test process that dies must not leave a server behind.
   const stopOnExit = () => {
+    resume();
     try {
       const [command, ...prefix] = [...asUser, path.join(binDir, 'pg_ctl')];
       execFileSync(command!, [...prefix, '-D', dataDir, '-m', 'immediate', 'stop'], { stdio: 'ignore' });
@@ -100,12 +121,20 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     async stop() {
       await stop('fast');
     },
+    pause() {
+      const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).toString().trim().split(/\s+/).map(Number);
+      paused = [postmaster, ...children];
+      signalServer('SIGSTOP', paused);
+    },
+    resume,
     async start() {
       await start();
     },
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      resume();
       process.off('exit', stopOnExit);
       await stop('immediate').catch(() => undefined);
       fs.rmSync(dir, { recursive: true, force: true });

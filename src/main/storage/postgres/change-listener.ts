@@ -6,7 +6,7 @@
  * notifications sent while this replica was not listening, or whose read failed, are not sent again.
  * Everything runs one step at a time, in arrival order.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { errorMessage } from '../../../shared/errors';
 import type { Logger } from '../../logger';
 import type { SchemaVersionSummary, StorageChange } from '../storage';
@@ -14,7 +14,8 @@ import { CHANGE_CHANNEL } from './migrations';
 import type { DatabaseAvailability } from './database-availability';
 
 export interface ChangeListenerParts {
-  clientConfig: pg.ClientConfig;
+  /** A new connection, not yet connected. */
+  createClient(): pg.Client;
   readSummary(schemaId: string, version: string): Promise<SchemaVersionSummary | undefined>;
   readIndex(): Promise<SchemaVersionSummary[]>;
   emit(change: StorageChange): void;
@@ -51,7 +52,7 @@ export class ChangeListener {
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client(this.#parts.clientConfig);
+    const client = this.#parts.createClient();
     // Without a listener an 'error' event would end the process; the connection is replaced instead.
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client, new Error('Connection terminated')));

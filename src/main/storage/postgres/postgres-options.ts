@@ -21,6 +21,11 @@ export interface PostgresStorageOptions {
    * CONFLICT, and for a table lock a migration needs (the replicas' statements queue behind it).
    */
   lockWaitMs: number;
+  /**
+   * Longest wait at close for the database to acknowledge the end of svc's connections; past it they
+   * are dropped. A stopped (SIGSTOP) or unreachable server never answers, and the process could not exit.
+   */
+  closeTimeoutMs: number;
   /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
   resyncIntervalMs: number;
   /** Pause before the change listener connects again after losing its connection, or reads the index again after a failed read. */
@@ -36,6 +41,7 @@ export const DEFAULT_POSTGRES_OPTIONS = Object.freeze({
   statementTimeoutMs: 5_000,
   migrationTimeoutMs: 600_000,
   lockWaitMs: 5_000,
+  closeTimeoutMs: 2_000,
   resyncIntervalMs: 30_000,
   reconnectDelayMs: 500,
   logger: undefined,

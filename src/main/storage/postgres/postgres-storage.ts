@@ -106,6 +106,8 @@ export class PostgresStorage implements Storage {
   readonly #availability: DatabaseAvailability;
   readonly #listener: ChangeListener;
   readonly #listeners = new Set<(change: StorageChange) => void>();
+  /** Every open connection of this store (pools, listener, migration), to drop at a close the database does not answer. */
+  readonly #connections = new Set<pg.Client>();
   #ready: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
@@ -131,12 +133,16 @@ export class PostgresStorage implements Storage {
       statement_timeout: lockStatementMs,
       query_timeout: lockStatementMs + 1_000,
     });
+    for (const pool of [this.#pool, this.#lockPool]) {
+      pool.on('connect', (client) => this.#connections.add(client));
+      pool.on('remove', (client) => this.#connections.delete(client));
+    }
     // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the process.
     this.#pool.on('error', (error) => this.#availability.markDown(error));
     this.#lockPool.on('error', (error) => this.#availability.markDown(error));
     this.#availability = new DatabaseAvailability(this.#options.logger, this.#options.reportUp);
     this.#listener = new ChangeListener({
-      clientConfig,
+      createClient: () => this.#tracked(new pg.Client(clientConfig)),
       readSummary: (schemaId, version) => this.#readSummary(schemaId, version),
       readIndex: () => this.loadSchemaIndex(),
       emit: (change) => {
@@ -546,10 +552,22 @@ export class PostgresStorage implements Storage {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#listeners.clear();
-      await this.#listener.close();
-      await Promise.all([this.#pool.end(), this.#lockPool.end()]);
+      const ended = (async () => {
+        await this.#listener.close();
+        await Promise.all([this.#pool.end(), this.#lockPool.end()]);
+      })();
+      if (await settlesWithin(ended, this.#options.closeTimeoutMs)) return;
+      // A stopped or unreachable server never acknowledges an end: the sockets kept the process alive.
+      for (const client of this.#connections) dropConnection(client);
+      await settlesWithin(ended, this.#options.closeTimeoutMs);
     })();
     return this.#closing;
+  }
+
+  #tracked(client: pg.Client): pg.Client {
+    this.#connections.add(client);
+    client.once('end', () => this.#connections.delete(client));
+    return client;
   }
 
   async #readSummary(schemaId: string, version: string): Promise<SchemaVersionSummary | undefined> {
@@ -607,7 +625,7 @@ export class PostgresStorage implements Storage {
     // A connection of its own, not the pool's: under statementTimeoutMs a migration that rewrites a
     // large table, or a wait for another replica's, was cancelled at every start.
     const { migrationTimeoutMs } = this.#options;
-    const client = new pg.Client({ ...this.#clientConfig, statement_timeout: migrationTimeoutMs, query_timeout: migrationTimeoutMs + 1_000 });
+    const client = this.#tracked(new pg.Client({ ...this.#clientConfig, statement_timeout: migrationTimeoutMs, query_timeout: migrationTimeoutMs + 1_000 }));
     client.on('error', (error) => this.#availability.markDown(error));
     try {
       await client.connect();
@@ -720,4 +738,23 @@ async function removeOldestSamplesOver(client: pg.PoolClient, maxBytes: number):
     const chosen = samplesToRemove(oldest, excess).map((sample) => sample.ctid);
     await client.query('DELETE FROM svc_usage_samples WHERE ctid = ANY($1::tid[])', [chosen]);
   }
+}
+
+/** Whether `promise` settled within `timeoutMs` (a rejection counts as settled). */
+async function settlesWithin(promise: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = promise.then(() => true, () => true);
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Closes a connection's socket at once, as pg-pool does for a connection attempt that timed out. */
+function dropConnection(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
