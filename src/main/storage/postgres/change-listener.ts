@@ -12,6 +12,7 @@ import type { Logger } from '../../logger';
 import type { SchemaVersionSummary, StorageChange } from '../storage';
 import { CHANGE_CHANNEL } from './migrations';
 import type { DatabaseAvailability } from './database-availability';
+import { describeCause } from './database-errors';
 
 export interface ChangeListenerParts {
   /** A new connection, not yet connected. */
@@ -34,6 +35,8 @@ export class ChangeListener {
   #repairTimer: NodeJS.Timeout | undefined;
   /** A step failed and none has succeeded since: one warning per such run, not one per attempt. */
   #failing = false;
+  /** False from a failure of the listening connection until it is back: one warning per loss. */
+  #listening = true;
   #started = false;
   #closed = false;
 
@@ -72,13 +75,29 @@ export class ChangeListener {
       return;
     }
     this.#parts.availability.markUp();
+    if (!this.#listening) {
+      this.#parts.logger?.info({ caller: 'storage/postgres' }, 'following the other replicas\' registry changes again');
+    }
+    this.#listening = true;
     this.#enqueue(() => this.#resync());
   }
 
   #lost(client: pg.Client, error: unknown): void {
     if (this.#client !== client || this.#closed) return;
     this.#client = undefined;
-    this.#parts.availability.markDown(error);
+    // Not marked down here: this one connection failing (max_connections reached) says nothing of the
+    // pool's, and marking it down at every attempt while the pool's statements marked it up again
+    // logged 'registry database unreachable' twice a second while every write succeeded. A read of
+    // the index through the pool, once per loss, tells (and repairs what this replica missed).
+    if (this.#listening) {
+      this.#listening = false;
+      this.#parts.logger?.warn(
+        { caller: 'storage/postgres', cause: describeCause(error) },
+        `not following the other replicas' registry changes (${describeCause(error)}): reconnecting every ${this.#parts.reconnectDelayMs} ms, `
+          + `and reading the whole index again now and every ${this.#parts.resyncIntervalMs} ms meanwhile`,
+      );
+      this.#enqueue(() => this.#resync());
+    }
     client.removeAllListeners('end');
     client.on('error', () => undefined);
     void client.end().catch(() => undefined);
