@@ -24,6 +24,7 @@ export interface ChangeListenerParts {
   logger: Logger | undefined;
   resyncIntervalMs: number;
   reconnectDelayMs: number;
+  listenerHeartbeatMs: number;
 }
 
 export class ChangeListener {
@@ -33,6 +34,7 @@ export class ChangeListener {
   #resyncTimer: NodeJS.Timeout | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #repairTimer: NodeJS.Timeout | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
   /** A step failed and none has succeeded since: one warning per such run, not one per attempt. */
   #failing = false;
   /** False from a failure of the listening connection until it is back: one warning per loss. */
@@ -80,11 +82,34 @@ export class ChangeListener {
     }
     this.#listening = true;
     this.#enqueue(() => this.#resync());
+    this.#startHeartbeat(client);
+  }
+
+  /**
+   * A statement on the listening connection now and then. It only waits for notifications, and a
+   * NAT or load balancer drops such an idle connection without a word: TCP keepalive (two hours by
+   * default) never told, and every change reached this replica by the periodic resync alone, for as
+   * long as it ran. The statement keeps such a path alive, and one left unanswered (query_timeout)
+   * replaces the connection.
+   */
+  #startHeartbeat(client: pg.Client): void {
+    let inFlight = false;
+    clearInterval(this.#heartbeatTimer);
+    this.#heartbeatTimer = setInterval(() => {
+      if (inFlight || this.#client !== client) return;
+      inFlight = true;
+      client.query('SELECT 1').then(
+        () => { inFlight = false; },
+        (error: unknown) => this.#lost(client, error),
+      );
+    }, this.#parts.listenerHeartbeatMs);
+    this.#heartbeatTimer.unref();
   }
 
   #lost(client: pg.Client, error: unknown): void {
     if (this.#client !== client || this.#closed) return;
     this.#client = undefined;
+    clearInterval(this.#heartbeatTimer);
     // Not marked down here: this one connection failing (max_connections reached) says nothing of the
     // pool's, and marking it down at every attempt while the pool's statements marked it up again
     // logged 'registry database unreachable' twice a second while every write succeeded. A read of
@@ -157,6 +182,7 @@ export class ChangeListener {
     clearInterval(this.#resyncTimer);
     clearTimeout(this.#reconnectTimer);
     clearTimeout(this.#repairTimer);
+    clearInterval(this.#heartbeatTimer);
     const client = this.#client;
     this.#client = undefined;
     if (client) {

@@ -28,6 +28,11 @@ export interface PostgresStorageOptions {
   closeTimeoutMs: number;
   /** Full re-read of the index: the safety net behind LISTEN/NOTIFY. */
   resyncIntervalMs: number;
+  /**
+   * A statement on the change listener's connection this often: keeps a NAT's or load balancer's
+   * idle timeout from dropping it silently, and replaces it when unanswered (`statementTimeoutMs` + 1 s).
+   */
+  listenerHeartbeatMs: number;
   /** Pause before the change listener connects again after losing its connection, or reads the index again after a failed read. */
   reconnectDelayMs: number;
   logger: Logger | undefined;
@@ -44,6 +49,7 @@ export const DEFAULT_POSTGRES_OPTIONS = Object.freeze({
   closeTimeoutMs: 2_000,
   resyncIntervalMs: 30_000,
   reconnectDelayMs: 500,
+  listenerHeartbeatMs: 10_000,
   logger: undefined,
   reportUp: undefined,
 });

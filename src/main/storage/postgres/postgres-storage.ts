@@ -152,6 +152,7 @@ export class PostgresStorage implements Storage {
       logger: this.#options.logger,
       resyncIntervalMs: this.#options.resyncIntervalMs,
       reconnectDelayMs: this.#options.reconnectDelayMs,
+      listenerHeartbeatMs: this.#options.listenerHeartbeatMs,
     });
     this.changes = {
       subscribe: (listener) => {
