@@ -254,6 +254,13 @@ export const LIMITS = Object.freeze({
    */
   recordingInlineBodyChars: 16 * 1024, // 16 Ki characters
   /**
+   * Recording: messages of one RecordInteractions stream read and not yet handled; at it the stream
+   * stops reading until they are. They queue behind one that waits (its version's first operation
+   * listing, on a busy document-task thread): without a bound, one stream held 706 MiB while a
+   * listing waited 5 s.
+   */
+  recordingStreamMaxQueued: 64,
+  /**
    * Document tasks (intake, operation listings, comparisons, fixtures, large recorded interactions) waiting for a thread at most; a task beyond it is
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
    */

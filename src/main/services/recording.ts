@@ -128,8 +128,11 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         done = done.then(store).catch(() => undefined);
       };
       let done: Promise<void> = Promise.resolve();
+      /** Messages read and not yet handled (in `done`). */
+      let queued = 0;
       call.on('data', (message: RecordedInteraction__Output) => {
         received++;
+        queued++;
         // What describing it reads: its bodies (parse, redact, walk, stringify).
         const bodyChars = (message.request?.body.length ?? 0) + (message.response?.body.length ?? 0);
         // Past this turn's allowance the message waits for a later turn, not only the ones after it:
@@ -138,7 +141,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         // A message described off the main thread holds its stream until it is done: a fast sender
         // cannot pile large messages up here.
         const offThread = bodyChars > LIMITS.recordingInlineBodyChars;
-        const held = !inTurn || offThread;
+        // Behind a message that waits, the rest would pile up here as fast as the sender sends.
+        const held = !inTurn || offThread || queued >= LIMITS.recordingStreamMaxQueued;
         if (held) call.pause();
         const malformed = malformedRequestError(message);
         if (malformed) {
@@ -152,6 +156,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         done = done.then(async () => {
           if (!inTurn) await streamTurns.turnFor(bodyChars);
           await handle(message, offThread).finally(() => {
+            queued--;
             if (held) call.resume();
           });
         }).catch((error: unknown) => {
