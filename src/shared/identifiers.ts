@@ -14,6 +14,11 @@ const MAX_QUOTED_CHARS = 64;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const ENVIRONMENT_PATTERN = /^[a-z0-9-]{1,63}$/;
 
+/** `checkIdentifier` without the message: for a hot path that only tells valid from not. */
+export function isIdentifier(value: string, maxLength = LIMITS.maxIdLength): boolean {
+  return value !== '' && value.length <= maxLength && ID_PATTERN.test(value);
+}
+
 /** Schema and consumer ids: letters, digits, '.', '_', '-', starting with a letter or digit. */
 export function checkIdentifier(field: string, value: string, maxLength = LIMITS.maxIdLength): void {
   if (value === '') throw invalidArgument(`${field} is required`);
