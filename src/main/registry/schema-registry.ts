@@ -317,6 +317,11 @@ export class SchemaRegistry {
     return listing;
   }
 
+  /** The version's listing when this replica holds it already (no read-through, no task): for a caller that must not wait. */
+  cachedOperations(ref: VersionRef): VersionOperations | undefined {
+    return this.#operations.get(cacheKey(ref.schemaId, ref.version, ref.hash));
+  }
+
   /**
    * Id, version and hash of a version (latest when `version` is empty): the validation hot path's
    * lookup, in memory and without allocating per call.

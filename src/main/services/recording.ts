@@ -25,13 +25,14 @@ import { LIMITS } from '../../shared/limits';
 import { toServiceError } from '../grpc-status';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { malformedRequestError } from '../message-codecs';
+import type { VersionOperations } from '../registry/schema-registry';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
 import { callerOf } from '../auth/principal';
 import { isIdentifier } from '../../shared/identifiers';
 
-/** Operation matchers kept, by content hash. */
-const MAX_CACHED_MATCHERS = 64;
+/** Matchers of versions whose listing is over the registry's whole budget (it keeps none of those), by content hash. */
+const MAX_OVERSIZED_MATCHERS = 4;
 /** Versions a stream remembers finding in no store; past it they are forgotten, and read again when named. */
 const MAX_REMEMBERED_MISSES = 1_000;
 
@@ -208,13 +209,21 @@ interface ResolvedMatcher {
   matcher: OperationMatcher;
 }
 
-/** Operation matchers by content hash: `cached` answers without awaiting, `load` lists the version's operations. */
+/**
+ * Operation matchers by the registry's listing of the version, kept as long as it keeps the listing
+ * (registryOperationIndexMaxBytes): `cached` answers without awaiting, `load` lists the version's
+ * operations. Kept apart (64 by content hash), a stream cycling through 66 versions of 2,000
+ * operations rebuilt one per interaction on the main thread (about 3 ms each): another caller's
+ * calls waited p50 529 ms. A listing the registry dropped is listed again off the main thread.
+ */
 function createMatcherCache(ctx: ServiceContext) {
-  const cache = new Map<string, OperationMatcher>();
+  const matchers = new WeakMap<VersionOperations, OperationMatcher>();
+  const oversized = new Map<string, OperationMatcher>();
   return {
     cached(schemaId: string, version: string): ResolvedMatcher | undefined {
       const ref = ctx.schemas.findVersionRef(schemaId, version);
-      const matcher = ref && cache.get(ref.hash);
+      const listing = ref && ctx.schemas.cachedOperations(ref);
+      const matcher = listing ? matchers.get(listing) : ref && oversized.get(ref.hash);
       return ref && matcher ? { version: ref.version, matcher } : undefined;
     },
     /**
@@ -236,18 +245,23 @@ function createMatcherCache(ctx: ServiceContext) {
         missed.add(key);
         return undefined;
       }
-      let matcher: OperationMatcher;
+      let listing: VersionOperations;
       try {
         // Listed off the main thread: a recording stream never parses a document here.
-        matcher = new OperationMatcher((await ctx.schemas.operations(schemaId, ref.version, caller)).operations);
+        listing = await ctx.schemas.operations(schemaId, ref.version, caller);
       } catch (error) {
         if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) return undefined;
         // The caller's document-task queue is full: dropped and counted, as a large body is then.
         if (error instanceof SvcError && error.code === ErrorCode.OVERLOADED) return 'server_busy';
         throw error;
       }
-      if (cache.size >= MAX_CACHED_MATCHERS) cache.delete(cache.keys().next().value!);
-      cache.set(ref.hash, matcher);
+      let matcher = matchers.get(listing);
+      if (!matcher) matchers.set(listing, (matcher = new OperationMatcher(listing.operations)));
+      if (ctx.schemas.cachedOperations(ref) !== listing) {
+        // Listed again at each interaction otherwise.
+        if (oversized.size >= MAX_OVERSIZED_MATCHERS) oversized.delete(oversized.keys().next().value!);
+        oversized.set(ref.hash, matcher);
+      }
       return { version: ref.version, matcher };
     },
   };
