@@ -128,6 +128,12 @@ export const LIMITS = Object.freeze({
    * status's lines.
    */
   failedCallLogLinesPerMinute: 300,
+  /**
+   * RecordInteractions: "recorded interactions dropped over a limit" lines per minute, all calls
+   * together; the rest summed into the next line's `suppressed`. One line a call: 3,000 calls of one
+   * such interaction each wrote 3,000 lines in 1.8 s.
+   */
+  droppedInteractionLogLinesPerMinute: 60,
   /** Lines grpc-js writes of its own per minute (a client can cause some at will); the rest summed into the next line's `suppressed`. */
   grpcJsLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */

@@ -19,7 +19,7 @@ export type RecordingDropReason = (typeof RECORDING_DROP_REASONS)[number];
 /**
  * Limits on one interaction's size, checked before it is read (header entries and read-field paths
  * on its wire bytes, bodies by their length), worded with the limit's name. A call that drops interactions for one of
- * these logs one info line.
+ * these logs one info line (at most droppedInteractionLogLinesPerMinute, all calls together).
  */
 const INTERACTION_LIMIT_TEXT: Readonly<Partial<Record<RecordingDropReason, string>>> = Object.freeze({
   header_entries: `over the limit of ${LIMITS.validationMaxHeaderEntries} header entries (validationMaxHeaderEntries)`,

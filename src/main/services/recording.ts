@@ -29,6 +29,7 @@ import type { VersionOperations } from '../registry/schema-registry';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
 import { callerOf } from '../auth/principal';
+import { rateLimited } from '../log-rate-limit';
 import { isIdentifier } from '../../shared/identifiers';
 
 /** Matchers of versions whose listing is over the registry's whole budget (it keeps none of those), by content hash. */
@@ -40,6 +41,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
   const matchers = createMatcherCache(ctx);
   const { streamTurns } = ctx;
 
+  // A client causes one at will, with one interaction a call.
+  const logDropped = rateLimited(LIMITS.droppedInteractionLogLinesPerMinute, 60_000);
   /** One large interaction of a caller at a time on the document-task threads, whatever its number of streams. */
   const describingFor = new KeyedMutex();
   /**
@@ -174,7 +177,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           const message = notKeptMessage(skipped, usageLimited, ctx.usage.limits);
           const overLimit = [...skipped].filter(([reason]) => isInteractionLimit(reason));
           if (overLimit.length > 0) {
-            ctx.logger.info({ caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) }, `recorded interactions dropped over a limit: ${message}`);
+            const line = { caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) };
+            logDropped((suppressed) => ctx.logger.info(suppressed > 0 ? { ...line, suppressed } : line, `recorded interactions dropped over a limit: ${message}`));
           }
           // Accepted means stored: a store that cannot take writes fails the call instead.
           await store();
