@@ -134,6 +134,12 @@ export const LIMITS = Object.freeze({
    * such interaction each wrote 3,000 lines in 1.8 s.
    */
   droppedInteractionLogLinesPerMinute: 60,
+  /**
+   * "recorded usage could not be written" lines per minute; the rest summed into the next line's
+   * `suppressed`. Each RecordInteractions call writes what it kept: while the store refused writes,
+   * 500 calls wrote 500 error lines, each with its stack.
+   */
+  usageWriteFailedLogLinesPerMinute: 60,
   /** Lines grpc-js writes of its own per minute (a client can cause some at will); the rest summed into the next line's `suppressed`. */
   grpcJsLogLinesPerMinute: 60,
   /** Validation: messages listed per outcome; the last slot then says how many more were found. */

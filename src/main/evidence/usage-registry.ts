@@ -9,6 +9,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../logger';
+import { LIMITS } from '../../shared/limits';
+import { rateLimited } from '../log-rate-limit';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import type { InteractionSampleRecord, SampleListOptions, Storage, UsageCountRecord, UsageFilter, UsageRecord } from '../storage/storage';
 import { usageKeyString } from '../storage/usage-keys';
@@ -50,6 +52,8 @@ export class UsageRegistry {
   #timer: NodeJS.Timeout | undefined;
   #retentionTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
+  /** Every RecordInteractions call writes: a client causes one line a call while the store refuses writes. */
+  readonly #logWriteFailed = rateLimited(LIMITS.usageWriteFailedLogLinesPerMinute, 60_000);
   #closed = false;
 
   private constructor(storage: Storage, limits: RecordingLimits, logger: Logger | undefined) {
@@ -155,7 +159,10 @@ export class UsageRegistry {
   persist(): Promise<void> {
     const written = this.#flushing.then(() => this.#writePending());
     this.#flushing = written.catch((error: unknown) => {
-      this.#logger?.error({ caller: 'usage-registry', err: error }, 'recorded usage could not be written; it is kept for the next flush');
+      this.#logWriteFailed((suppressed) => this.#logger?.error(
+        { caller: 'usage-registry', err: error, ...(suppressed > 0 ? { suppressed } : {}) },
+        'recorded usage could not be written; it is kept for the next flush',
+      ));
     });
     return written;
   }
