@@ -273,6 +273,11 @@ export const LIMITS = Object.freeze({
    */
   recordingStreamMaxQueued: 64,
   /**
+   * Recording: bytes of those messages (as received) at most; at it the stream stops reading too. A
+   * message may be maxGrpcMessageBytes (a long schema id is read whole), 64 of them 3 GiB.
+   */
+  recordingStreamMaxQueuedBytes: 16 * 1024 * 1024, // 16 MiB
+  /**
    * Document tasks (intake, operation listings, comparisons, fixtures, large recorded interactions) waiting for a thread at most; a task beyond it is
    * refused with RESOURCE_EXHAUSTED (retry shortly) instead of holding its document in memory.
    */

@@ -23,10 +23,16 @@ const RECORDED = {
 } as const;
 
 const OVER_LIMIT = Symbol('recorded interaction over a limit');
+const WIRE_BYTES = Symbol('recorded interaction wire bytes');
 
 /** The limit an interaction was found over while reading it; undefined for one read whole. */
 export function overLimitReason(message: RecordedInteraction__Output): RecordingDropReason | undefined {
   return (message as { [OVER_LIMIT]?: RecordingDropReason })[OVER_LIMIT];
+}
+
+/** Bytes of the message as it came (0 for one not read by decodeRecordedInteraction): about what its decoded strings hold. */
+export function wireBytesOf(message: RecordedInteraction__Output): number {
+  return (message as { [WIRE_BYTES]?: number })[WIRE_BYTES] ?? 0;
 }
 
 export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__Output {
@@ -76,6 +82,7 @@ export function decodeRecordedInteraction(bytes: Buffer): RecordedInteraction__O
     overLimit = error.limit;
   }
   if (overLimit !== undefined) Object.defineProperty(message, OVER_LIMIT, { value: overLimit });
+  Object.defineProperty(message, WIRE_BYTES, { value: bytes.length });
   return message;
 }
 

@@ -18,7 +18,7 @@ import { OperationMatcher } from '../evidence/operation-matcher';
 import { isInteractionLimit, notKeptMessage, type RecordingDropReason } from '../evidence/drop-reasons';
 import { attributeInteraction, observationOf, type AttributedInteraction } from '../evidence/observe-interaction';
 import type { DropReason as UsageDropReason } from '../evidence/usage-registry';
-import { overLimitReason } from '../evidence/recorded-interaction-codec';
+import { overLimitReason, wireBytesOf } from '../evidence/recorded-interaction-codec';
 import { describeRecordedExchange, type RecordedEvidence } from '../../shared/evidence/recorded-evidence';
 import { SERVER_REDACTED_KEYS } from '../../shared/evidence/redaction';
 import { LIMITS } from '../../shared/limits';
@@ -135,11 +135,14 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         done = done.then(store).catch(() => undefined);
       };
       let done: Promise<void> = Promise.resolve();
-      /** Messages read and not yet handled (in `done`). */
+      /** Messages read and not yet handled (in `done`), and their bytes. */
       let queued = 0;
+      let queuedBytes = 0;
       call.on('data', (message: RecordedInteraction__Output) => {
         received++;
+        const bytes = wireBytesOf(message);
         queued++;
+        queuedBytes += bytes;
         // What describing it reads: its bodies (parse, redact, walk, stringify).
         const bodyChars = (message.request?.body.length ?? 0) + (message.response?.body.length ?? 0);
         // Past this turn's allowance the message waits for a later turn, not only the ones after it:
@@ -149,7 +152,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
         // cannot pile large messages up here.
         const offThread = bodyChars > LIMITS.recordingInlineBodyChars;
         // Behind a message that waits, the rest would pile up here as fast as the sender sends.
-        const held = !inTurn || offThread || queued >= LIMITS.recordingStreamMaxQueued;
+        const held = !inTurn || offThread || queued >= LIMITS.recordingStreamMaxQueued || queuedBytes >= LIMITS.recordingStreamMaxQueuedBytes;
         if (held) call.pause();
         const malformed = malformedRequestError(message);
         if (malformed) {
@@ -164,6 +167,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           if (!inTurn) await streamTurns.turnFor(bodyChars);
           await handle(message, offThread).finally(() => {
             queued--;
+            queuedBytes -= bytes;
             if (held) call.resume();
           });
         }).catch((error: unknown) => {
