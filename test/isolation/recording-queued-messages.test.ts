@@ -18,8 +18,8 @@ const SLACK = 24;
 
 let server: TestServer;
 let sender: grpc.Client;
-/** Opens the gate of the version's operation listing. */
-let openGate: () => void;
+/** Opens the gate of the version's operation listing, once the listing has reached it. */
+let openGate: (() => void) | undefined;
 /** Messages the server has read. */
 let read = 0;
 
@@ -66,13 +66,16 @@ async function readWhileListingWaits(first: Buffer, rest: Buffer, count: number)
     };
     pump();
   });
-  // Read until it stops (or all of them were read, before the fix).
+  // The first message waits at the gate; then the others are read until the stream stops (or all of them were, before the fix).
+  for (const until = Date.now() + 10_000; openGate === undefined && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(openGate, 'the version\'s operations were listed');
   for (let last = -1, until = Date.now() + 5_000; read !== last && read < count + 1 && Date.now() < until;) {
     last = read;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const readWhileWaiting = read;
   openGate();
+  openGate = undefined;
   return { readWhileWaiting, answer: await answer };
 }
 
