@@ -7,6 +7,7 @@ import { samePathTemplate, type BreakingChangeRecord } from '../../shared/compar
 import type { ServiceContext } from '../service-context';
 import { LIMITS } from '../../shared/limits';
 import type { ConsumerRecord, UsageRecord } from '../storage/storage';
+import { operationKey } from '../storage/usage-keys';
 import type { ConsumerSamples } from './replay';
 
 /**
@@ -86,7 +87,7 @@ function observedConsumer(records: UsageRecord[]): ConsumerRecord {
   const newest = records.reduce((a, b) => (b.lastSeenAt > a.lastSeenAt ? b : a));
   const endpoints = new Map<string, { method: string; path: string; usedFields: Set<string> }>();
   for (const record of records) {
-    const key = `${record.method} ${record.path}`;
+    const key = operationKey(record.method, record.path);
     let endpoint = endpoints.get(key);
     if (!endpoint) endpoints.set(key, (endpoint = { method: record.method, path: record.path, usedFields: new Set() }));
     record.usedFields.forEach((field) => endpoint.usedFields.add(field));

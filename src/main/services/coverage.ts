@@ -9,6 +9,7 @@ import { callerOf } from '../auth/principal';
 import { documentedStatusKey } from '../evidence/operation-matcher';
 import type { ServiceContext } from '../service-context';
 import type { UsageCountRecord } from '../storage/storage';
+import { operationKey } from '../storage/usage-keys';
 import { unary } from '../unary-handler';
 
 export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
@@ -24,7 +25,7 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   const usage = await ctx.usage.counts({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
   const byOperation = new Map<string, UsageCountRecord[]>();
   for (const record of usage) {
-    const key = `${record.method} ${record.path}`;
+    const key = operationKey(record.method, record.path);
     // Pushed in place: copying the group per record made 10,000 keys on one operation quadratic.
     const group = byOperation.get(key);
     if (group) group.push(record);
@@ -33,7 +34,7 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   let documented = 0;
   let exercised = 0;
   const operations: OperationCoverage[] = listed.operations.map((operation) => {
-    const records = byOperation.get(`${operation.method} ${operation.path}`) ?? [];
+    const records = byOperation.get(operationKey(operation.method, operation.path)) ?? [];
     const statuses = new Map<string, StatusCoverage & { consumers: NonNullable<StatusCoverage['consumers']> }>();
     for (const key of operation.statuses) {
       statuses.set(key, { status: key, documented: true, call_count: 0, last_seen: 0, consumers: [] });
