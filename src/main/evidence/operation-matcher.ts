@@ -5,6 +5,7 @@
  * never from the parsed document; one matcher per version, kept by content hash.
  */
 import type { OperationSummary } from '../../shared/openapi/operations';
+import { LIMITS } from '../../shared/limits';
 import { withoutTrailingSlashes } from '../../shared/text';
 
 export type DocumentedOperation = Pick<OperationSummary, 'method' | 'path' | 'operationId' | 'statuses'>;
@@ -87,6 +88,10 @@ function indexRoutes(routes: Route[]): RouteGroup {
   routes.forEach((route, index) => {
     route.segments.forEach((segment, i) => {
       if (segment.includes('{')) params[i]![index >>> 5]! |= 1 << (index & 31);
+      // No recorded path is that long (validationMaxPathChars): left out, the route matches nothing. As a
+      // key it would cost: V8 hashes a string over 16 Ki characters by its length alone, and 1,500 such
+      // segments of one length took 1.9 s to index.
+      else if (segment.length > LIMITS.validationMaxPathChars) return;
       else {
         const list = lists[i]!.get(segment);
         if (list) list.push(index);
