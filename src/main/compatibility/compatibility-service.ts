@@ -4,6 +4,7 @@
  * (version-comparisons.ts): off the main thread, cached by the pair of content hashes.
  */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ErrorCode, SvcError, messages } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
@@ -19,10 +20,12 @@ import type { SchemaVersionSummary, ConsumerRecord } from '../storage/storage';
 import { gatherEvidence, replaySummary } from '../evidence/deploy-evidence';
 import { splitByUsedFields } from '../evidence/field-level-impact';
 import { replaySamples } from '../evidence/replay';
-import { createChangeListing, DEFAULT_LISTING_LIMITS } from './listed-changes';
+import { createChangeListing, DEFAULT_LISTING_LIMITS, type ConsumerChangeLists } from './listed-changes';
 
 /** Consumers named in a CanIDeploy summary; the rest are counted. */
 const MAX_NAMED_CONSUMERS = 5;
+/** Longest CanIDeploy judges consumers in one turn of the event loop before it lets other calls in. */
+const JUDGING_TURN_MS = 10;
 
 export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
@@ -141,7 +144,16 @@ async function canIDeploy(
   // Consumers of one version that use the same endpoints meet the same changes: filtered once.
   const onEndpointsOf = new Map<string, BreakingChangeRecord[]>();
   const listing = createChangeListing();
-  const impacts: ConsumerImpact__Output[] = await Promise.all(consumers.map(async (consumer) => {
+  // Judged one after another, in their order (the lists' room goes to consumers in that order), in
+  // turns of the event loop of at most JUDGING_TURN_MS: 300 consumers of 1,000 endpoints each meeting
+  // 9,000 changes held other callers 260-360 ms in one piece, 680-1,070 ms with field-level impact.
+  const judged: Array<{ consumer: ConsumerRecord; relevant: number; listed: ConsumerChangeLists }> = [];
+  let turnStarted = performance.now();
+  for (const consumer of consumers) {
+    if (performance.now() - turnStarted > JUDGING_TURN_MS) {
+      await nextTurn();
+      turnStarted = performance.now();
+    }
     const version = versionOf(consumer);
     const endpointsKey = `${version}\n${consumer.usedEndpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`).join('\n')}`;
     let onEndpoints = onEndpointsOf.get(endpointsKey);
@@ -149,15 +161,16 @@ async function canIDeploy(
     const { reached: relevant, unreached } = request.field_level_impact
       ? splitByUsedFields(onEndpoints, (change) => evidence.usedFieldsOf(consumer, change))
       : { reached: onEndpoints, unreached: [] };
-    // Listed before the first await, so the lists' room goes to consumers in their order.
-    const listed = listing.listFor(relevant, unreached);
+    judged.push({ consumer, relevant: relevant.length, listed: listing.listFor(relevant, unreached) });
+  }
+  const impacts: ConsumerImpact__Output[] = await Promise.all(judged.map(async ({ consumer, relevant, listed }) => {
     const replay = candidateRef ? await replaySamples(ctx, evidence.samplesOf(consumer), candidateRef) : { replayed: 0, failures: [] };
     return {
       consumer_id: consumer.consumerId,
       consumer_version: consumer.consumerVersion,
       current_schema_version: consumer.schemaVersion,
       environment: consumer.environment,
-      will_break: relevant.length > 0 || replay.failures.length > 0,
+      will_break: relevant > 0 || replay.failures.length > 0,
       relevant_changes: listed.relevant,
       replay_failures: replay.failures,
       replayed_interactions: replay.replayed,
