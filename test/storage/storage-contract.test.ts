@@ -345,6 +345,9 @@ for (const backend of backends()) {
       assert.deepEqual((await storage.currentDeployments({ environment: 'prod' })).map((d) => `${d.schemaId}/${d.consumerId}/${d.version}`),
         ['orders//2.0.0', 'users//1.1.0', 'users/web/3.0.0']);
       assert.deepEqual(await storage.currentDeployments({ schemaId: 'users', environment: 'staging' }), []);
+      assert.deepEqual((await storage.currentDeployments({ schemaId: 'users', environment: 'prod', consumerId: '' })).map((d) => d.version), ['1.1.0']);
+      assert.deepEqual((await storage.currentDeployments({ schemaId: 'users', environment: 'prod', consumerId: 'web' })).map((d) => d.version), ['3.0.0']);
+      assert.deepEqual((await storage.listDeployments({ schemaId: 'users', consumerId: 'web' }, 10)).map((d) => d.version), ['3.0.0']);
     });
 
     it('adds usage to the row of its key: counts add, times widen, fields unite up to the limit', async () => {

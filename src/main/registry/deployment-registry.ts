@@ -90,8 +90,9 @@ export class DeploymentRegistry {
 
   /** What is deployed now for one target (the schema itself when `consumerId` is empty). */
   async current(target: DeploymentTarget): Promise<DeploymentRecord | undefined> {
-    const deployed = await this.#storage.currentDeployments({ schemaId: target.schemaId, environment: target.environment });
-    return deployed.find((record) => record.consumerId === target.consumerId);
+    // Its own entries only: a schema's consumers each have theirs, and a deregistered consumer's stay.
+    const [deployed] = await this.#storage.currentDeployments(target);
+    return deployed;
   }
 
   /** The schema version recorded as deployed in the environment, if one is. */

@@ -249,7 +249,8 @@ export class MemoryStorage implements Storage {
 
 function matchesDeployment(record: DeploymentRecord, filter: DeploymentFilter): boolean {
   return (filter.schemaId === undefined || record.schemaId === filter.schemaId)
-    && (filter.environment === undefined || record.environment === filter.environment);
+    && (filter.environment === undefined || record.environment === filter.environment)
+    && (filter.consumerId === undefined || record.consumerId === filter.consumerId);
 }
 
 /** The order every backend lists current deployments in: schema, environment, consumer id. */

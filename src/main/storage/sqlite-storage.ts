@@ -545,7 +545,11 @@ export class SqliteStorage implements Storage {
    * them); now it searches its target's entries.
    */
   #deploymentQuery(kind: 'history' | 'current', filter: DeploymentFilter): Database.Statement {
-    const where = whereClause([filter.schemaId !== undefined && 'schema_id = @schema_id', filter.environment !== undefined && 'environment = @environment']);
+    const where = whereClause([
+      filter.schemaId !== undefined && 'schema_id = @schema_id',
+      filter.environment !== undefined && 'environment = @environment',
+      filter.consumerId !== undefined && 'consumer_id = @consumer_id',
+    ]);
     return this.#filteredQuery(kind === 'history'
       ? `SELECT * FROM deployments ${where} ORDER BY id DESC LIMIT @limit`
       : `SELECT * FROM deployments WHERE action = 'deployed' AND id IN (
@@ -695,8 +699,12 @@ function whereClause(conditions: ReadonlyArray<string | false>): string {
 }
 
 /** The named parameters of the conditions a deployment filter sets. */
-function deploymentParameters(filter: DeploymentFilter): { schema_id?: string; environment?: string } {
-  return { ...(filter.schemaId !== undefined && { schema_id: filter.schemaId }), ...(filter.environment !== undefined && { environment: filter.environment }) };
+function deploymentParameters(filter: DeploymentFilter): { schema_id?: string; environment?: string; consumer_id?: string } {
+  return {
+    ...(filter.schemaId !== undefined && { schema_id: filter.schemaId }),
+    ...(filter.environment !== undefined && { environment: filter.environment }),
+    ...(filter.consumerId !== undefined && { consumer_id: filter.consumerId }),
+  };
 }
 
 function rowToDeployment(row: DeploymentRow): DeploymentRecord {

@@ -132,6 +132,8 @@ export interface DeploymentRecord {
 export interface DeploymentFilter {
   schemaId?: string;
   environment?: string;
+  /** One target's entries ('' for the schema itself); every consumer's and the schema's when undefined. */
+  consumerId?: string;
 }
 
 /**

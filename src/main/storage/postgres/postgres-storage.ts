@@ -74,8 +74,8 @@ interface DeploymentRow {
 }
 
 const DEPLOYMENT_COLUMNS = 'schema_id, environment, consumer_id, version, action, schema_version, recorded_at, recorded_by';
-const DEPLOYMENT_FILTER = '($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2)';
-/** What is deployed now (currentDeployments): the newest entry of each target, when it deploys. $1 schema, $2 environment, either null. */
+const DEPLOYMENT_FILTER = '($1::text IS NULL OR schema_id = $1) AND ($2::text IS NULL OR environment = $2) AND ($3::text IS NULL OR consumer_id = $3)';
+/** What is deployed now (currentDeployments): the newest entry of each target, when it deploys. $1 schema, $2 environment, $3 consumer, any null. */
 const CURRENT_DEPLOYMENTS = `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE action = 'deployed' AND id IN (
     SELECT max(id) FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} GROUP BY schema_id, environment, consumer_id)`;
 
@@ -325,7 +325,7 @@ export class PostgresStorage implements Storage {
       const { rows } = await client.query<{ consumers: string; deployments: string }>(
         `SELECT (SELECT COUNT(*) FROM svc_consumers WHERE environment = $2) AS consumers,
             (SELECT COUNT(*) FROM (${CURRENT_DEPLOYMENTS}) AS current) AS deployments`,
-        [null, name],
+        [null, name, null],
       );
       const consumers = Number(rows[0]!.consumers);
       const deployments = Number(rows[0]!.deployments);
@@ -364,8 +364,8 @@ export class PostgresStorage implements Storage {
 
   async listDeployments(filter: DeploymentFilter, limit: number): Promise<DeploymentRecord[]> {
     const { rows } = await this.#query<DeploymentRow>(
-      `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} ORDER BY id DESC LIMIT $3`,
-      [filter.schemaId ?? null, filter.environment ?? null, limit],
+      `SELECT ${DEPLOYMENT_COLUMNS} FROM svc_deployments WHERE ${DEPLOYMENT_FILTER} ORDER BY id DESC LIMIT $4`,
+      [filter.schemaId ?? null, filter.environment ?? null, filter.consumerId ?? null, limit],
     );
     return rows.map(rowToDeployment);
   }
@@ -373,7 +373,7 @@ export class PostgresStorage implements Storage {
   async currentDeployments(filter: DeploymentFilter): Promise<DeploymentRecord[]> {
     const { rows } = await this.#query<DeploymentRow>(
       `${CURRENT_DEPLOYMENTS} ORDER BY schema_id, environment, consumer_id`,
-      [filter.schemaId ?? null, filter.environment ?? null],
+      [filter.schemaId ?? null, filter.environment ?? null, filter.consumerId ?? null],
     );
     return rows.map(rowToDeployment);
   }
