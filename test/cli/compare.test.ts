@@ -90,6 +90,17 @@ test('compare: a schema that cannot be read is a one-line error naming it, exit 
   assert.match(invalid.stderr, /^svc compare: .*interaction-valid\.json: Invalid schema: /);
 });
 
+test('compare: an old schema that is not valid is a one-line error too, not a crash while the new one is read', async () => {
+  // The old side failed while the new side was still being read: Node ended the command on an unhandled rejection.
+  for (const newSchema of [V2, cliFixture('missing.yaml')]) {
+    const { code, stdout, stderr } = await runSvc(['compare', '--old', cliFixture('interaction-valid.json'), '--new', newSchema]);
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.equal(lines(stderr).length, 1, stderr);
+    assert.match(stderr, /^svc compare: (.*interaction-valid\.json: Invalid schema: |cannot read schema file ".*missing\.yaml")/);
+  }
+});
+
 test('compare: usage errors are one line on stderr with exit code 2', async () => {
   const missing = await runSvc(['compare', '--old', V1]);
   assert.equal(missing.code, 2);

@@ -117,10 +117,9 @@ export class CompareCommand extends ClientCommand {
       throw new UsageError('give --old and --new (two files or URLs), or --schema (two registered versions)');
     }
     if (this.oldVersion !== undefined || this.newVersion !== undefined) throw new UsageError('--old-version and --new-version go with --schema');
-    const [oldSource, newSource] = await Promise.all([
-      sourceAt(this.oldSchema, await readSchemaText(this.oldSchema), this.oldSchema),
-      sourceAt(this.newSchema, await readSchemaText(this.newSchema), this.newSchema),
-    ]);
+    // Each side read and loaded in one promise: an old side that failed to load while the new one was
+    // still being read was a rejection nobody handled yet, and Node ended the command with a stack trace.
+    const [oldSource, newSource] = await Promise.all([this.oldSchema, this.newSchema].map(async (location) => sourceAt(location, await readSchemaText(location), location)));
     newSource.annotationFile = isHttpUrl(this.newSchema) ? undefined : repositoryPath(this.newSchema);
     const breaking = compareDocuments(oldSource.document, newSource.document).map(classifyBreakingChange);
     return { oldSource, newSource, breaking };
