@@ -4,12 +4,12 @@
  * line and the client read from such places; the server never fetches anything a schema names.
  */
 import { ContractValidatorError } from '@svc/client';
-import { SCHEMA_SOURCE_DEFAULTS, readSchemaSource, type SchemaSourceLimits } from '@svc/client/internal';
+import { SCHEMA_SOURCE_DEFAULTS, readSchemaSource, shownSchemaLocation, type SchemaSourceLimits } from '@svc/client/internal';
 import { SvcError, isSvcError, limitExceeded } from '../shared/errors';
 import type { LoadedSchema } from '../shared/openapi/load-document';
 import { UNANSWERED_CODES, UnansweredError } from './unanswered';
 
-export { isHttpUrl } from '@svc/client/internal';
+export { isHttpUrl, shownSchemaLocation } from '@svc/client/internal';
 
 /** The text of the schema at `location`, read as is (the server hashes exactly what it receives). */
 export async function readSchemaText(location: string, limits: SchemaSourceLimits = SCHEMA_SOURCE_DEFAULTS): Promise<string> {
@@ -24,7 +24,7 @@ export async function readSchemaText(location: string, limits: SchemaSourceLimit
 
 /** The checked OpenAPI document at `location`; messages name the location (compare reads two). */
 export async function loadSchemaFrom(location: string): Promise<LoadedSchema> {
-  return loadSchemaText(await readSchemaText(location), location);
+  return loadSchemaText(await readSchemaText(location), shownSchemaLocation(location));
 }
 
 /** The checked OpenAPI document of a text read from `location` (named in messages). */

@@ -4,7 +4,7 @@
  */
 export { Transport, callMetadata, channelCredentials } from './transport';
 export type { UnaryOperations, ValidationStream } from './transport';
-export { SCHEMA_SOURCE_DEFAULTS, isHttpUrl, readSchemaSource } from './schema-source';
+export { SCHEMA_SOURCE_DEFAULTS, isHttpUrl, readSchemaSource, shownSchemaLocation } from './schema-source';
 export type { SchemaSourceLimits } from './schema-source';
 export { resolveClientOptions } from './client-options';
 export type { ResolvedClientOptions } from './client-options';

@@ -32,6 +32,32 @@ export function isHttpUrl(source: string): boolean {
   return httpUrl(source) !== undefined;
 }
 
+/**
+ * A schema's location as messages and reports name it: a URL without its user name, password and
+ * query values, which often carry tokens (`https://ci:token@…`, `?token=…`) that CI logs and
+ * published reports would keep. Paths are named as given.
+ */
+export function shownSchemaLocation(source: string): string {
+  if (!/^https?:\/\//i.test(source)) return source;
+  let url: URL;
+  try {
+    url = new URL(source);
+  } catch {
+    return 'an http(s) URL that is not valid';
+  }
+  return shownUrl(url);
+}
+
+function shownUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.username !== '' || shown.password !== '') {
+    shown.username = '***';
+    shown.password = '';
+  }
+  for (const key of new Set(shown.searchParams.keys())) shown.searchParams.set(key, '***');
+  return shown.href;
+}
+
 async function readSchemaFile(file: string, maxBytes: number): Promise<string> {
   try {
     const stat = await fs.stat(file);
@@ -49,12 +75,13 @@ function httpUrl(source: string): URL | undefined {
   try {
     return new URL(source);
   } catch {
-    throw invalidUse(`"${source}" is not a valid URL`);
+    throw invalidUse('the schema location starts with http(s):// but is not a valid URL');
   }
 }
 
 async function fetchSchema(url: URL, limits: SchemaSourceLimits): Promise<string> {
   const { fetchTimeoutMs: timeoutMs, maxBytes } = limits;
+  const shown = shownUrl(url);
   try {
     const response = await fetch(url, {
       signal: AbortSignal.timeout(timeoutMs),
@@ -62,25 +89,26 @@ async function fetchSchema(url: URL, limits: SchemaSourceLimits): Promise<string
     });
     if (!response.ok) {
       await response.body?.cancel();
-      throw invalidUse(`cannot fetch schema ${url.href}: HTTP ${response.status} ${response.statusText}`.trim());
+      throw invalidUse(`cannot fetch schema ${shown}: HTTP ${response.status} ${response.statusText}`.trim());
     }
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (declared > maxBytes) {
       await response.body?.cancel();
-      throw tooLarge(`schema at ${url.href} is ${formatBytes(declared)} or more`, maxBytes);
+      throw tooLarge(`schema at ${shown} is ${formatBytes(declared)} or more`, maxBytes);
     }
-    return await readBodyText(response, url, maxBytes);
+    return await readBodyText(response, shown, maxBytes);
   } catch (error) {
     if (error instanceof ContractValidatorError) throw error;
     if ((error as Error).name === 'TimeoutError') {
-      throw invalidUse(`cannot fetch schema ${url.href}: no complete answer within ${timeoutMs / 1000} s (fetchTimeoutMs)`, error);
+      throw invalidUse(`cannot fetch schema ${shown}: no complete answer within ${timeoutMs / 1000} s (fetchTimeoutMs)`, error);
     }
-    throw invalidUse(`cannot fetch schema ${url.href}: ${fetchFailureText(error)}`, error);
+    // undici names the URL in some of its reasons (one with credentials it will not fetch).
+    throw invalidUse(`cannot fetch schema ${shown}: ${fetchFailureText(error).split(url.href).join(shown)}`);
   }
 }
 
 /** Reads the body chunk by chunk so a server that lies about (or omits) its length cannot flood memory. */
-async function readBodyText(response: Response, url: URL, maxBytes: number): Promise<string> {
+async function readBodyText(response: Response, shown: string, maxBytes: number): Promise<string> {
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -91,7 +119,7 @@ async function readBodyText(response: Response, url: URL, maxBytes: number): Pro
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel();
-      throw tooLarge(`schema at ${url.href} is ${formatBytes(total)} or more`, maxBytes);
+      throw tooLarge(`schema at ${shown} is ${formatBytes(total)} or more`, maxBytes);
     }
     chunks.push(value);
   }

@@ -14,7 +14,7 @@ import { parseChoice, parseSeconds, requireText } from '../option-values';
 import { createPathFilter, keepsPath } from '../path-filter';
 import { fromProtoChange } from '../reports/breaking-changes';
 import { COMPARE_FORMATS, failsGate, formatCompareReport, sortBySeverity, type CompareFormat } from '../reports/compare-report';
-import { isHttpUrl, loadSchemaText, readSchemaText } from '../schema-source';
+import { isHttpUrl, loadSchemaText, readSchemaText, shownSchemaLocation } from '../schema-source';
 import type { ServerConnection } from '../server-connection';
 import { UNANSWERED_CODES, UnansweredError } from '../unanswered';
 
@@ -119,7 +119,11 @@ export class CompareCommand extends ClientCommand {
     if (this.oldVersion !== undefined || this.newVersion !== undefined) throw new UsageError('--old-version and --new-version go with --schema');
     // Each side read and loaded in one promise: an old side that failed to load while the new one was
     // still being read was a rejection nobody handled yet, and Node ended the command with a stack trace.
-    const [oldSource, newSource] = await Promise.all([this.oldSchema, this.newSchema].map(async (location) => sourceAt(location, await readSchemaText(location), location)));
+    // Reports and messages name a URL without its credentials and query values (shownSchemaLocation).
+    const [oldSource, newSource] = await Promise.all([this.oldSchema, this.newSchema].map(async (location) => {
+      const shown = shownSchemaLocation(location);
+      return sourceAt(shown, await readSchemaText(location), shown);
+    }));
     newSource.annotationFile = isHttpUrl(this.newSchema) ? undefined : repositoryPath(this.newSchema);
     const breaking = compareDocuments(oldSource.document, newSource.document).map(classifyBreakingChange);
     return { oldSource, newSource, breaking };
