@@ -163,17 +163,14 @@ function notStoredResponse(
 function listSchemas(ctx: ServiceContext, request: ListSchemasRequest__Output): ListSchemasResponse {
   if (request.page_size < 0) throw invalidArgument('page_size must not be negative');
   const pageSize = Math.min(request.page_size || LIMITS.defaultPageSize, LIMITS.maxPageSize);
-  const all = ctx.schemas.listLatest({ owner: request.owner, team: request.team });
   const after = request.page_token === '' ? undefined : decodePageToken(request.page_token);
-  const start = after === undefined ? 0 : all.findIndex((summary) => summary.schemaId > after);
-  const page = start < 0 ? [] : all.slice(start, start + pageSize);
+  const { page, total, more } = ctx.schemas.pageLatest({ owner: request.owner, team: request.team }, after, pageSize);
   const last = page[page.length - 1];
-  const more = start >= 0 && start + pageSize < all.length;
   return {
     // Only the page is translated to the wire, however many schemas match.
     schemas: page.map(toSchemaMetadata),
     next_page_token: more && last ? encodePageToken(last.schemaId) : '',
-    total_count: all.length,
+    total_count: total,
   };
 }
 
