@@ -309,6 +309,13 @@ export const LIMITS = Object.freeze({
   canIDeployChangesPerConsumer: 100,
   /** CanIDeploy: breaking changes listed over all consumers together (as canIDeployChangesPerConsumer), so the answer stays far below the gRPC message limit. */
   canIDeployListedChanges: 10_000,
+  /**
+   * GetCoverage: operations and documented statuses one answer lists at most, together; a version
+   * with more is refused before anything is built (statuses seen only in traffic add at most one per
+   * usage row). Each costs the main thread about 2 µs to build and encode: 2,000 operations of 400
+   * statuses (a 20 MB document) held every caller 2.6-4.0 s a call and took the server to 1.7 GB.
+   */
+  coverageMaxEntries: 30_000,
   /** Consumers: endpoints one consumer registration may list. */
   consumerMaxEndpoints: 1_000,
   /** Consumers: used response fields listed per endpoint. */

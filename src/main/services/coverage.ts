@@ -4,7 +4,9 @@
  * seen in traffic are listed too. Coverage is documented (operation, status) pairs exercised, of all.
  */
 import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
+import { limitExceeded } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
+import { LIMITS } from '../../shared/limits';
 import { callerOf } from '../auth/principal';
 import { documentedStatusKey } from '../evidence/operation-matcher';
 import type { ServiceContext } from '../service-context';
@@ -22,6 +24,14 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   if (request.environment) checkEnvironment('environment', request.environment);
   // The version's operations, listed off the main thread: coverage never parses the document here.
   const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller);
+  let entries = listed.operations.length;
+  for (const operation of listed.operations) entries += operation.statuses.length;
+  if (entries > LIMITS.coverageMaxEntries) {
+    throw limitExceeded(
+      `${listed.schemaId} version ${listed.version} has ${listed.operations.length} operations and ${entries - listed.operations.length} documented statuses, `
+        + `over the limit of ${LIMITS.coverageMaxEntries} (together) one GetCoverage answer lists (coverageMaxEntries)`,
+    );
+  }
   const usage = await ctx.usage.counts({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
   const byOperation = new Map<string, UsageCountRecord[]>();
   for (const record of usage) {
