@@ -6,9 +6,13 @@ import { EXIT } from '../exit-codes';
 import { parseSeconds } from '../option-values';
 import { SCHEMA_TABLE_HEADER, schemaMetadataJson, schemaRow } from '../reports/registry-records';
 import { formatTable } from '../reports/table';
+import { LIMITS } from '../../shared/limits';
+import { limitExceeded } from '../../shared/errors';
 
 /** Pages fetched before giving up: 1000 pages of the server's largest page is far past any real registry. */
 const MAX_PAGES = 1000;
+/** The server's largest page (maxPageSize); asked for, since the default (100) made MAX_PAGES only 100,000 schemas. */
+const PAGE_SIZE = LIMITS.maxPageSize;
 
 export class SchemasListCommand extends ClientCommand {
   static override paths = [['schemas', 'list']];
@@ -39,12 +43,13 @@ export class SchemasListCommand extends ClientCommand {
       const all: SchemaMetadata__Output[] = [];
       let pageToken = '';
       for (let page = 0; page < MAX_PAGES; page++) {
-        const response = await connection.call('ListSchemas', { owner: this.owner ?? '', team: this.team ?? '', page_token: pageToken });
+        const response = await connection.call('ListSchemas', { owner: this.owner ?? '', team: this.team ?? '', page_size: PAGE_SIZE, page_token: pageToken });
         all.push(...response.schemas);
         pageToken = response.next_page_token;
-        if (pageToken === '') break;
+        if (pageToken === '') return all;
       }
-      return all;
+      // Never a list cut short as if it were whole.
+      throw limitExceeded(`the registry holds more schemas than ${MAX_PAGES} pages of ${PAGE_SIZE} (${all.length} listed); narrow the listing with --owner or --team`);
     });
     if (this.json) {
       this.printJson({ total_count: schemas.length, schemas: schemas.map(schemaMetadataJson) });
