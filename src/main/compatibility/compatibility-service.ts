@@ -122,7 +122,9 @@ async function canIDeploy(
   await ctx.environments.require(environment, { create: false });
   const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version', caller);
   const newVersion = target.version;
-  const deployed = await ctx.deployments.deployedSchemaVersion(schemaId, environment);
+  const deployment = await ctx.deployments.current({ schemaId, environment, consumerId: '' });
+  // A deployed version registered again since: what runs there is gone, so the spec's previous version is the baseline.
+  const deployed = deployment && !registeredAgainSince(ctx, schemaId, deployment.version, deployment.recordedAt) ? deployment.version : undefined;
   const baseline: Baseline = deployed !== undefined
     ? { version: deployed, source: 'deployed' }
     : target.previousVersion !== undefined ? { version: target.previousVersion, source: 'previous' } : { version: undefined, source: 'none' };
@@ -138,6 +140,7 @@ async function canIDeploy(
   const changesByVersion = new Map<string, BreakingChangeRecord[]>();
   const versionOf = (consumer: ConsumerRecord) => `${consumer.schemaId}\n${consumer.schemaVersion}`;
   for (const consumer of consumers) {
+    requireTestedContent(ctx, consumer);
     const version = versionOf(consumer);
     if (!changesByVersion.has(version)) changesByVersion.set(version, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
   }
@@ -217,6 +220,32 @@ async function changesSinceTested(
     ctx.logger.warn({ caller: 'compatibility', consumerId: consumer.consumerId, schemaVersion: consumer.schemaVersion }, 'consumer tested against a version that is not registered');
     return breaking;
   }
+}
+
+/**
+ * Refuses to judge a consumer whose tested version was registered again since its test: what it was
+ * tested against is gone, and comparing the version's new content would answer for a test never run
+ * (a version updated to drop the consumer's endpoint was judged "no breaking changes").
+ */
+function requireTestedContent(ctx: ServiceContext, consumer: ConsumerRecord): void {
+  const tested = registeredAgainSince(ctx, consumer.schemaId, consumer.schemaVersion, consumer.lastValidatedAt);
+  if (!tested) return;
+  throw new SvcError(
+    ErrorCode.FAILED_PRECONDITION,
+    `consumer ${consumer.consumerId} was tested against ${consumer.schemaId} ${consumer.schemaVersion}, which was registered again since `
+      + `(${new Date(tested.updatedAt * 1000).toISOString()}): it cannot be checked. Test it against ${consumer.schemaVersion} as registered now and register it again `
+      + '(a server that keeps published versions immutable, --immutable-versions, never meets this)',
+  );
+}
+
+/**
+ * The version's summary when it was registered again (new content or ownership) after `since` (Unix
+ * seconds): what a consumer was tested against, or what was deployed, then. Whole seconds, so an
+ * update within the same second as the test is not seen.
+ */
+function registeredAgainSince(ctx: ServiceContext, schemaId: string, version: string, since: number): SchemaVersionSummary | undefined {
+  const summary = ctx.schemas.findSummary(schemaId, version);
+  return summary && summary.updatedAt > summary.registeredAt && summary.updatedAt > since ? summary : undefined;
 }
 
 interface SummaryFacts {

@@ -95,11 +95,6 @@ export class DeploymentRegistry {
     return deployed;
   }
 
-  /** The schema version recorded as deployed in the environment, if one is. */
-  async deployedSchemaVersion(schemaId: string, environment: string): Promise<string | undefined> {
-    return (await this.current({ schemaId, environment, consumerId: '' }))?.version;
-  }
-
   async list(schemaId: string, environment: string, limit: number): Promise<{ current: DeploymentRecord[]; history: DeploymentRecord[] }> {
     checkIdentifier('schema_id', schemaId);
     if (environment !== '') await this.#environments.require(environment, { create: false });

@@ -453,6 +453,11 @@ export class SchemaRegistry {
     for (const summary of await this.#storage.loadSchemaVersions(schemaId)) this.#indexVersion(summary);
   }
 
+  /** `metadata` without the throw: undefined when the version is not in this replica's index. */
+  findSummary(schemaId: string, version: string): SchemaVersionSummary | undefined {
+    return this.#summary(schemaId, version);
+  }
+
   /** `versionRef` without the throw: undefined when the version is not in this replica's index. */
   findVersionRef(schemaId: string, version = ''): VersionRef | undefined {
     const versions = this.#index.get(schemaId);
