@@ -17,3 +17,19 @@ export function minimalDocument(version = '1.0.0', extraPaths: Record<string, un
     },
   });
 }
+
+/**
+ * `operations` GETs `/r{i}/{id}`, each answering an object of `changedProperties` properties that are
+ * integers, or strings when `changed`: between the two, operations × changedProperties breaking
+ * changes, for the deploy-gate load tests.
+ */
+export function breakingChangesDocument(version: string, changed: boolean, operations: number, changedProperties: number): string {
+  const properties = Object.fromEntries(Array.from({ length: changedProperties }, (_, i) => [`p${i}`, { type: changed ? 'string' : 'integer' }]));
+  const paths = Object.fromEntries(Array.from({ length: operations }, (_, i) => [`/r${i}/{id}`, {
+    get: {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } },
+    },
+  }]));
+  return JSON.stringify({ openapi: '3.0.3', info: { title: 'gate', version }, paths });
+}

@@ -5,6 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { breakingChangesDocument } from '../helpers/documents';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
 
@@ -16,14 +17,7 @@ const CONSUMERS = 1_500;
 const NEIGHBOUR_BOUND_MS = 300;
 
 function gateDocument(version: string, changed: boolean): string {
-  const properties = Object.fromEntries(Array.from({ length: CHANGED_PROPERTIES }, (_, i) => [`p${i}`, { type: changed ? 'string' : 'integer' }]));
-  const paths = Object.fromEntries(Array.from({ length: OPERATIONS }, (_, i) => [`/r${i}/{id}`, {
-    get: {
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } },
-    },
-  }]));
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'gate', version }, paths });
+  return breakingChangesDocument(version, changed, OPERATIONS, CHANGED_PROPERTIES);
 }
 
 let server: TestServer;
