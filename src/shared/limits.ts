@@ -408,6 +408,13 @@ export const LIMITS = Object.freeze({
    */
   schemaAnswerMaxBytesInFlight: 128 * 1024 * 1024, // 128 MiB
   /**
+   * GetSchema reads of a version's text from the store at once; more wait their turn on the main
+   * thread. A read must finish before its size counts against schemaAnswerMaxBytesInFlight, and one
+   * caller's 300 concurrent reads of a 4 MB version took every connection of a PostgreSQL pool (10)
+   * from other callers' first document reads.
+   */
+  schemaContentReadsInFlight: 4,
+  /**
    * Messages of RecordInteractions and ValidateInteractionStream streams handled per turn of the main
    * thread's event loop, all such streams together; past it they stop reading until the next turn, so
    * other calls are read in between (src/main/stream-turns.ts).

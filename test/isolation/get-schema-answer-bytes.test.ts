@@ -117,3 +117,34 @@ test('answered GetSchema calls give their bytes back: more calls than the limit 
   const missing = await server.client.call('GetSchema', { schema_id: 'absent' });
   assert.equal(missing.found, false);
 });
+
+test('GetSchema reads at most schemaContentReadsInFlight versions from the store at once; the others wait their turn and are answered', async () => {
+  // Before, every call read at once: 300 concurrent calls took every connection of a PostgreSQL pool.
+  const storage = server.server.storage;
+  const read = storage.getSchemaContentBytes.bind(storage);
+  let reading = 0;
+  let mostAtOnce = 0;
+  storage.getSchemaContentBytes = async (schemaId, version) => {
+    mostAtOnce = Math.max(mostAtOnce, ++reading);
+    try {
+      await sleep(20); // a store that takes its time, as a busy one does
+      return await read(schemaId, version);
+    } finally {
+      reading--;
+    }
+  };
+  try {
+    await registerSmall();
+    const answers = await Promise.all(Array.from({ length: 24 }, () => server.client.call('GetSchema', { schema_id: 'small' })));
+    assert.ok(answers.every((answer) => answer.found), 'every call is answered');
+    assert.equal(mostAtOnce, LIMITS.schemaContentReadsInFlight);
+  } finally {
+    storage.getSchemaContentBytes = read;
+  }
+});
+
+async function registerSmall(): Promise<void> {
+  const content = JSON.stringify({ openapi: '3.0.3', info: { title: 'small', version: '1.0.0' }, paths: {} });
+  const registered = await server.client.call('RegisterSchema', { schema_id: 'small', schema_content: content, schema_version: '1.0.0' });
+  assert.equal(registered.success, true, registered.message);
+}

@@ -4,6 +4,7 @@ import { ErrorCode, SvcError, errorMessage, invalidArgument, invalidSchema } fro
 import { LIMITS, formatBytes } from '../../shared/limits';
 import { BytesInFlight } from '../answer-bytes';
 import { createStreamTurns } from '../stream-turns';
+import { TaskSlots } from '../storage/task-slots';
 import type { ContractValidatorHandlers, ListSchemasRequest__Output, ListSchemasResponse, RegisterSchemaRequest__Output, RegisterSchemaResponse, SchemaOwnership__Output } from '@svc/client/protocol';
 import type { SchemaOwnershipRecord } from '../../shared/schema-records';
 import { unary } from '../unary-handler';
@@ -23,20 +24,26 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
   // read of a connection run back to back: four at once held other callers 300 ms. Each read takes a
   // turn of the event loop, and so does each encoding, so other connections are served between them.
   const schemaReadTurns = createStreamTurns(1, Number.MAX_SAFE_INTEGER);
+  const contentReads = new TaskSlots(LIMITS.schemaContentReadsInFlight);
   return {
     RegisterSchema: unary(ctx, 'RegisterSchema', (request, call) => registerSchema(ctx, request, call)),
 
     GetSchema: unary(ctx, 'GetSchema', async (request, call): Promise<GetSchemaAnswer> => {
       await schemaReadTurns.turnFor(0);
+      const overloaded = () => new SvcError(
+        ErrorCode.OVERLOADED,
+        `the server is sending ${formatBytes(schemaAnswers.held)} of GetSchema answers, at its limit of ${formatBytes(schemaAnswers.limit)} (schemaAnswerMaxBytesInFlight); retry shortly`,
+      );
       try {
-        const { metadata, content } = await ctx.schemas.getContentBytes(request.schema_id, request.schema_version);
+        // A document's size is known only once read: at most schemaContentReadsInFlight reads at once,
+        // and none once the answers in flight are at their limit. 300 calls at once of a 4 MB version
+        // each read it before being refused, and on PostgreSQL took every connection of the pool.
+        const { metadata, content } = await contentReads.run(() => {
+          if (schemaAnswers.held >= schemaAnswers.limit) throw overloaded();
+          return ctx.schemas.getContentBytes(request.schema_id, request.schema_version);
+        });
         // Held from here (read, before the answer is encoded) until the call ends, sent or not (answer-bytes.ts).
-        if (!schemaAnswers.holdForCall(call, content.length)) {
-          throw new SvcError(
-            ErrorCode.OVERLOADED,
-            `the server is sending ${formatBytes(schemaAnswers.held)} of GetSchema answers, at its limit of ${formatBytes(schemaAnswers.limit)} (schemaAnswerMaxBytesInFlight); retry shortly`,
-          );
-        }
+        if (!schemaAnswers.holdForCall(call, content.length)) throw overloaded();
         await schemaReadTurns.turnFor(0);
         return { found: true, metadata: toSchemaMetadata(metadata), schema_content_bytes: content };
       } catch (error) {
