@@ -6,10 +6,12 @@
  * - `validate`: validate interactions and producer responses, and record them (RecordInteractions)
  * - `record`: register and deregister consumers, record deployments and undeployments
  * - `schemas`: register schemas; `schemas` (id patterns, `*` any run of characters) and `team` limit which
+ *   (a key with a team writes only into schemas of its team, and only versions of its team)
  * - `admin`: everything, environments' creation and deletion included
  *
  * The operation's scope is checked by the auth interceptor before the request is read; the schema-id
- * and team limits need the request and are checked by RegisterSchema's handler.
+ * and team limits need the request and are checked by RegisterSchema's handler, and again under the
+ * schema's write lock (schema-write-access.ts).
  */
 import type { Metadata } from '@grpc/grpc-js';
 
@@ -75,11 +77,20 @@ export function allowsScope(access: KeyAccess, scope: KeyScope): boolean {
   return access.scopes === undefined || access.scopes.has('admin') || access.scopes.has(scope);
 }
 
-/** Why the key may not register `schemaId` for `team`, or undefined when it may. */
-export function schemaWriteDenial(keyName: string, access: KeyAccess, schemaId: string, team: string): string | undefined {
+/**
+ * Why the key may not register `schemaId` for `team`, or undefined when it may. `ownedBy`: the teams
+ * of what the registration would change (the schema's latest version, the version registered again).
+ * A key limited to a team never writes into another team's schema: naming its own team took the
+ * schema over (its latest version, the listings by team, every later registration of its owners).
+ */
+export function schemaWriteDenial(keyName: string, access: KeyAccess, schemaId: string, team: string, ownedBy: readonly string[] = []): string | undefined {
   if (access.scopes === undefined || access.scopes.has('admin')) return undefined;
   if (access.schemaPatterns && !access.schemaPatterns.some((pattern) => pattern.test(schemaId))) {
     return `API key "${keyName}" may register only schemas ${access.schemaPatternTexts!.join(', ')}, not ${schemaId}`;
+  }
+  const other = access.team === undefined ? undefined : ownedBy.find((owner) => owner !== access.team);
+  if (other !== undefined) {
+    return `API key "${keyName}" may register only schemas of team ${access.team}; ${schemaId} belongs to ${other === '' ? 'no team' : `team ${other}`} (a key of that team, or an admin key, may change it)`;
   }
   if (access.team !== undefined && team !== access.team) {
     return `API key "${keyName}" may register only schemas of team ${access.team}; ${schemaId} would belong to ${team === '' ? 'no team' : `team ${team}`} (give --team ${access.team})`;

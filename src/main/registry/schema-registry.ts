@@ -87,6 +87,22 @@ export interface RegisterOptions {
    * lock (so no other registration of the schema slips in between); false stores nothing.
    */
   gate?: (candidate: SchemaCandidate) => Promise<boolean>;
+  /**
+   * Runs under the schema's write lock once the version and the ownership it gets are known, before
+   * anything is compared or stored; throws to refuse (what the caller's key may write:
+   * auth/schema-write-access.ts), judged by what is stored at the moment of writing.
+   */
+  authorize?: (write: SchemaWrite) => void;
+}
+
+/** What a registration would write over: `authorize`'s view. */
+export interface SchemaWrite {
+  /** The ownership the version gets: given, else inherited from `existing`, else from `latest`. */
+  ownership: SchemaOwnershipRecord;
+  /** The version as registered now, when it is registered again. */
+  existing: SchemaVersionSummary | undefined;
+  /** The schema's latest version, when the id is registered. */
+  latest: SchemaVersionSummary | undefined;
 }
 
 export interface SchemaRegistryOptions {
@@ -192,7 +208,9 @@ export class SchemaRegistry {
       const { version, assignment } = this.#chooseVersion(input.schemaId, input.version, loaded.infoVersion, contentHash);
       await this.readThrough(input.schemaId, version);
       const existing = this.#summary(input.schemaId, version);
-      const ownership = input.ownership ?? existing?.ownership ?? this.#latestSummary(input.schemaId)?.ownership ?? EMPTY_OWNERSHIP;
+      const latest = this.#latestSummary(input.schemaId);
+      const ownership = input.ownership ?? existing?.ownership ?? latest?.ownership ?? EMPTY_OWNERSHIP;
+      options.authorize?.({ ownership, existing, latest });
       const previousVersion = this.previousVersion(input.schemaId, version);
       const base = { previousVersion, loaded, versionAssignment: assignment };
 

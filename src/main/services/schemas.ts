@@ -11,7 +11,7 @@ import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import type { RegisterResult, SchemaCandidate } from '../registry/schema-registry';
 import { checkAgainstPreviousVersion, checkCandidate, type CompatibilityCheck } from '../compatibility/compatibility-service';
-import { requireSchemaWriteAccess } from '../auth/schema-write-access';
+import { requireSchemaWriteAccess, schemaWriteGuard } from '../auth/schema-write-access';
 import { callerOf } from '../auth/principal';
 import { toSchemaMetadata } from './schema-wire';
 import { registeredSchemaText, schemaContentIsNotUtf8, type GetSchemaAnswer } from '../message-codecs';
@@ -91,10 +91,10 @@ async function registerSchema(
       content: await registeredSchemaText(request),
       version: request.schema_version,
       ownership: toOwnershipRecord(request.ownership),
-    }, { caller, gate, dryRun: request.dry_run });
+    }, { caller, gate, dryRun: request.dry_run, authorize: schemaWriteGuard(ctx, call, request.schema_id) });
   } catch (error) {
-    // An unreachable store is a status (UNAVAILABLE), not a refused registration.
-    if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE) throw error;
+    // An unreachable store is a status (UNAVAILABLE), not a refused registration; so is a key's refusal, as before the lock.
+    if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE || error.code === ErrorCode.PERMISSION_DENIED) throw error;
     ctx.metrics.schemasRegistered.labels('failure').inc();
     ctx.metrics.schemaRegistrationErrors.labels(error.code.toLowerCase()).inc();
     if (error.code === ErrorCode.READ_ONLY) {
