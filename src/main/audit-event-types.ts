@@ -22,6 +22,8 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'deployment_recorded',
   /** A schema or consumer was recorded as no longer deployed in an environment. */
   'undeployment_recorded',
+  /** Recorded usage was removed (PurgeRecordings): evidence CanIDeploy and coverage read. */
+  'recordings_purged',
   /** A call with a valid API key was refused because the key's scopes do not allow it. */
   'permission_denied',
   /** A call was refused for a missing, unknown or expired API key. */

@@ -191,7 +191,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       });
       call.on('error', () => undefined);
     },
-    PurgeRecordings: unary(ctx, 'PurgeRecordings', async (request: PurgeRecordingsRequest__Output) => {
+    PurgeRecordings: unary(ctx, 'PurgeRecordings', async (request: PurgeRecordingsRequest__Output, call) => {
       const filter = {
         ...(request.schema_id ? { schemaId: request.schema_id } : {}),
         ...(request.consumer_id ? { consumerId: request.consumer_id } : {}),
@@ -199,6 +199,8 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
       };
       const removed = await ctx.usage.purge(filter);
       ctx.logger.info({ caller: 'services/recording', ...filter, removed }, 'recorded usage purged');
+      // It removes the evidence CanIDeploy judges consumers by: who did it is part of the trail.
+      ctx.audit('recordings_purged', { ...filter, removed }, call);
       return { success: true, removed, message: `${removed} recorded row(s) removed` };
     }),
   } as Partial<ContractValidatorHandlers>;
