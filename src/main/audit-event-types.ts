@@ -14,7 +14,7 @@ export const AUDIT_EVENT_TYPES = Object.freeze([
   'consumer_deregistered',
   /** A CanIDeploy verdict was given (safe or not). */
   'can_i_deploy_decision',
-  /** An environment was created (CreateEnvironment). */
+  /** An environment was created (CreateEnvironment, or on first use where unknown ones are allowed). */
   'environment_created',
   /** An environment was deleted. */
   'environment_deleted',

@@ -27,6 +27,8 @@ export interface RegisterConsumerInput {
   usedEndpoints: EndpointUsageRecord[];
   /** Whom listing the schema's operations is counted against (auth/principal.ts `callerOf`). */
   caller: string;
+  /** Runs once every check passed, just before the write (creating the environment on first use). */
+  beforeWrite?: () => Promise<void>;
 }
 
 export interface RegisterConsumerResult {
@@ -97,20 +99,22 @@ export class ConsumerRegistry {
         lastValidatedAt: now,
         usedEndpoints,
       };
-    });
+    }, input.beforeWrite);
     return { outcome, record };
   }
 
   /**
    * Stores the registration `build` makes of the one under `key` (undefined when there is none),
    * within the schema's limit on used fields: every write of a registration goes through here
-   * (RegisterConsumer, and RecordDeployment copying one into its environment).
+   * (RegisterConsumer, and RecordDeployment copying one into its environment). `beforeWrite` runs
+   * once the limits are checked, just before the write.
    */
-  async save(key: ConsumerKey, build: (existing: ConsumerRecord | undefined) => ConsumerRecord): Promise<ConsumerRecord> {
+  async save(key: ConsumerKey, build: (existing: ConsumerRecord | undefined) => ConsumerRecord, beforeWrite?: () => Promise<void>): Promise<ConsumerRecord> {
     return this.#writes.run(key.schemaId, async () => {
       const existing = await this.#storage.getConsumer(key);
       const record = build(existing);
       await this.#checkSchemaBounds(key, record.usedEndpoints, existing);
+      await beforeWrite?.();
       await this.#storage.saveConsumer(record);
       return record;
     });

@@ -29,6 +29,8 @@ export interface RecordedDeployment {
   record: DeploymentRecord;
   /** The version recorded as deployed there before, if any. */
   replacedVersion: string | undefined;
+  /** The environment was created by this recording (a server that allows unknown environments). */
+  environmentCreated: boolean;
 }
 
 export class DeploymentRegistry {
@@ -51,18 +53,25 @@ export class DeploymentRegistry {
     await this.#checkTarget(target);
     if (version === '') throw new SvcError(ErrorCode.INVALID_ARGUMENT, 'version is required: the version that was deployed');
     checkMetadataText('version', version);
-    await this.#environments.require(target.environment, { create: true, origin: 'deployment', actor });
+    // Refused at once when unknown; created (where unknown ones are allowed) only once the version
+    // checks pass: a refused recording used to leave the environment behind.
+    await this.#environments.require(target.environment, { create: false });
+    let environmentCreated = false;
+    const createEnvironment = async () => {
+      environmentCreated = await this.#environments.require(target.environment, { create: true, origin: 'deployment', actor });
+    };
     return this.#storage.exclusive(targetKey(target), async () => {
       const replaced = await this.current(target);
       let schemaVersion = '';
       if (target.consumerId === '') {
         await this.#requireSchemaVersion(target.schemaId, version);
+        await createEnvironment();
       } else {
-        schemaVersion = (await this.#deployConsumer(target, version)).schemaVersion;
+        schemaVersion = (await this.#deployConsumer(target, version, createEnvironment)).schemaVersion;
       }
       const record: DeploymentRecord = { ...target, version, action: 'deployed', schemaVersion, recordedAt: this.#now(), recordedBy: actor };
       await this.#storage.appendDeployment(record);
-      return { record, replacedVersion: replaced?.version };
+      return { record, replacedVersion: replaced?.version, environmentCreated };
     });
   }
 
@@ -130,7 +139,7 @@ export class DeploymentRegistry {
    * The registration of this consumer version (the one in the target environment when it is there,
    * else the most recently validated one elsewhere), copied into the target environment.
    */
-  async #deployConsumer(target: DeploymentTarget, consumerVersion: string): Promise<ConsumerRecord> {
+  async #deployConsumer(target: DeploymentTarget, consumerVersion: string, createEnvironment: () => Promise<void>): Promise<ConsumerRecord> {
     const registrations = (await this.#storage.listConsumers({ schemaId: target.schemaId, consumerId: target.consumerId }))
       .filter((record) => record.consumerVersion === consumerVersion)
       .sort((a, b) => Number(b.environment === target.environment) - Number(a.environment === target.environment) || b.lastValidatedAt - a.lastValidatedAt);
@@ -143,7 +152,7 @@ export class DeploymentRegistry {
     }
     if (tested.environment === target.environment) return tested;
     const key = { consumerId: target.consumerId, schemaId: target.schemaId, environment: target.environment };
-    return this.#consumers.save(key, (existing) => ({ ...tested, environment: target.environment, registeredAt: existing?.registeredAt ?? this.#now() }));
+    return this.#consumers.save(key, (existing) => ({ ...tested, environment: target.environment, registeredAt: existing?.registeredAt ?? this.#now() }), createEnvironment);
   }
 }
 

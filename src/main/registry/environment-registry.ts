@@ -105,19 +105,18 @@ export class EnvironmentRegistry {
   /**
    * Passes when the environment is known. An unknown one is refused with the known ones listed,
    * unless the server allows unknown environments: then a write (`create` with its origin) records
-   * it and a read simply goes on.
+   * it and a read simply goes on. True when this call created it (the caller audits it); a write
+   * creates it only once the rest of the call is known to be valid, so a refused call creates nothing.
    */
-  async require(name: string, use: { create: false } | { create: true; origin: EnvironmentOrigin; actor: string }): Promise<void> {
+  async require(name: string, use: { create: false } | { create: true; origin: EnvironmentOrigin; actor: string }): Promise<boolean> {
     checkEnvironment('environment', name);
-    if (isBuiltInEnvironment(name)) return;
+    if (isBuiltInEnvironment(name)) return false;
     const stored = await this.#storage.listEnvironments();
-    if (stored.some((record) => record.name === name)) return;
+    if (stored.some((record) => record.name === name)) return false;
     if (this.#options.allowUnknown) {
-      if (use.create) {
-        await this.#roomFor(name, stored);
-        await this.#storage.createEnvironment({ name, description: '', origin: use.origin, createdAt: this.#options.now(), createdBy: use.actor });
-      }
-      return;
+      if (!use.create) return false;
+      await this.#roomFor(name, stored);
+      return this.#storage.createEnvironment({ name, description: '', origin: use.origin, createdAt: this.#options.now(), createdBy: use.actor });
     }
     const known = [...BUILT_IN_ENVIRONMENTS, ...stored.map((record) => record.name).filter((known) => !isBuiltInEnvironment(known))];
     const listed = known.length > MAX_LISTED_ENVIRONMENTS

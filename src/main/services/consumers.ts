@@ -17,10 +17,15 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
     RegisterConsumer: unary(ctx, 'RegisterConsumer', async (request, call) => {
       try {
         // A registration in an unknown environment would leave a gate that checks nothing (docs/deploy-gate.md).
-        await ctx.environments.require(request.environment || DEFAULT_CONSUMER_ENVIRONMENT, {
-          create: true, origin: 'consumer-registration', actor: actorOf(call.metadata),
-        });
-        const { outcome, record } = await ctx.consumers.register(toRegisterInput(request, callerOf(call, ctx.trustedProxies)));
+        const environment = request.environment || DEFAULT_CONSUMER_ENVIRONMENT;
+        await ctx.environments.require(environment, { create: false });
+        // Created on first use (where unknown ones are allowed) only once the registration passed its checks.
+        const beforeWrite = async () => {
+          if (await ctx.environments.require(environment, { create: true, origin: 'consumer-registration', actor: actorOf(call.metadata) })) {
+            ctx.audit('environment_created', { environment, origin: 'consumer-registration' }, call);
+          }
+        };
+        const { outcome, record } = await ctx.consumers.register({ ...toRegisterInput(request, callerOf(call, ctx.trustedProxies)), beforeWrite });
         ctx.audit('consumer_registered', {
           consumerId: record.consumerId, consumerVersion: record.consumerVersion, schemaId: record.schemaId,
           schemaVersion: record.schemaVersion, environment: record.environment,

@@ -15,7 +15,8 @@ export function createDeploymentHandlers(ctx: ServiceContext): Partial<ContractV
     RecordDeployment: unary(ctx, 'RecordDeployment', async (request, call) => {
       try {
         const target = { schemaId: request.schema_id, environment: request.environment, consumerId: request.consumer_id };
-        const { record, replacedVersion } = await ctx.deployments.record(target, request.version, actorOf(call.metadata));
+        const { record, replacedVersion, environmentCreated } = await ctx.deployments.record(target, request.version, actorOf(call.metadata));
+        if (environmentCreated) ctx.audit('environment_created', { environment: record.environment, origin: 'deployment' }, call);
         ctx.audit('deployment_recorded', {
           schemaId: record.schemaId, environment: record.environment, consumerId: record.consumerId || undefined,
           version: record.version, replacedVersion, schemaVersion: record.schemaVersion || undefined,

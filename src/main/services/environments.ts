@@ -15,7 +15,7 @@ export function createEnvironmentHandlers(ctx: ServiceContext): Partial<Contract
     CreateEnvironment: unary(ctx, 'CreateEnvironment', async (request, call) => {
       try {
         const { created, environment } = await ctx.environments.create(request.name, request.description, actorOf(call.metadata));
-        if (created) ctx.audit('environment_created', { environment: environment.name }, call);
+        if (created) ctx.audit('environment_created', { environment: environment.name, origin: 'created' }, call);
         return {
           success: true,
           message: created ? `Environment ${environment.name} created` : `Environment ${environment.name} already exists`,
