@@ -62,7 +62,12 @@ export class ApiKeyStore {
   }
 
   check(presented: string, nowMs = Date.now()): KeyCheck {
-    const match = this.#keys.byDigest.get(digestKey(presented));
+    return this.checkDigest(digestKey(presented), nowMs);
+  }
+
+  /** `check` of a key already hashed (digestKey): a call's key is checked again at each message of a stream. */
+  checkDigest(digest: string, nowMs = Date.now()): KeyCheck {
+    const match = this.#keys.byDigest.get(digest);
     if (match === undefined) return { ok: false, name: undefined, detail: 'unknown' };
     if (isExpired(match, nowMs)) return { ok: false, name: match.name, detail: 'expired' };
     return { ok: true, name: match.name };

@@ -4,7 +4,10 @@
  * UNAUTHENTICATED, count in `svc_auth_failure_total{reason}` and write an `auth_failure` audit line
  * (at most authFailureAuditLinesPerMinute, the rest summed into the next line's `suppressed`);
  * accepted ones count in `svc_auth_success_total` and reach the handler with the key removed from
- * their metadata and the key's name bound as the call's actor.
+ * their metadata and the key's name bound as the call's actor. Each message of the call is let
+ * through only while its key is still valid and allowed the operation: a stream (RecordInteractions
+ * runs for the life of an app) outlives reloads and expiry, and a key revoked by SIGHUP or expired
+ * went on recording evidence into any schema. Such a call ends UNAUTHENTICATED (or PERMISSION_DENIED).
  *
  * Open without a key: the standard health service (load balancers and orchestrators probe it with
  * no credentials). Server reflection needs a key like the API itself (grpcurl sends `-H` headers on
@@ -17,6 +20,7 @@ import { rateLimited } from '../log-rate-limit';
 import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
 import type { ApiKeyStore } from './api-key-store';
+import { digestKey } from './api-key-sources';
 import { bindKeyName } from './principal';
 import { allowsScope, bindKeyAccess, describeScopes, scopeForPath } from './key-scopes';
 import { presentedKey, withoutCredentials } from './presented-key';
@@ -45,6 +49,23 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
       }));
       call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details });
     };
+    const scope = scopeForPath(descriptor.path);
+    const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
+    /** Refuses a valid key without the operation's scope; false when it has it. */
+    const deniedScope = (keyName: string): boolean => {
+      const access = keys.access(keyName);
+      if (allowsScope(access, scope)) return false;
+      // Authenticated, so every refusal is counted and audited (no rate limit: the key is known).
+      metrics.permissionDenied.labels(operation, scope).inc();
+      audit('permission_denied', { actor: keyName, operation, scope, peer: call.getPeer() });
+      call.sendStatus({
+        code: grpc.status.PERMISSION_DENIED,
+        details: `API key "${keyName}" may not call ${operation}: it needs scope "${scope}" (the key has: ${describeScopes(access)})`,
+      });
+      return true;
+    };
+    /** The digest of the call's key once accepted; undefined: not yet, or refused. */
+    let acceptedDigest: string | undefined;
     const listener = new grpc.ServerListenerBuilder()
       .withOnReceiveMetadata((metadata, next) => {
         const presented = presentedKey(metadata);
@@ -56,30 +77,31 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
           refuse('invalid_key', `invalid API key: ${presented.detail}`, presented.detail);
           return;
         }
-        const verdict = keys.check(presented.key);
+        const digest = digestKey(presented.key);
+        const verdict = keys.checkDigest(digest);
         if (!verdict.ok) {
           // The client learns only "invalid"; the audit line tells operators whether it had expired.
           refuse('invalid_key', 'invalid API key', verdict.detail === 'expired' ? 'expired key' : 'unknown key', verdict.name);
           return;
         }
         metrics.authSuccess.inc();
-        const scope = scopeForPath(descriptor.path);
-        const access = keys.access(verdict.name);
-        if (!allowsScope(access, scope)) {
-          // Authenticated, so every refusal is counted and audited (no rate limit: the key is known).
-          const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
-          metrics.permissionDenied.labels(operation, scope).inc();
-          audit('permission_denied', { actor: verdict.name, operation, scope, peer: call.getPeer() });
-          call.sendStatus({
-            code: grpc.status.PERMISSION_DENIED,
-            details: `API key "${verdict.name}" may not call ${operation}: it needs scope "${scope}" (the key has: ${describeScopes(access)})`,
-          });
-          return;
-        }
+        if (deniedScope(verdict.name)) return;
+        acceptedDigest = digest;
         const forwarded = withoutCredentials(metadata);
         bindKeyName(forwarded, verdict.name);
-        bindKeyAccess(forwarded, access);
+        bindKeyAccess(forwarded, keys.access(verdict.name));
         next(forwarded);
+      })
+      .withOnReceiveMessage((message, next) => {
+        if (acceptedDigest === undefined) return;
+        // Checked again: the key set may have been reloaded, or the key expired, since the call began.
+        const verdict = keys.checkDigest(acceptedDigest);
+        if (!verdict.ok || deniedScope(verdict.name)) {
+          if (!verdict.ok) refuse('invalid_key', 'invalid API key', verdict.detail === 'expired' ? 'expired key' : 'unknown key', verdict.name);
+          acceptedDigest = undefined;
+          return;
+        }
+        next(message);
       })
       .build();
     return new grpc.ServerInterceptingCall(call, { start: (next) => next(listener) });
