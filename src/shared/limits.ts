@@ -368,7 +368,7 @@ export const LIMITS = Object.freeze({
   contractCacheMaxEntries: 1_000,
   /** Validation workers: a compiled contract unused this long is dropped (spec: schema cache time-to-live, SchemaTTL). */
   contractCacheTtlMs: 24 * 60 * 60_000, // 24 hours
-  /** Validation workers: heap the compiled contracts kept per worker may cost (contractCostPerDocumentByte per document byte; least recently used out). */
+  /** Validation workers: heap the compiled contracts kept per worker may cost (contractCostPerDocumentByte per document byte, contractCostPerSchemaNode per schema object compiled; least recently used out). */
   contractCacheMaxBytesPerWorker: 512 * 1024 * 1024, // 512 MiB
   /**
    * Validation workers: old-generation heap of one worker thread, the contract cache's budget and
@@ -385,6 +385,13 @@ export const LIMITS = Object.freeze({
    * parsed document, router, AJV instance and compiled validators (a 3 MiB document cost about 21 MB).
    */
   contractCostPerDocumentByte: 8,
+  /**
+   * Bytes of worker heap counted per schema object a cached contract has compiled, on top of its
+   * document: a schema object compiles to far more than its JSON text (1.0–1.5 KB each measured,
+   * whatever its size), so compact documents with their operations compiled cost 40–50× their text
+   * (20 operations of 1,000 properties: 22–32 MB of heap, counted 4–7 MB by the text alone).
+   */
+  contractCostPerSchemaNode: 1536,
   /**
    * Validation: request bytes queued for or held by the worker pool, all callers together; a call
    * beyond it fails at once with RESOURCE_EXHAUSTED instead of growing memory without bound.

@@ -73,6 +73,20 @@ export class ContractCache<V> {
     this.#evict(now, key);
   }
 
+  /**
+   * Sets what the entry for `key` costs now (a contract grows as its operations compile), makes it
+   * the most recently used, and evicts others to fit; nothing when absent.
+   */
+  reweigh(key: string, bytes: number): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#evict(this.#options.now(), key);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -22,7 +22,8 @@ import {
 import { ContractCache } from './contract-cache';
 import { contractFailureOutcome, correlationIdOf, validateMessage } from './validate-message';
 
-type CachedContract = { contract: CompiledContract; failure?: undefined } | { contract?: undefined; failure: string };
+/** A built contract keeps its document's length and the schema nodes it had compiled when last weighed (contractCost). */
+type CachedContract = { contract: CompiledContract; failure?: undefined; documentChars: number; weighedNodes: number } | { contract?: undefined; failure: string };
 
 const contractCache = new ContractCache<CachedContract>({ onEvict: (entry) => entry.contract?.close() });
 /** Calls answered from a cached contract, and contracts built, since the last report. */
@@ -103,6 +104,15 @@ function runBatch(batch: ValidationBatch): BatchResult {
     outcomes[outcome + OutcomeField.VALID] = valid ? 1 : 0;
     outcomes[outcome + OutcomeField.CATEGORY] = categoryIndex(category);
   }
+  // Only a batch that may compile grows its contracts: weigh them again, so the cache evicts to fit.
+  if (compile) {
+    for (let index = 0; index < lookedUp.length; index++) {
+      const cached = lookedUp[index];
+      if (!cached?.contract || cached.contract.compiledSchemaNodes === cached.weighedNodes) continue;
+      cached.weighedNodes = cached.contract.compiledSchemaNodes;
+      contractCache.reweigh(contracts[index * BATCH_CONTRACT_FIELDS]!, contractCost(cached));
+    }
+  }
   const results = encodeAnswers(outcomes, answers);
   return {
     ok: true, outcomes: outcomes.buffer, failures, results, cache: takeCacheReport(),
@@ -127,22 +137,24 @@ function contractFor(hash: string, documents: Record<string, string>, compile: b
   const buildStarted = performance.now();
   const built = buildContract(documentJson);
   buildingMs += performance.now() - buildStarted;
-  contractCache.set(hash, built, contractCost(documentJson));
+  contractCache.set(hash, built, built.contract ? contractCost(built) : documentJson.length * LIMITS.contractCostPerDocumentByte);
   return built;
 }
 
 /**
  * What a compiled contract costs in this thread's heap, for the cache's byte budget: the parsed
- * document, its router and AJV instance with the validators it compiles come to several times the
- * JSON text (about 7× measured for a 3 MiB document with its operations compiled).
+ * document and its router come to several times the JSON text, and each schema object compiled
+ * (transformed, its AJV code and closures) to far more than its text. Weighed by the text alone
+ * (8×), compact documents with their operations compiled cost 40–50× it: a worker whose cache
+ * counted 512 MiB held about 2 GB, the whole of its 2 GiB heap, leaving no room for a batch.
  */
-function contractCost(documentJson: string): number {
-  return documentJson.length * LIMITS.contractCostPerDocumentByte;
+function contractCost(cached: { documentChars: number; weighedNodes: number }): number {
+  return cached.documentChars * LIMITS.contractCostPerDocumentByte + cached.weighedNodes * LIMITS.contractCostPerSchemaNode;
 }
 
 function buildContract(documentJson: string): CachedContract {
   try {
-    return { contract: new CompiledContract(JSON.parse(documentJson) as OpenApiDocument) };
+    return { contract: new CompiledContract(JSON.parse(documentJson) as OpenApiDocument), documentChars: documentJson.length, weighedNodes: 0 };
   } catch (error) {
     // Deterministic for this content: remember the failure instead of rebuilding on every call.
     return { failure: errorMessage(error) };

@@ -66,6 +66,11 @@ export class CompiledContract {
     return this.planCount;
   }
 
+  /** Schema objects compiled so far (they cost far more memory than their JSON text: workers weigh cached contracts by them). */
+  get compiledSchemaNodes(): number {
+    return this.compiler.compiledNodes;
+  }
+
   /**
    * Consumer mode (spec rule 5): the request, and the response when given. With `preparedOnly`, a
    * call whose operation has not been through a whole validation yet (so it may compile schemas

@@ -46,6 +46,8 @@ export class SchemaCompiler {
   /** Validators this compiler compiled and filed for other contracts, by key. */
   private readonly filed = new Map<string, AnyValidateFunction>();
   private nextId = 0;
+  /** Schema objects transformed and added to AJV so far: what this compiler holds grows with them. */
+  private nodes = 0;
 
   constructor(
     private readonly document: JsonValue,
@@ -87,6 +89,11 @@ export class SchemaCompiler {
       this.filed.set(sharingKey, validate);
     }
     return validate as SchemaValidator;
+  }
+
+  /** Schema objects compiled (transformed and added) so far, for what the contract costs in memory. */
+  get compiledNodes(): number {
+    return this.nodes;
   }
 
   /** Frees the AJV instance and everything compiled with it that no other contract took. */
@@ -156,6 +163,7 @@ export class SchemaCompiler {
       transformed.push([id, transformSchema(node, context, unit)]);
     }
     for (const [key, id] of pending) this.ids.set(key, id);
+    this.nodes += nodes;
     for (const [id, schema] of transformed) {
       this.schemas.set(id, schema);
       ajv.addSchema(schema as object, id);
