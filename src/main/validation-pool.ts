@@ -515,21 +515,26 @@ export class ValidationPool {
   #dispatch(): void {
     if (this.#closing) return;
     const now = performance.now();
-    for (let i = 0; i < this.#compileGroups.length;) {
-      const group = this.#compileGroups[i]!;
-      const lane = group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
-      if (lane === undefined) {
-        i++;
-        continue;
+    // Calls that overran go after the other contracts' compiles: first in line, six calls that each
+    // overran 10 s held another caller's first call of a new schema 58.5 s, one overrun after another.
+    for (const afterOverrun of [false, true]) {
+      for (let i = 0; i < this.#compileGroups.length;) {
+        const group = this.#compileGroups[i]!;
+        const overran = group.calls.some((call) => call.overran);
+        const lane = overran !== afterOverrun || group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
+        if (lane === undefined) {
+          i++;
+          continue;
+        }
+        this.#compileGroups.splice(i, 1);
+        if (group.calls.length > 1 && overran) {
+          // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
+          // on), so one call that overruns again does not take the others with it.
+          this.#compileGroups.splice(i++, 0, { ...group, calls: group.calls.slice(1) });
+          group.calls = group.calls.slice(0, 1);
+        }
+        this.#runCompile(lane, group);
       }
-      this.#compileGroups.splice(i, 1);
-      if (group.calls.length > 1 && group.calls.some((call) => call.overran)) {
-        // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
-        // on), so one call that overruns again does not take the others with it.
-        this.#compileGroups.splice(i++, 0, { ...group, calls: group.calls.slice(1) });
-        group.calls = group.calls.slice(0, 1);
-      }
-      this.#runCompile(lane, group);
     }
     // A compile that could run waits for an idle lane: stop pipelining so one drains, or under steady
     // load no lane would ever be idle and the compile would wait without end.
