@@ -527,6 +527,10 @@ export class ValidationPool {
           continue;
         }
         this.#compileGroups.splice(i, 1);
+        // Callers that gave up while it waited (behind other compiles) are not compiled for: run,
+        // such a compile had its thread replaced once it passed slowCallMs, the lane's cache lost.
+        group.calls = group.calls.filter((call) => !isCancelled(call) || void call.reject(cancelledError()));
+        if (group.calls.length === 0) continue;
         if (group.calls.length > 1 && overran) {
           // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
           // on), so one call that overruns again does not take the others with it.
