@@ -104,8 +104,9 @@ function runBatch(batch: ValidationBatch): BatchResult {
     outcomes[outcome + OutcomeField.VALID] = valid ? 1 : 0;
     outcomes[outcome + OutcomeField.CATEGORY] = categoryIndex(category);
   }
-  // Only a batch that may compile grows its contracts: weigh them again, so the cache evicts to fit.
-  if (compile) {
+  // A batch that compiled schemas (a compile batch, or a prepared operation's first call of another
+  // response) grew its contracts: weigh them again, so the cache evicts to fit.
+  if (compilingTimeMs() !== compilingBefore) {
     for (let index = 0; index < lookedUp.length; index++) {
       const cached = lookedUp[index];
       if (!cached?.contract || cached.contract.compiledSchemaNodes === cached.weighedNodes) continue;

@@ -82,3 +82,30 @@ test('reweighing an entry that grew evicts the least recently used others to fit
   cache.reweigh('absent', 10);
   assert.equal(cache.size, 1);
 });
+
+test('a contract is weighed again when a shared batch compiles more of it (a prepared operation\'s first answer of another status)', async () => {
+  const body = (seed: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: PROPERTIES }, (_, k) => [`f${k}`, { minimum: seed * 1e4 + k }])) });
+  const text = JSON.stringify({
+    openapi: '3.0.3', info: { title: 'two answers', version: '1.0.0' },
+    paths: { '/things': { get: { responses: {
+      200: { description: 'one', content: { 'application/json': { schema: body(1) } } },
+      201: { description: 'other', content: { 'application/json': { schema: body(2) } } },
+    } } } },
+  });
+  const hash = 'two-answers';
+  const documentJson = JSON.stringify((await loadSchema(text)).document);
+  const run = (status: number, compile: boolean) => {
+    const message = contractValidatorDefinition().ValidateInteraction.requestSerialize({
+      schema_id: 'two', request: { method: 'GET', path: '/things', headers: {}, body: '' },
+      response: { status_code: status, headers: { 'content-type': 'application/json' }, body: '{}' },
+    } as never);
+    const { batch } = encodeBatch([{ message, operation: ValidationOperation.INTERACTION, contract: { hash, version: '1.0.0' } }], compile ? { [hash]: documentJson } : {}, compile);
+    const result = runValidationBatch(batch);
+    assert.ok(result.ok);
+    assert.equal(new Int32Array(result.outcomes)[OutcomeField.STATUS], OutcomeStatus.DONE);
+    return result.cache.bytes;
+  };
+  const afterFirst = run(200, true);
+  const afterShared = run(201, false);
+  assert.ok(afterShared - afterFirst >= PROPERTIES * 1024, `compiling the second answer's ${PROPERTIES} properties added ${afterShared - afterFirst} bytes`);
+});
