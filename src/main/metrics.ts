@@ -97,6 +97,7 @@ export class Metrics {
   // Additions beyond the spec's list.
   readonly storageUp = this.#gauge('svc_storage_up', 'Whether the registry store answers (1) or not (0); an embedded store is always up', []);
   readonly permissionDenied = this.#counter('svc_permission_denied_total', 'Calls refused with PERMISSION_DENIED because the API key\'s scopes do not allow them, by operation and the scope needed', ['operation', 'scope']);
+  readonly validationSlowContracts = this.#gauge('svc_validation_slow_contracts', 'Contracts whose calls the validation pool treats as slow work for now (each travels alone, never on the last lane free of slow work)', []);
   readonly validationShed = this.#counter('svc_validation_shed_total', 'Validation calls refused with RESOURCE_EXHAUSTED because validationMaxQueuedBytes was reached', []);
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
   readonly peerConnectionsRefused = this.#counter('svc_peer_connections_refused_total', 'Connections reset on arrival: their client address already had maxConnectionsPerPeer open', []);
