@@ -9,8 +9,11 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
 
-/** Below the limit it answered in 0.2-0.4 s, holding a neighbour about as long. */
-const NEIGHBOUR_BOUND_MS = 100;
+/**
+ * Before the limit the answer held a neighbour 2.6-4.0 s. The refusal is at once: what a neighbour
+ * waits now is the loaded machine, bounded as in the other isolation tests.
+ */
+const NEIGHBOUR_BOUND_MS = 250;
 
 function coverageDocument(operations: number, statuses: number): string {
   const responses = Object.fromEntries(Array.from({ length: statuses }, (_, i) => [String(100 + i), { description: 'x' }]));
