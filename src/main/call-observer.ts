@@ -17,7 +17,7 @@ import { clip } from '../shared/text';
 import { MAX_LOGGED_CHARS, contextOf } from './call-log-context';
 import { statusName } from './grpc-status';
 import { limitResetOf } from './limit-resets';
-import { rateLimited, type RateLimitedWrite } from './log-rate-limit';
+import { rateLimited, withSuppressed, type RateLimitedWrite } from './log-rate-limit';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -118,7 +118,7 @@ function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedC
   const failed = { ...line, details: clip(details ?? '', MAX_LOGGED_CHARS) };
   let write = code === status.UNAUTHENTICATED || code === status.PERMISSION_DENIED ? logRefusal : logFailure.get(code);
   if (write === undefined) logFailure.set(code, (write = rateLimited(LIMITS.failedCallLogLinesPerMinute, 60_000)));
-  write((suppressed) => log.info(suppressed > 0 ? { ...failed, suppressed } : failed, 'call failed'));
+  write((suppressed) => log.info(withSuppressed(failed, suppressed), 'call failed'));
 }
 
 type SentStatus = Parameters<grpc.ServerInterceptingCall['sendStatus']>[0];

@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../shared/limits';
 import { clip } from '../shared/text';
 import { API_KEY_HEADER, AUTHORIZATION_HEADER } from './auth/presented-key';
-import { rateLimited } from './log-rate-limit';
+import { rateLimited, withSuppressed } from './log-rate-limit';
 import type { Logger } from './logger';
 
 /** grpc-js metadata.ts: `Failed to add metadata entry ${key}: ${values}. ${error}. For more information see …`. */
@@ -32,7 +32,7 @@ export function routeGrpcJsLog(logger: Logger): void {
     const text = parts.map(String).join(' ');
     const dropped = DROPPED_ENTRY.exec(text);
     write((suppressed) => {
-      const fields = suppressed > 0 ? { suppressed } : {};
+      const fields = withSuppressed({}, suppressed);
       if (dropped) {
         // A client's doing: never the value, which may be a key.
         log.warn({ ...fields, header: clip(dropped[1]!, MAX_HEADER_NAME_CHARS) }, 'a request header was left out of the call\'s metadata: its value has characters gRPC metadata may not hold (the value is not shown)');

@@ -48,3 +48,8 @@ export function rateLimited(perWindow: number, windowMs: number): RateLimitedWri
     writeNow(write, suppressed);
   };
 }
+
+/** A line's fields with `suppressed` added when lines were left out before it (as `rateLimited` tells). */
+export function withSuppressed<T extends object>(fields: T, suppressed: number): T | (T & { suppressed: number }) {
+  return suppressed > 0 ? { ...fields, suppressed } : fields;
+}

@@ -46,7 +46,7 @@ import type { Storage } from './storage/storage';
 import { serverCredentials, tlsMode } from './tls';
 import { listenForGrpc, type GrpcListener } from './grpc-listener';
 import { createStreamTurns } from './stream-turns';
-import { rateLimited } from './log-rate-limit';
+import { rateLimited, withSuppressed } from './log-rate-limit';
 import { DEFAULT_PARTIAL_MESSAGE_LIMITS, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 import { DEFAULT_UNSENT_ANSWER_LIMITS, type UnsentAnswerLimits, type UnsentAnswerReset } from './unsent-answers';
 
@@ -335,7 +335,7 @@ function unsentAnswerResetRecorder(metrics: Metrics, logger: Logger): (reset: Un
   const logReset = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
   return ({ reason, details, peer }) => {
     metrics.unsentAnswerResets.labels(reason).inc();
-    logReset((suppressed) => logger.warn({ caller: 'server', reason, peer, ...(suppressed > 0 ? { suppressed } : {}) }, `call reset while its answer waited for the client: ${details}`));
+    logReset((suppressed) => logger.warn(withSuppressed({ caller: 'server', reason, peer }, suppressed), `call reset while its answer waited for the client: ${details}`));
   };
 }
 
@@ -345,7 +345,7 @@ function connectionRefusalRecorder(metrics: Metrics, logger: Logger, limit: numb
   return (peer) => {
     metrics.peerConnectionsRefused.inc();
     logRefusal((suppressed) => logger.warn(
-      { caller: 'server', peer, ...(suppressed > 0 ? { suppressed } : {}) },
+      withSuppressed({ caller: 'server', peer }, suppressed),
       `connection refused (reset): ${peer} already has ${limit} open connections (maxConnectionsPerPeer)`,
     ));
   };

@@ -16,13 +16,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../shared/limits';
 import type { AuditRecorder } from '../audit';
-import { rateLimited } from '../log-rate-limit';
+import { rateLimited, withSuppressed } from '../log-rate-limit';
 import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
 import type { ApiKeyStore } from './api-key-store';
 import { digestKey } from './api-key-sources';
 import { bindKeyName } from './principal';
-import { allowsScope, bindKeyAccess, describeScopes, scopeForPath } from './key-scopes';
+import { allowsScope, bindKeyAccess, describeScopes, scopeForPath, type KeyAccess } from './key-scopes';
 import { presentedKey, withoutCredentials } from './presented-key';
 
 const OPEN_SERVICE_PREFIXES = Object.freeze(['/grpc.health.v1.Health/']);
@@ -39,22 +39,27 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
     if (OPEN_SERVICE_PREFIXES.some((prefix) => descriptor.path.startsWith(prefix))) {
       return new grpc.ServerInterceptingCall(call);
     }
+    const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
+    const scope = scopeForPath(descriptor.path);
     const refuse = (reason: AuthFailureReason, details: string, detail: string, keyName?: string) => {
       metrics.authFailure.labels(reason).inc();
       // Read now: a line left out may be written at the end of the minute, after the connection is gone.
       const peer = call.getPeer();
-      auditFailure((suppressed) => audit('auth_failure', {
-        reason, detail, keyName, operation: operationOf(descriptor.path) ?? descriptor.path.slice(0, 200), peer,
-        ...(suppressed > 0 ? { suppressed } : {}),
-      }));
+      auditFailure((suppressed) => audit('auth_failure', withSuppressed({ reason, detail, keyName, operation, peer }, suppressed)));
       call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details });
     };
-    const scope = scopeForPath(descriptor.path);
-    const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
-    /** Refuses a valid key without the operation's scope; false when it has it. */
-    const deniedScope = (keyName: string): boolean => {
+    /** The name of the key with this digest while it is valid; else the call is refused UNAUTHENTICATED. */
+    const validKeyName = (digest: string): string | undefined => {
+      const verdict = keys.checkDigest(digest);
+      if (verdict.ok) return verdict.name;
+      // The client learns only "invalid"; the audit line tells operators whether it had expired.
+      refuse('invalid_key', 'invalid API key', verdict.detail === 'expired' ? 'expired key' : 'unknown key', verdict.name);
+      return undefined;
+    };
+    /** The key's access while it allows the operation; else the call is refused PERMISSION_DENIED. */
+    const allowedAccess = (keyName: string): KeyAccess | undefined => {
       const access = keys.access(keyName);
-      if (allowsScope(access, scope)) return false;
+      if (allowsScope(access, scope)) return access;
       // Authenticated, so every refusal is counted and audited (no rate limit: the key is known).
       metrics.permissionDenied.labels(operation, scope).inc();
       audit('permission_denied', { actor: keyName, operation, scope, peer: call.getPeer() });
@@ -62,7 +67,7 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
         code: grpc.status.PERMISSION_DENIED,
         details: `API key "${keyName}" may not call ${operation}: it needs scope "${scope}" (the key has: ${describeScopes(access)})`,
       });
-      return true;
+      return undefined;
     };
     /** The digest of the call's key once accepted; undefined: not yet, or refused. */
     let acceptedDigest: string | undefined;
@@ -78,26 +83,22 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
           return;
         }
         const digest = digestKey(presented.key);
-        const verdict = keys.checkDigest(digest);
-        if (!verdict.ok) {
-          // The client learns only "invalid"; the audit line tells operators whether it had expired.
-          refuse('invalid_key', 'invalid API key', verdict.detail === 'expired' ? 'expired key' : 'unknown key', verdict.name);
-          return;
-        }
+        const keyName = validKeyName(digest);
+        if (keyName === undefined) return;
         metrics.authSuccess.inc();
-        if (deniedScope(verdict.name)) return;
+        const access = allowedAccess(keyName);
+        if (access === undefined) return;
         acceptedDigest = digest;
         const forwarded = withoutCredentials(metadata);
-        bindKeyName(forwarded, verdict.name);
-        bindKeyAccess(forwarded, keys.access(verdict.name));
+        bindKeyName(forwarded, keyName);
+        bindKeyAccess(forwarded, access);
         next(forwarded);
       })
       .withOnReceiveMessage((message, next) => {
         if (acceptedDigest === undefined) return;
         // Checked again: the key set may have been reloaded, or the key expired, since the call began.
-        const verdict = keys.checkDigest(acceptedDigest);
-        if (!verdict.ok || deniedScope(verdict.name)) {
-          if (!verdict.ok) refuse('invalid_key', 'invalid API key', verdict.detail === 'expired' ? 'expired key' : 'unknown key', verdict.name);
+        const keyName = validKeyName(acceptedDigest);
+        if (keyName === undefined || allowedAccess(keyName) === undefined) {
           acceptedDigest = undefined;
           return;
         }

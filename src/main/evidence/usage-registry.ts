@@ -10,7 +10,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { LIMITS } from '../../shared/limits';
-import { rateLimited } from '../log-rate-limit';
+import { rateLimited, withSuppressed } from '../log-rate-limit';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import type { InteractionSampleRecord, SampleListOptions, Storage, UsageCountRecord, UsageFilter, UsageRecord } from '../storage/storage';
 import { usageKeyString } from '../storage/usage-keys';
@@ -160,7 +160,7 @@ export class UsageRegistry {
     const written = this.#flushing.then(() => this.#writePending());
     this.#flushing = written.catch((error: unknown) => {
       this.#logWriteFailed((suppressed) => this.#logger?.error(
-        { caller: 'usage-registry', err: error, ...(suppressed > 0 ? { suppressed } : {}) },
+        withSuppressed({ caller: 'usage-registry', err: error }, suppressed),
         'recorded usage could not be written; it is kept for the next flush',
       ));
     });

@@ -29,7 +29,7 @@ import type { VersionOperations } from '../registry/schema-registry';
 import type { ServiceContext } from '../service-context';
 import { unary } from '../unary-handler';
 import { callerOf } from '../auth/principal';
-import { rateLimited } from '../log-rate-limit';
+import { rateLimited, withSuppressed } from '../log-rate-limit';
 import { isIdentifier } from '../../shared/identifiers';
 
 /** Matchers of versions whose listing is over the registry's whole budget (it keeps none of those), by content hash. */
@@ -182,7 +182,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           const overLimit = [...skipped].filter(([reason]) => isInteractionLimit(reason));
           if (overLimit.length > 0) {
             const line = { caller: 'services/recording', accepted, dropped, ...Object.fromEntries(overLimit) };
-            logDropped((suppressed) => ctx.logger.info(suppressed > 0 ? { ...line, suppressed } : line, `recorded interactions dropped over a limit: ${message}`));
+            logDropped((suppressed) => ctx.logger.info(withSuppressed(line, suppressed), `recorded interactions dropped over a limit: ${message}`));
           }
           // Accepted means stored: a store that cannot take writes fails the call instead.
           await store();
