@@ -530,8 +530,13 @@ export class ValidationPool {
         this.#compileGroups.splice(i, 1);
         // Callers that gave up while it waited (behind other compiles) are not compiled for: run,
         // such a compile had its thread replaced once it passed slowCallMs, the lane's cache lost.
-        group.calls = group.calls.filter((call) => !isCancelled(call) || void call.reject(cancelledError()));
-        if (group.calls.length === 0) continue;
+        const waiting: PendingCall[] = [];
+        for (const call of group.calls) {
+          if (isCancelled(call)) call.reject(cancelledError());
+          else waiting.push(call);
+        }
+        group.calls = waiting;
+        if (waiting.length === 0) continue;
         if (group.calls.length > 1 && overran) {
           // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
           // on), so one call that overruns again does not take the others with it.

@@ -1,5 +1,5 @@
 /** Spec "Consumer impact rules" 3: which breaking changes touch an endpoint a consumer uses. */
-import { normalizePathTemplate, samePathTemplate } from './path-template';
+import { normalizePathTemplate } from './path-template';
 
 export interface ChangeLocation {
   path: string;
@@ -16,9 +16,7 @@ export interface EndpointRef {
  * parameter names ignored), and its method is empty or equal to the endpoint's (any case).
  */
 export function isChangeRelevantToEndpoint(change: ChangeLocation, endpoint: EndpointRef): boolean {
-  const pathMatches = change.path === '' || samePathTemplate(change.path, endpoint.path);
-  const methodMatches = change.method === '' || change.method.toUpperCase() === endpoint.method.toUpperCase();
-  return pathMatches && methodMatches;
+  return endpointKeys(endpoint).includes(changeKey(change));
 }
 
 /**
