@@ -4,41 +4,26 @@
  * behind, created by a key that may not call CreateEnvironment), and with an audit line naming the key.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Metadata } from '@grpc/grpc-js';
+import { apiKeyMetadata, startServerWithKeysFile, type KeyedTestServer } from '../helpers/api-keys';
 import { ordersApi } from '../helpers/orders-api';
 import { captureLogs } from '../helpers/log-capture';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 describe('environments created on first use', () => {
-  let server: TestServer;
-  let dir: string;
+  let server: KeyedTestServer;
   const logs = captureLogs('info');
-  const call = <R = any>(method: string, request: object) => {
-    const metadata = new Metadata();
-    metadata.set('x-api-key', 'web-app-key-0000001');
-    return server.client.call<R>(method, request, { metadata });
-  };
+  const call = <R = any>(method: string, request: object) => server.client.call<R>(method, request, { metadata: apiKeyMetadata('web-app-key-0000001') });
   const environments = async () => (await call('ListEnvironments', {})).environments.map((e: { name: string }) => e.name);
 
   before(async () => {
-    dir = makeTempDir('svc-implicit-env-');
-    const file = path.join(dir, 'keys.json');
-    fs.writeFileSync(file, JSON.stringify([
+    server = await startServerWithKeysFile([
       { name: 'web-app-ci', key: 'web-app-key-0000001', scopes: ['read', 'record'] },
       { name: 'ops', key: 'ops-key-00000000001', scopes: ['admin'] },
-    ]));
-    server = await startTestServer({ workerThreads: 1, apiKeyAuth: true, allowUnknownEnvironments: true, env: { SVC_API_KEYS_FILE: file }, logger: logs.logger });
-    const metadata = new Metadata();
-    metadata.set('x-api-key', 'ops-key-00000000001');
+    ], { allowUnknownEnvironments: true, logger: logs.logger });
+    const metadata = apiKeyMetadata('ops-key-00000000001');
     assert.equal((await server.client.call('RegisterSchema', { schema_id: 'orders', schema_version: '1.0.0', schema_content: ordersApi() }, { metadata })).success, true);
   });
-  after(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   test('refused registrations and recordings create no environment', async () => {
     assert.equal((await call('RecordDeployment', { schema_id: 'orders', version: '9.9.9', environment: 'typo-1' })).success, false);

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Metadata, status } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import { apiKeyMetadata, startServerWithKeysFile, type KeyedTestServer } from '../helpers/api-keys';
 import { ordersApi } from '../helpers/orders-api';
 import { captureLogs } from '../helpers/log-capture';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer } from '../helpers/server';
 
 const KEYS = [
   { name: 'reader', key: 'reader-key-0001', scopes: ['read'] },
@@ -19,27 +20,19 @@ const KEYS = [
 ];
 
 describe('scoped API keys', () => {
-  let server: TestServer;
-  let dir: string;
+  let server: KeyedTestServer;
   const logs = captureLogs('info');
 
   const as = (name: string) => {
-    const metadata = new Metadata();
-    metadata.set('x-api-key', KEYS.find((key) => key.name === name)!.key);
+    const metadata = apiKeyMetadata(KEYS.find((key) => key.name === name)!.key);
     return <R = any>(method: string, request: object) => server.client.call<R>(method, request, { metadata });
   };
   const denied = (pattern: RegExp) => ({ code: status.PERMISSION_DENIED, details: pattern });
 
   before(async () => {
-    dir = makeTempDir('svc-keys-');
-    const file = path.join(dir, 'keys.json');
-    fs.writeFileSync(file, JSON.stringify(KEYS));
-    server = await startTestServer({ workerThreads: 1, apiKeyAuth: true, env: { SVC_API_KEYS_FILE: file }, logger: logs.logger });
+    server = await startServerWithKeysFile(KEYS, { logger: logs.logger });
   });
-  after(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   test('each scope allows its operations and is refused the others with PERMISSION_DENIED', async () => {
     const registered = await as('orders-team')('RegisterSchema', { schema_id: 'orders', schema_version: '1.0.0', schema_content: ordersApi(), ownership: { owner: 'ann', team: 'commerce' } });
@@ -91,7 +84,7 @@ describe('scoped API keys', () => {
   });
 
   test('a keys file with an unknown scope stops the start with a clear message', async () => {
-    const file = path.join(dir, 'bad-keys.json');
+    const file = path.join(path.dirname(server.keysFile), 'bad-keys.json');
     fs.writeFileSync(file, JSON.stringify([{ name: 'x', key: 'x-key-00001', scopes: ['write'] }]));
     await assert.rejects(startTestServer({ apiKeyAuth: true, env: { SVC_API_KEYS_FILE: file } }), /entry 1 \("x"\): "scopes" must be an array of "read", "validate", "record", "schemas", "admin"/);
   });

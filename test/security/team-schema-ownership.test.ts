@@ -4,13 +4,11 @@
  * later registrations refused), nor a version registered again, checked when the write happens.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Metadata, status } from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
+import { apiKeyMetadata, startServerWithKeysFile, type KeyedTestServer } from '../helpers/api-keys';
 import { ordersApi } from '../helpers/orders-api';
 import { captureLogs } from '../helpers/log-capture';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 const KEYS = [
   { name: 'identity-ci', key: 'identity-key-000001', scopes: ['read', 'schemas'], team: 'identity' },
@@ -19,12 +17,10 @@ const KEYS = [
 ];
 
 describe('team-limited keys and other teams\' schemas', () => {
-  let server: TestServer;
-  let dir: string;
+  let server: KeyedTestServer;
   const logs = captureLogs('info');
   const as = (name: string) => {
-    const metadata = new Metadata();
-    metadata.set('x-api-key', KEYS.find((key) => key.name === name)!.key);
+    const metadata = apiKeyMetadata(KEYS.find((key) => key.name === name)!.key);
     return <R = any>(method: string, request: object) => server.client.call<R>(method, request, { metadata });
   };
   const register = (name: string, version: string, team?: string, content = ordersApi()) => as(name)('RegisterSchema', {
@@ -33,15 +29,9 @@ describe('team-limited keys and other teams\' schemas', () => {
   const deniedOtherTeam = { code: status.PERMISSION_DENIED, details: /^API key "identity-ci" may register only schemas of team identity; payments-api belongs to team payments/ };
 
   before(async () => {
-    dir = makeTempDir('svc-team-keys-');
-    const file = path.join(dir, 'keys.json');
-    fs.writeFileSync(file, JSON.stringify(KEYS));
-    server = await startTestServer({ workerThreads: 1, apiKeyAuth: true, env: { SVC_API_KEYS_FILE: file }, logger: logs.logger });
+    server = await startServerWithKeysFile(KEYS, { logger: logs.logger });
   });
-  after(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => server.close());
 
   test('a new version naming its own team, or the same version again, is refused and nothing changes', async () => {
     assert.equal((await register('payments-ci', '1.0.0', 'payments')).success, true);
