@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import type { StartOptions } from '../../src/main/server';
+import { breakingChangesDocument } from './documents';
 import { fixturePath } from './paths';
 import { createTestClient, startTestServer, type TestClient, type TestServer } from './server';
 
@@ -21,6 +22,15 @@ export async function registerSchema(client: TestClient, schemaId: string, conte
   const response = await client.call('RegisterSchema', { schema_id: schemaId, schema_content: content, schema_version: version });
   if (!response.success) throw new Error(`registration of ${schemaId} failed: ${response.message}`);
   return response.metadata;
+}
+
+/**
+ * Registers `schemaId` 1.0.0 and 2.0.0 of breakingChangesDocument: `operations` × `changedProperties`
+ * breaking changes between them, for the deploy-gate load tests.
+ */
+export async function registerBreakingVersions(client: TestClient, schemaId: string, operations: number, changedProperties: number): Promise<void> {
+  await registerSchema(client, schemaId, breakingChangesDocument('1.0.0', false, operations, changedProperties), '1.0.0');
+  await registerSchema(client, schemaId, breakingChangesDocument('2.0.0', true, operations, changedProperties), '2.0.0');
 }
 
 /** GET /users/{id} with a 200 response; `user` is the response body. */

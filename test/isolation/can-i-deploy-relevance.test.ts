@@ -6,9 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { breakingChangesDocument } from '../helpers/documents';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
+import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerBreakingVersions, registerSchema } from '../helpers/validation';
 
 const OPERATIONS = 1_000;
 /** Response properties of each operation whose type changes in 2.0.0: OPERATIONS × this many changes. */
@@ -16,16 +15,11 @@ const CHANGED_PROPERTIES = 9;
 /** It took 1.5 s; the answer itself (9,000 changes) takes 20–40 ms. */
 const NEIGHBOUR_BOUND_MS = 300;
 
-function gateDocument(version: string, changed: boolean): string {
-  return breakingChangesDocument(version, changed, OPERATIONS, CHANGED_PROPERTIES);
-}
-
 let server: TestServer;
 before(async () => {
   server = await startTestServer();
   await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT, '1.0.0');
-  await registerSchema(server.client, 'gate', gateDocument('1.0.0', false), '1.0.0');
-  await registerSchema(server.client, 'gate', gateDocument('2.0.0', true), '2.0.0');
+  await registerBreakingVersions(server.client, 'gate', OPERATIONS, CHANGED_PROPERTIES);
   // Every endpoint but the first, last first: a change's endpoint is found far down the list.
   const usedEndpoints = Array.from({ length: OPERATIONS - 1 }, (_, i) => ({ method: 'GET', path: `/r${OPERATIONS - 1 - i}/{id}`, used_fields: ['p0'] }));
   const answer = await server.client.call('RegisterConsumer', {
