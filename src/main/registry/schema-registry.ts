@@ -150,6 +150,12 @@ export class SchemaRegistry {
   readonly #options: SchemaRegistryOptions;
   /** schema id → versions, ascending by semantic version. */
   readonly #index = new Map<string, SchemaVersionSummary[]>();
+  /**
+   * schema id → version → its summary in #index: a version is found at once, not by a scan of its
+   * id's versions (20,000 versions of one id: each pinned lookup read them all, and a resync, which
+   * looks up every stored version, held the main thread 0.8 s).
+   */
+  readonly #byVersion = new Map<string, Map<string, SchemaVersionSummary>>();
   /** The index's schema ids in ascending order, each put in place as it arrives (ListSchemas pages through them). */
   readonly #sortedIds: string[] = [];
   #indexRevision = 0;
@@ -480,7 +486,7 @@ export class SchemaRegistry {
   findVersionRef(schemaId: string, version = ''): VersionRef | undefined {
     const versions = this.#index.get(schemaId);
     if (!versions || versions.length === 0) return undefined;
-    const summary = version === '' ? versions[versions.length - 1] : versions.find((s) => s.version === version);
+    const summary = version === '' ? versions[versions.length - 1] : this.#summary(schemaId, version);
     return summary && this.#refOf(summary);
   }
 
@@ -576,7 +582,7 @@ export class SchemaRegistry {
   }
 
   #summary(schemaId: string, version: string): SchemaVersionSummary | undefined {
-    return this.#index.get(schemaId)?.find((s) => s.version === version);
+    return this.#byVersion.get(schemaId)?.get(version);
   }
 
   #latestSummary(schemaId: string): SchemaVersionSummary | undefined {
@@ -602,28 +608,14 @@ export class SchemaRegistry {
 
   /** A change seen on a shared store: versions are added or replaced, never removed. */
   #applyChange(change: StorageChange): void {
-    if (change.type === 'schema-version') {
-      this.#applySummary(change.summary, this.#summary(change.summary.schemaId, change.summary.version));
-      return;
+    const summaries = change.type === 'resync' ? change.summaries : [change.summary];
+    for (const summary of summaries) {
+      const known = this.#summary(summary.schemaId, summary.version);
+      // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
+      if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
+        && known.revision === summary.revision && sameOwnership(known.ownership, summary.ownership)) continue;
+      this.#indexVersion(summary);
     }
-    // A resync names every stored version: each is found in a map of its id's versions, made once
-    // per id, not by a scan of them (20,000 versions of one id held the main thread 0.8 s per resync).
-    const knownById = new Map<string, Map<string, SchemaVersionSummary>>();
-    for (const summary of change.summaries) {
-      let known = knownById.get(summary.schemaId);
-      if (!known) {
-        known = new Map((this.#index.get(summary.schemaId) ?? []).map((version) => [version.version, version]));
-        knownById.set(summary.schemaId, known);
-      }
-      this.#applySummary(summary, known.get(summary.version));
-    }
-  }
-
-  #applySummary(summary: SchemaVersionSummary, known: SchemaVersionSummary | undefined): void {
-    // Kept when unchanged: its VersionRef (and the hot path's lookup) stays the same object.
-    if (known && known.contentHash === summary.contentHash && known.updatedAt === summary.updatedAt
-      && known.revision === summary.revision && sameOwnership(known.ownership, summary.ownership)) return;
-    this.#indexVersion(summary);
   }
 
   #indexVersion(summary: SchemaVersionSummary): void {
@@ -639,7 +631,11 @@ export class SchemaRegistry {
     if (same && isOlder(summary, versions[at]!)) return;
     if (same) versions[at] = summary;
     else versions.splice(at, 0, summary);
-    if (!this.#index.has(summary.schemaId)) this.#sortedIds.splice(firstIdNotBefore(this.#sortedIds, summary.schemaId), 0, summary.schemaId);
+    if (!this.#index.has(summary.schemaId)) {
+      this.#sortedIds.splice(firstIdNotBefore(this.#sortedIds, summary.schemaId), 0, summary.schemaId);
+      this.#byVersion.set(summary.schemaId, new Map());
+    }
+    this.#byVersion.get(summary.schemaId)!.set(summary.version, summary);
     this.#index.set(summary.schemaId, versions);
     this.#indexRevision++;
   }
