@@ -3,7 +3,7 @@
  * `svc_grpc_requests_total{method,status}`, times `svc_grpc_request_duration_seconds{method}` and
  * writes one log line per call of the ContractValidator service, whatever ends the call: the handler,
  * an auth refusal, a message over the size limit, a decompression bomb, the deadline, the client
- * going away, the server resetting its stream for a limit or cancelling it at shutdown. A failed call's line is one any client can
+ * going away, the server resetting its stream for a limit or ending it at shutdown. A failed call's line is one any client can
  * cause at will, so failed calls are written at most refusedCallLogLinesPerMinute for refusals
  * (UNAUTHENTICATED, PERMISSION_DENIED) and failedCallLogLinesPerMinute for each other status, the rest
  * summed into the next one's `suppressed`; the metrics count every call. Label values are bounded:
@@ -32,15 +32,21 @@ export function operationOf(path: string): string | undefined {
   return operationNames.has(name) ? name : undefined;
 }
 
-/** The interceptor, and how the server tells it that the calls it cancels from now on are its own doing. */
+/** The interceptor, and how the server ends the calls still in flight when a graceful stop's grace is over. */
 export interface CallObserver {
   interceptor: grpc.ServerInterceptor;
   /**
-   * Before the server cancels its calls in flight at shutdown (grpc-js forceShutdown): they reach
-   * onCancel like a client that went away, and their lines say the server cancelled them instead.
+   * Answers every call of the service still in flight UNAVAILABLE (SHUTDOWN_DETAILS), which tells
+   * a client to try again, on another replica, where a cut connection reads CANCELLED and is not
+   * retried. Calls the server cancels from now on (grpc-js forceShutdown, for a status that could
+   * not be sent) reach onCancel like a client that went away; their lines say the server cancelled
+   * them. Returns how many calls were answered.
    */
-  cancellingAtShutdown(): void;
+  endAtShutdown(): number;
 }
+
+/** The details of a call answered UNAVAILABLE because the server stopped before it ended. */
+export const SHUTDOWN_DETAILS = 'the svc server is shutting down and did not finish the call within its shutdown grace; try again';
 
 export function createCallObserver(metrics: Metrics, logger: Logger): CallObserver {
   const observer: Observer = {
@@ -49,12 +55,14 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
     logRefusal: rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000),
     logFailure: new Map(),
     cancelledBy: 'call ended by the client',
+    live: new Set(),
   };
   const interceptor: grpc.ServerInterceptor = (descriptor, call) => {
     const operation = operationOf(descriptor.path);
     if (operation === undefined) return new grpc.ServerInterceptingCall(call); // health, reflection
     const observed: ObservedCall = { observer, operation, started: process.hrtime.bigint(), firstMessage: undefined, ended: false };
     observeEnding(call, observed);
+    observer.live.add(call);
     const listener = new grpc.ServerListenerBuilder()
       .withOnReceiveMessage((message, next) => {
         observed.firstMessage ??= message;
@@ -72,7 +80,12 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
   };
   return {
     interceptor,
-    cancellingAtShutdown: () => { observer.cancelledBy = 'call cancelled by the server at shutdown'; },
+    endAtShutdown: () => {
+      observer.cancelledBy = 'call cancelled by the server at shutdown';
+      const live = [...observer.live];
+      for (const call of live) call.sendStatus({ code: status.UNAVAILABLE, details: SHUTDOWN_DETAILS, metadata: new grpc.Metadata() });
+      return live.length;
+    },
   };
 }
 
@@ -84,6 +97,8 @@ interface Observer {
   logFailure: Map<status, RateLimitedWrite>;
   /** The details of a call that reaches onCancel: who ended it. */
   cancelledBy: string;
+  /** The calls in flight, each until it ends (endCall): what a stop answers when its grace is over. */
+  live: Set<grpc.ServerInterceptingCallInterface>;
 }
 
 /** What a call's metrics and log line need when it ends. Holds nothing that reaches the call (see observeEnding). */
@@ -99,7 +114,8 @@ interface ObservedCall {
 function endCall(call: grpc.ServerInterceptingCallInterface, observed: ObservedCall, code: status, details: string | undefined): void {
   if (observed.ended) return;
   observed.ended = true;
-  const { observer: { log, record, logRefusal, logFailure }, operation } = observed;
+  const { observer: { log, record, logRefusal, logFailure, live }, operation } = observed;
+  live.delete(call);
   const seconds = Number(process.hrtime.bigint() - observed.started) / 1e9;
   record(operation, code, seconds);
   if (!log.isLevelEnabled(code === status.OK ? 'debug' : 'info')) return;

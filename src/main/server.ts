@@ -72,7 +72,7 @@ export class SvcServer {
   readonly #apiKeys: ApiKeyStore | undefined;
   readonly #calls: CallObserver;
   #closing: Promise<void> | undefined;
-  /** While a graceful stop waits for calls in flight: cancels them now (`hurry`). */
+  /** While a graceful stop waits for calls in flight: ends them now (`hurry`). */
   #cutGraceShort: (() => void) | undefined;
 
   private constructor(parts: {
@@ -234,7 +234,7 @@ export class SvcServer {
 
   /**
    * Graceful stop, idempotent: health turns NOT_SERVING, new calls are refused, in-flight calls
-   * finish (cancelled after `shutdownGraceMs`), then metrics, workers and storage close.
+   * finish (answered UNAVAILABLE after `shutdownGraceMs`), then metrics, workers and storage close.
    */
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
@@ -242,12 +242,12 @@ export class SvcServer {
   }
 
   /**
-   * During a graceful stop (a second stop signal): the calls still in flight are cancelled at once
+   * During a graceful stop (a second stop signal): the calls still in flight are answered UNAVAILABLE at once
    * instead of after `shutdownGraceMs`; the rest of the stop (flushes, the store) runs as usual.
    */
   hurry(): void {
     if (this.#cutGraceShort === undefined) return;
-    this.context.logger.warn({ caller: 'server' }, 'stop asked again: calls in flight cancelled now; recorded usage and the store are still written');
+    this.context.logger.warn({ caller: 'server' }, 'stop asked again: calls in flight answered UNAVAILABLE now; recorded usage and the store are still written');
     this.#cutGraceShort();
   }
 
@@ -258,18 +258,25 @@ export class SvcServer {
     logger.info({ caller: 'server' }, 'svc server shutting down');
     const stopListening = this.#listener.close();
     await new Promise<void>((resolve) => {
-      const cancelCalls = () => {
-        clearTimeout(timer);
+      let flushTimer: NodeJS.Timeout | undefined;
+      // The calls still in flight are answered UNAVAILABLE; tryShutdown ends once their statuses
+      // are sent, and connections whose clients take nothing are cut after shutdownStatusFlushMs.
+      const endCalls = () => {
+        clearTimeout(graceTimer);
         this.#cutGraceShort = undefined;
-        this.#calls.cancellingAtShutdown();
-        this.#grpcServer.forceShutdown();
-        resolve();
+        const ended = this.#calls.endAtShutdown();
+        if (ended > 0) logger.warn({ caller: 'server', calls: ended }, 'shutdown grace over: the calls still in flight were answered UNAVAILABLE');
+        flushTimer = setTimeout(() => {
+          this.#grpcServer.forceShutdown();
+          resolve();
+        }, LIMITS.shutdownStatusFlushMs);
       };
-      const timer = setTimeout(cancelCalls, config.shutdownGraceMs);
-      timer.unref();
-      this.#cutGraceShort = cancelCalls;
+      const graceTimer = setTimeout(endCalls, config.shutdownGraceMs);
+      graceTimer.unref();
+      this.#cutGraceShort = endCalls;
       this.#grpcServer.tryShutdown(() => {
-        clearTimeout(timer);
+        clearTimeout(graceTimer);
+        clearTimeout(flushTimer);
         this.#cutGraceShort = undefined;
         resolve();
       });

@@ -97,6 +97,12 @@ export const LIMITS = Object.freeze({
   answerMaxUnsentBytesPerConnection: 128 * 1024 * 1024, // 128 MiB: two of the largest answers, and more
   /** Longest an answer's unsent bytes may wait without its client taking any. */
   answerMaxStallMs: 60_000, // 1 minute
+  /**
+   * At the end of a graceful stop's grace, how long the UNAVAILABLE statuses of the calls still in
+   * flight may take to reach their clients before the connections are cut (a client that reads
+   * nothing never takes a status queued behind its unread answers).
+   */
+  shutdownStatusFlushMs: 1_000, // 1 s
   /** A connection with no call in flight for this long is closed with GOAWAY (clients reconnect on demand). */
   maxConnectionIdleMs: 5 * 60_000, // 5 minutes
   /** The server pings a connection that has been quiet this long, to find peers that vanished mid-call. */

@@ -92,7 +92,7 @@ describe('svc serve process', () => {
     assert.ok(server.output.some((line) => line.includes('"msg":"svc server stopped"')));
   });
 
-  it('a second stop signal cancels the calls still in flight at once, and the stop still ends in order (exit 0)', async () => {
+  it('a second stop signal answers the calls still in flight UNAVAILABLE at once, and the stop still ends in order (exit 0)', async () => {
     const server = await spawnServerProcess({ storage: 'memory' });
     const client = createTestClient(server.address);
     // A validation stream left open: a graceful stop waits for it (shutdownGraceMs, 10 s).
@@ -110,8 +110,8 @@ describe('svc serve process', () => {
     assert.equal(await exit, 0);
     await streamEnded;
     assert.ok(Date.now() - started < 5_000, `stopped after ${Date.now() - started} ms; the grace period is 10 s`);
-    assert.ok(server.output.some((line) => line.includes('stop asked again: calls in flight cancelled now')));
-    assert.ok(server.output.some((line) => line.includes('"operation":"ValidateInteractionStream"') && line.includes('"details":"call cancelled by the server at shutdown"')), server.output.join('\n'));
+    assert.ok(server.output.some((line) => line.includes('stop asked again: calls in flight answered UNAVAILABLE now')));
+    assert.ok(server.output.some((line) => line.includes('"operation":"ValidateInteractionStream"') && line.includes('"code":"UNAVAILABLE"') && line.includes('shutting down')), server.output.join('\n'));
     assert.ok(server.output.some((line) => line.includes('"msg":"svc server stopped"')));
     client.close();
   });

@@ -1,32 +1,36 @@
 /**
- * A call the server cancels at shutdown (a second stop signal, `hurry()`, or the end of
- * shutdownGraceMs) is logged as cancelled by the server, not as ended by the client: the line an
- * operator reads after a deploy says who stopped the call.
+ * A call still in flight when a graceful stop's grace is over (shutdownGraceMs, or at once on a
+ * second stop signal, `hurry()`) is answered UNAVAILABLE, which tells its client to try again on
+ * another replica; a cut connection read CANCELLED, which clients do not retry. Its log line says
+ * the server ended it, not the client.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
+import { SHUTDOWN_DETAILS } from '../../src/main/call-observer';
 import { minimalDocument } from '../helpers/documents';
 import { captureLogs } from '../helpers/log-capture';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-/** Opens a ValidateInteractionStream and leaves it open; resolves when the client sees it end. */
-function openStream(server: TestServer): Promise<void> {
+/** Opens a ValidateInteractionStream and leaves it open; resolves with the status its client sees. */
+function openStream(server: TestServer): Promise<grpc.StatusObject> {
   const stream = (server.client.raw as unknown as { ValidateInteractionStream(): grpc.ClientDuplexStream<object, object> }).ValidateInteractionStream();
-  return new Promise<void>((resolve) => {
-    stream.on('error', () => resolve());
-    stream.on('end', () => resolve());
-  });
+  stream.on('data', () => undefined);
+  stream.on('error', () => undefined);
+  return new Promise((resolve) => stream.on('status', resolve));
 }
 
-function assertCancelledAtShutdown(logs: ReturnType<typeof captureLogs>): void {
+function assertEndedAtShutdown(logs: ReturnType<typeof captureLogs>, seen: grpc.StatusObject): void {
+  assert.equal(seen.code, grpc.status.UNAVAILABLE, `the client saw ${grpc.status[seen.code]}: ${seen.details}`);
+  assert.equal(seen.details, SHUTDOWN_DETAILS);
   const line = logs.lines().find((entry) => entry.caller === 'rpc' && entry.operation === 'ValidateInteractionStream');
   assert.ok(line, logs.text());
-  assert.equal(line.code, 'CANCELLED');
-  assert.equal(line.details, 'call cancelled by the server at shutdown');
+  assert.equal(line.code, 'UNAVAILABLE');
+  assert.equal(line.details, SHUTDOWN_DETAILS);
+  assert.ok(logs.lines().some((entry) => entry.caller === 'server' && entry.calls === 1 && /answered UNAVAILABLE/.test(String(entry.msg))), logs.text());
 }
 
-test('a call cancelled by a second stop (hurry) is logged as cancelled by the server at shutdown', async () => {
+test('a call still in flight at a second stop (hurry) is answered UNAVAILABLE', async () => {
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger });
   const ended = openStream(server);
@@ -35,18 +39,19 @@ test('a call cancelled by a second stop (hurry) is logged as cancelled by the se
   await new Promise((resolve) => setTimeout(resolve, 100));
   server.server.hurry();
   await closed;
-  await ended;
-  assertCancelledAtShutdown(logs);
+  assertEndedAtShutdown(logs, await ended);
 });
 
-test('a call still in flight when shutdownGraceMs ends is logged as cancelled by the server at shutdown', async () => {
+test('a call still in flight when shutdownGraceMs ends is answered UNAVAILABLE, and the stop does not wait for the flush time', async () => {
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger, shutdownGraceMs: 200 });
   const ended = openStream(server);
   await new Promise((resolve) => setTimeout(resolve, 100));
+  const started = Date.now();
   await server.close();
-  await ended;
-  assertCancelledAtShutdown(logs);
+  // tryShutdown ends once the status is sent: well before grace + shutdownStatusFlushMs (1.2 s).
+  assert.ok(Date.now() - started < 1_000, `stopped after ${Date.now() - started} ms`);
+  assertEndedAtShutdown(logs, await ended);
 });
 
 test('a client that goes away is still logged as ending the call itself', async () => {
