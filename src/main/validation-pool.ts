@@ -808,6 +808,7 @@ export class ValidationPool {
         if (sent.abandoned) return never();
         done();
         if (result.ok) {
+          for (const hash of result.cache.evicted) lane.known.delete(hash);
           const { workerMs, prepareMs } = result;
           this.#noteCallTime(calls, contractIndex, prepareMs > this.#options.slowPrepareMs ? Number.POSITIVE_INFINITY : workerMs - prepareMs);
         }

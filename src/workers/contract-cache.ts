@@ -16,8 +16,8 @@ export interface ContractCacheOptions<V> {
   ttlMs: number;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
-  /** Called with every value that leaves the cache (evicted, expired or replaced), to release it. */
-  onEvict: (value: V) => void;
+  /** Called with every value that leaves the cache (evicted, expired or replaced), and its key, to release it. */
+  onEvict: (value: V, key: string) => void;
 }
 
 export const DEFAULT_CONTRACT_CACHE_OPTIONS: Readonly<ContractCacheOptions<unknown>> = Object.freeze({
@@ -87,6 +87,11 @@ export class ContractCache<V> {
     this.#evict(this.#options.now(), key);
   }
 
+  /** Whether `key` is held, without touching its recency or expiring it. */
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
   get size(): number {
     return this.#entries.size;
   }
@@ -108,6 +113,6 @@ export class ContractCache<V> {
   #delete(key: string, entry: Entry<V>): void {
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
-    this.#options.onEvict(entry.value);
+    this.#options.onEvict(entry.value, key);
   }
 }

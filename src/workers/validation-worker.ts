@@ -25,7 +25,14 @@ import { contractFailureOutcome, correlationIdOf, validateMessage } from './vali
 /** A built contract keeps its document's length and the schema nodes it had compiled when last weighed (contractCost). */
 type CachedContract = { contract: CompiledContract; failure?: undefined; documentChars: number; weighedNodes: number } | { contract?: undefined; failure: string };
 
-const contractCache = new ContractCache<CachedContract>({ onEvict: (entry) => entry.contract?.close() });
+/** Hashes of the contracts dropped since the last report (some may be held again by then). */
+let evicted: string[] = [];
+const contractCache = new ContractCache<CachedContract>({
+  onEvict: (entry, hash) => {
+    entry.contract?.close();
+    evicted.push(hash);
+  },
+});
 /** Calls answered from a cached contract, and contracts built, since the last report. */
 let hits = 0;
 let misses = 0;
@@ -179,8 +186,12 @@ function encodeAnswers(outcomes: Int32Array, answers: ValidationResultFields[]):
 }
 
 function takeCacheReport(): CacheReport {
-  const report = { threadId, hits, misses, items: contractCache.size, bytes: contractCache.bytes };
+  const report = {
+    threadId, hits, misses, items: contractCache.size, bytes: contractCache.bytes,
+    evicted: evicted.filter((hash) => !contractCache.has(hash)),
+  };
   hits = 0;
   misses = 0;
+  evicted = [];
   return report;
 }

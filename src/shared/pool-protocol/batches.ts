@@ -160,6 +160,11 @@ export interface CacheReport {
   /** Current contents. */
   items: number;
   bytes: number;
+  /**
+   * Content hashes of the contracts dropped since the previous report and not held again: the
+   * main thread's record of what each worker holds forgets them, so it stays the size of the cache.
+   */
+  evicted: string[];
 }
 
 export type BatchResult =
