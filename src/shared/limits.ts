@@ -338,13 +338,15 @@ export const LIMITS = Object.freeze({
    */
   consumerMaxUsedFieldChars: 2 * 1024 * 1024, // 2 Mi characters
   /**
-   * ListConsumers: characters of used fields and endpoint paths one answer carries at most (the gRPC message limit is
-   * 48 MiB); a larger listing is refused, naming this limit, instead of failing as it is sent.
+   * ListConsumers: what the registrations of one answer weigh in a listing at most (storage.ts
+   * listedChars: characters of used fields and endpoint paths, and a weight per endpoint and field,
+   * what they cost to build and send; the gRPC message limit is 48 MiB); a larger listing is
+   * refused, naming this limit, instead of holding the main thread while it is built.
    */
   consumerListMaxUsedFieldChars: 16 * 1024 * 1024, // 16 Mi characters
   /**
-   * Consumers: characters of the used fields and endpoint paths of all of one schema's registrations together, every
-   * environment; a registration that would pass it is refused. CanIDeploy and ListConsumers read a
+   * Consumers: what all of one schema's registrations weigh in a listing together (storage.ts
+   * listedChars), every environment; a registration that would pass it is refused. CanIDeploy and ListConsumers read a
    * schema's registrations whole: hundreds of registrations at consumerMaxUsedFieldChars would have
    * each call read hundreds of millions of characters.
    */

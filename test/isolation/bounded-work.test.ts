@@ -10,6 +10,7 @@ import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { LIMITS } from '../../src/shared/limits';
 import { ValidationOperation } from '../../src/shared/pool-protocol/batches';
 import { ValidationPool } from '../../src/main/validation-pool';
+import { LISTED_ENDPOINT_CHARS, LISTED_USED_FIELD_CHARS } from '../../src/main/storage/storage';
 import type { VersionDocument } from '../../src/shared/schema-records';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, registerSchema } from '../helpers/validation';
@@ -92,6 +93,8 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
 
   /** Characters of one endpoint's fields at their limits and its path: a registration of one endpoint. */
   const perRegistration = LIMITS.consumerMaxUsedFields * LIMITS.maxMetadataLength + '/users/{id}'.length;
+  /** What it weighs in a listing (storage.ts listedChars). */
+  const perRegistrationListed = perRegistration + LISTED_ENDPOINT_CHARS + LIMITS.consumerMaxUsedFields * LISTED_USED_FIELD_CHARS;
   const endpointsOver = Math.ceil(LIMITS.consumerMaxUsedFieldChars / perRegistration) + 1;
   const refused = await register('long-fields', 'dev', Array.from({ length: endpointsOver }, (_, e) => ({
     method: 'GET', path: '/users/{id}', used_fields: longFields(`e${e}`, LIMITS.consumerMaxUsedFields),
@@ -110,7 +113,7 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
   await assert.rejects(server.client.call('ListConsumers', { schema_id: 'users', environment: 'dev' }), (error: { code: number; details: string }) => {
     assert.equal(error.code, 8); // RESOURCE_EXHAUSTED
     // The earlier tests' registrations in dev count too.
-    const listed = /^the \d+ consumers of users in dev list (\d+) characters of paths and used fields, over the limit of (\d+) one answer carries \(consumerListMaxUsedFieldChars\)$/.exec(error.details);
+    const listed = /^the \d+ consumers of users in dev weigh (\d+) characters in a listing \(paths and used fields, each endpoint counting 256 characters more and each used field 128\), over the limit of (\d+) one answer carries \(consumerListMaxUsedFieldChars\)$/.exec(error.details);
     assert.ok(listed, error.details);
     assert.ok(Number(listed[1]) >= registrations * perRegistration);
     assert.equal(Number(listed[2]), LIMITS.consumerListMaxUsedFieldChars);
@@ -127,11 +130,11 @@ test('used-field characters: a registration over consumerMaxUsedFieldChars, a li
     if (!answer.success) refusedAt = { index: i, message: answer.message };
   }
   assert.ok(refusedAt, 'a registration past the schema\'s limit was refused');
-  const total = /^the registrations of users list (\d+) characters of paths and used fields, and this one (\d+): over the limit of (\d+) for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\); deregister consumers that are no longer deployed, or list fewer used fields$/.exec(refusedAt.message);
+  const total = /^the registrations of users weigh (\d+) characters in a listing, and this one (\d+) \(paths and used fields, each endpoint counting 256 characters more and each used field 128\): over the limit of (\d+) for one schema, every environment together \(consumerSchemaMaxUsedFieldChars\); deregister consumers that are no longer deployed, or list fewer endpoints or used fields$/.exec(refusedAt.message);
   assert.ok(total, refusedAt.message);
-  assert.equal(Number(total[2]), perRegistration);
+  assert.equal(Number(total[2]), perRegistrationListed);
   assert.equal(Number(total[3]), LIMITS.consumerSchemaMaxUsedFieldChars);
-  assert.ok(Number(total[1]) + perRegistration > LIMITS.consumerSchemaMaxUsedFieldChars && Number(total[1]) <= LIMITS.consumerSchemaMaxUsedFieldChars);
+  assert.ok(Number(total[1]) + perRegistrationListed > LIMITS.consumerSchemaMaxUsedFieldChars && Number(total[1]) <= LIMITS.consumerSchemaMaxUsedFieldChars);
   // A registration that does not grow is let through; a deregistration makes room.
   assert.equal((await register('prod-0', 'prod', [{ method: 'GET', path: '/users/{id}', used_fields: longFields('p0', LIMITS.consumerMaxUsedFields) }])).success, true);
   assert.equal((await server.client.call('DeregisterConsumer', { consumer_id: 'prod-0', schema_id: 'users', environment: 'prod' })).success, true);

@@ -9,7 +9,7 @@ import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { PostgresStorage } from '../../src/main/storage/postgres/postgres-storage';
 import { UsageRegistry } from '../../src/main/evidence/usage-registry';
 import { MIGRATIONS } from '../../src/main/storage/postgres/migrations';
-import type { SchemaVersionWrite, StorageChange } from '../../src/main/storage/storage';
+import { LISTED_ENDPOINT_CHARS, LISTED_USED_FIELD_CHARS, type SchemaVersionWrite, type StorageChange } from '../../src/main/storage/storage';
 import { POSTGRES_SKIP_REASON, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 
 function record(overrides: Partial<SchemaVersionWrite> = {}): SchemaVersionWrite {
@@ -258,14 +258,16 @@ describe('PostgreSQL store', { skip: POSTGRES_SKIP_REASON }, () => {
     }
   });
 
-  it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them, paths included', async () => {
+  it('upgrades a database of an earlier svc: registrations stored before their used-field counts get them, paths and the weights of endpoints and fields included', async () => {
     const endpoints = (fields: string[]) => JSON.stringify([{ method: 'GET', path: '/users/{id}', usedFields: fields }, { method: 'POST', path: '/users', usedFields: ['id'] }]);
     const databaseUrl = await databaseBefore('used_field_chars', (client) =>
       client.query(`INSERT INTO svc_consumers VALUES ('web', 'users', 'prod', '1', '1.0.0', 1, 1, $1), ('app', 'users', 'dev', '1', '1.0.0', 1, 1, $2)`,
         [endpoints(['id', 'email']), endpoints(['naïve'])]));
     const store = await PostgresStorage.open({ databaseUrl });
     try {
-      assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) });
+      // Two registrations of two endpoints each, with five used fields between them.
+      const weights = 4 * LISTED_ENDPOINT_CHARS + 5 * LISTED_USED_FIELD_CHARS;
+      assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) + weights });
     } finally {
       await store.close();
     }

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SQLITE_FILE_NAME, SqliteStorage } from '../../src/main/storage/sqlite-storage';
+import { LISTED_ENDPOINT_CHARS, LISTED_USED_FIELD_CHARS } from '../../src/main/storage/storage';
 import { makeTempDir } from '../helpers/server';
 
-test('registrations stored before their used-field counts get them, paths included', async () => {
+test('registrations stored before their used-field counts get them, paths and the weights of endpoints and fields included', async () => {
   const dir = makeTempDir();
   const countsAt = MIGRATIONS.findIndex((migration) => migration.includes('used_field_chars'));
   const db = new Database(path.join(dir, SQLITE_FILE_NAME));
@@ -23,7 +24,9 @@ test('registrations stored before their used-field counts get them, paths includ
 
   const store = new SqliteStorage(dir);
   try {
-    assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) });
+    // Two registrations of two endpoints each, with five used fields between them.
+    const weights = 4 * LISTED_ENDPOINT_CHARS + 5 * LISTED_USED_FIELD_CHARS;
+    assert.deepEqual(await store.consumerUsedFields('users'), { registrations: 2, chars: 2 + 5 + 2 + 5 + 2 + 2 * ('/users/{id}'.length + '/users'.length) + weights });
     assert.equal((await store.listConsumers({ schemaId: 'users' })).length, 2, 'the registrations themselves are untouched');
   } finally {
     await store.close();

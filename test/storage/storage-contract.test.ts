@@ -2,7 +2,7 @@
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { ConsumerRecord, DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionWrite, Storage, UsageRecord } from '../../src/main/storage/storage';
+import { LISTED_ENDPOINT_CHARS as E, LISTED_USED_FIELD_CHARS as F, type ConsumerRecord, type DeploymentRecord, EnvironmentRecord, InteractionSampleRecord, SchemaVersionWrite, Storage, UsageRecord } from '../../src/main/storage/storage';
 import { MemoryStorage } from '../../src/main/storage/memory-storage';
 import { SqliteStorage } from '../../src/main/storage/sqlite-storage';
 import { SqliteThreadStorage } from '../../src/main/storage/sqlite-thread-storage';
@@ -241,22 +241,24 @@ for (const backend of backends()) {
       assert.equal(await storage.getConsumer(key), undefined);
     });
 
-    it('counts a schema\'s registrations and the characters of their used fields and paths, every environment or one, as they are replaced and deleted', async () => {
+    it('counts a schema\'s registrations and what they weigh in a listing (the characters of their used fields and paths, and a weight per endpoint and field), every environment or one, as they are replaced and deleted', async () => {
       assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 0, chars: 0 });
-      await storage.saveConsumer(consumerRecord()); // /users/{id}, id, email: 11 + 7
+      await storage.saveConsumer(consumerRecord()); // /users/{id}, id, email: 11 + 7, one endpoint, two fields
+      const first = 18 + E + 2 * F;
       await storage.saveConsumer(consumerRecord({ environment: 'dev', usedEndpoints: [
         { method: 'GET', path: '/users/{id}', usedFields: ['name', 'address.city'] },
         { method: 'POST', path: '/users', usedFields: ['id'] },
       ] })); // 11 + 4 + 12, 6 + 2
+      const dev = 35 + 2 * E + 3 * F;
       await storage.saveConsumer(consumerRecord({ schemaId: 'orders', usedEndpoints: [{ method: 'GET', path: '/orders', usedFields: ['total'] }] }));
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 53 });
-      assert.deepEqual(await storage.consumerUsedFields('users', 'dev'), { registrations: 1, chars: 35 });
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: first + dev });
+      assert.deepEqual(await storage.consumerUsedFields('users', 'dev'), { registrations: 1, chars: dev });
       assert.deepEqual(await storage.consumerUsedFields('users', 'staging'), { registrations: 0, chars: 0 });
-      assert.deepEqual(await storage.consumerUsedFields('orders'), { registrations: 1, chars: 7 + 5 });
+      assert.deepEqual(await storage.consumerUsedFields('orders'), { registrations: 1, chars: 7 + 5 + E + F });
       await storage.saveConsumer(consumerRecord({ usedEndpoints: [{ method: 'GET', path: '/users/{id}', usedFields: ['é'] }] }));
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 11 + 1 + 35 }, 'a replaced registration counts once, by its new fields');
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 2, chars: 11 + 1 + E + F + dev }, 'a replaced registration counts once, by its new fields');
       await storage.deleteConsumer({ consumerId: 'web', schemaId: 'users', environment: 'dev' });
-      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 1, chars: 11 + 1 });
+      assert.deepEqual(await storage.consumerUsedFields('users'), { registrations: 1, chars: 11 + 1 + E + F });
       assert.deepEqual(await storage.consumerUsedFields('nobody'), { registrations: 0, chars: 0 });
     });
 

@@ -9,7 +9,7 @@ import { checkEnvironment, checkIdentifier, checkMetadataText } from '../../shar
 import { LIMITS } from '../../shared/limits';
 import { isHttpMethod } from '../../shared/openapi/document';
 import { normalizePathTemplate } from '../../shared/compare';
-import { usedFieldChars, type ConsumerKey, type ConsumerRecord, type EndpointUsageRecord, type Storage } from '../storage/storage';
+import { LISTED_ENDPOINT_CHARS, LISTED_USED_FIELD_CHARS, listedChars, usedFieldChars, type ConsumerKey, type ConsumerRecord, type EndpointUsageRecord, type Storage } from '../storage/storage';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import type { SchemaRegistry } from './schema-registry';
 
@@ -121,14 +121,14 @@ export class ConsumerRegistry {
   }
 
   /**
-   * Refuses a new registration past consumerSchemaMaxRegistrations, and one that would take the used
-   * fields of all of the schema's registrations past consumerSchemaMaxUsedFieldChars (what it replaces is not
-   * counted twice). A registration that replaces one and does not grow its fields is let through,
-   * so a schema already over a limit can be updated.
+   * Refuses a new registration past consumerSchemaMaxRegistrations, and one that would take what all
+   * of the schema's registrations weigh in a listing (listedChars) past consumerSchemaMaxUsedFieldChars
+   * (what it replaces is not counted twice). A registration that replaces one and does not grow is
+   * let through, so a schema already over a limit can be updated.
    */
   async #checkSchemaBounds(key: ConsumerKey, usedEndpoints: readonly EndpointUsageRecord[], existing: ConsumerRecord | undefined): Promise<void> {
-    const chars = usedFieldChars(usedEndpoints);
-    const replaced = existing ? usedFieldChars(existing.usedEndpoints) : 0;
+    const chars = listedChars(usedEndpoints);
+    const replaced = existing ? listedChars(existing.usedEndpoints) : 0;
     if (existing !== undefined && chars <= replaced) return;
     const stored = await this.#storage.consumerUsedFields(key.schemaId);
     if (existing === undefined && stored.registrations >= LIMITS.consumerSchemaMaxRegistrations) {
@@ -142,9 +142,9 @@ export class ConsumerRegistry {
     const others = stored.chars - replaced;
     if (others + chars <= LIMITS.consumerSchemaMaxUsedFieldChars) return;
     throw limitExceeded(
-      `the registrations of ${key.schemaId} list ${others} characters of paths and used fields, and this one ${chars}: `
+      `the registrations of ${key.schemaId} weigh ${others} characters in a listing, and this one ${chars} (${LISTED_WEIGHT}): `
         + `over the limit of ${LIMITS.consumerSchemaMaxUsedFieldChars} for one schema, every environment together (consumerSchemaMaxUsedFieldChars); `
-        + 'deregister consumers that are no longer deployed, or list fewer used fields',
+        + 'deregister consumers that are no longer deployed, or list fewer endpoints or used fields',
     );
   }
 
@@ -162,8 +162,8 @@ export class ConsumerRegistry {
   }
 
   /**
-   * The registrations ListConsumers answers with. Those whose used fields come to more than
-   * consumerListMaxUsedFieldChars are refused, naming the limit, from the stored counts before any
+   * The registrations ListConsumers answers with. Those that weigh more than
+   * consumerListMaxUsedFieldChars in a listing are refused, naming the limit, from the stored counts before any
    * registration is read (one answer too large to send would cost its building and then fail).
    * CanIDeploy reads the same list (`list`) without this limit.
    */
@@ -172,7 +172,7 @@ export class ConsumerRegistry {
     const { registrations, chars } = await this.#storage.consumerUsedFields(schemaId, environmentFilter(environment));
     if (chars > LIMITS.consumerListMaxUsedFieldChars) {
       throw limitExceeded(
-        `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} list ${chars} characters of paths and used fields, `
+        `the ${registrations} consumers of ${schemaId}${environment ? ` in ${environment}` : ''} weigh ${chars} characters in a listing (${LISTED_WEIGHT}), `
           + `over the limit of ${LIMITS.consumerListMaxUsedFieldChars} one answer carries (consumerListMaxUsedFieldChars)${environment ? '' : '; list them one environment at a time'}`,
       );
     }
@@ -195,6 +195,9 @@ export class ConsumerRegistry {
 function environmentFilter(environment: string): string | undefined {
   return environment === '' ? undefined : environment;
 }
+
+/** How listedChars counts, for the messages of the limits on it. */
+const LISTED_WEIGHT = `paths and used fields, each endpoint counting ${LISTED_ENDPOINT_CHARS} characters more and each used field ${LISTED_USED_FIELD_CHARS}`;
 
 /** Versions named in a message: the most recent ones. */
 const MAX_NAMED_VERSIONS = 10;

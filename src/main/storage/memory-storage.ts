@@ -1,6 +1,6 @@
 /** Storage in process memory: for throwaway runs (`--storage memory`) and tests. Nothing survives a restart. */
 import {
-  holdsExpected, usedFieldChars, type AppendDeploymentOptions, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, listedChars, type AppendDeploymentOptions, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite, type StoredDocument,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -18,7 +18,7 @@ export class MemoryStorage implements Storage {
   readonly #intakeRevisions = new Map<string, number>();
   readonly #consumers = new Map<string, ConsumerRecord>();
   /** Each stored registration's used-field characters, counted when it is written. */
-  readonly #usedFieldChars = new WeakMap<ConsumerRecord, number>();
+  readonly #listedChars = new WeakMap<ConsumerRecord, number>();
   readonly #environments = new Map<string, EnvironmentRecord>();
   /** The deployment history, oldest first. */
   readonly #deployments: DeploymentRecord[] = [];
@@ -89,7 +89,7 @@ export class MemoryStorage implements Storage {
     for (const consumer of this.#consumers.values()) {
       if (consumer.schemaId !== schemaId || (environment !== undefined && consumer.environment !== environment)) continue;
       registrations++;
-      chars += this.#usedFieldChars.get(consumer)!;
+      chars += this.#listedChars.get(consumer)!;
     }
     return { registrations, chars };
   }
@@ -102,7 +102,7 @@ export class MemoryStorage implements Storage {
   async saveConsumer(record: ConsumerRecord): Promise<void> {
     this.#requireEnvironment(record.environment);
     const stored = structuredClone(record);
-    this.#usedFieldChars.set(stored, usedFieldChars(stored.usedEndpoints));
+    this.#listedChars.set(stored, listedChars(stored.usedEndpoints));
     this.#consumers.set(consumerKeyString(record), stored);
   }
 

@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { ErrorCode, SvcError, environmentGone } from '../../shared/errors';
 import { isBuiltInEnvironment } from '../../shared/identifiers';
 import {
-  holdsExpected, usedFieldChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
+  holdsExpected, listedChars, type ConsumerFilter, type ConsumerKey, type ConsumerUsedFields, type ConsumerRecord, type DeploymentFilter, type DeploymentRecord,
   type AppendDeploymentOptions, type EnvironmentDeletion, type EnvironmentRecord, type ExpectedVersion, type SaveResult, type SchemaVersionRecord, type SchemaVersionWrite, type StoredDocument,
   type SchemaVersionSummary, type Storage, type InteractionSampleRecord, type SampleListOptions, type SampleShapeRecord, type UsageCountRecord, type UsageFilter, type UsageRecord, type UsageStoreLimits,
 } from './storage';
@@ -142,6 +142,10 @@ export const MIGRATIONS: readonly string[] = [
   // Endpoint paths count with the used fields (storage.ts usedFieldChars): rows already there get theirs.
   `UPDATE consumers SET used_field_chars = used_field_chars + (SELECT COALESCE(SUM(length(json_extract(endpoint.value, '$.path'))), 0)
      FROM json_each(consumers.used_endpoints) AS endpoint);`,
+  // Each endpoint weighs 256 characters more and each used field 128 (storage.ts listedChars, whose
+  // LISTED_ENDPOINT_CHARS and LISTED_USED_FIELD_CHARS these are): rows already there get theirs.
+  `UPDATE consumers SET used_field_chars = used_field_chars + 256 * json_array_length(used_endpoints)
+     + 128 * (SELECT COUNT(*) FROM json_each(consumers.used_endpoints) AS endpoint, json_each(endpoint.value, '$.usedFields') AS field);`,
 ];
 
 const SUMMARY_COLUMNS = `schema_id, version, content_hash, openapi_version, endpoint_count, owner, team,
@@ -478,7 +482,7 @@ export class SqliteStorage implements Storage {
         registered_at: record.registeredAt,
         last_validated_at: record.lastValidatedAt,
         used_endpoints: JSON.stringify(record.usedEndpoints),
-        used_field_chars: usedFieldChars(record.usedEndpoints),
+        used_field_chars: listedChars(record.usedEndpoints),
       });
     });
   }

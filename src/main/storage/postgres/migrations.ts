@@ -197,6 +197,20 @@ export const MIGRATIONS: readonly string[] = [
      RETURN NEW;
    END $$;
    UPDATE svc_consumers SET used_endpoints = used_endpoints;`,
+  // Each endpoint weighs 256 characters more and each used field 128 (storage.ts listedChars, whose
+  // LISTED_ENDPOINT_CHARS and LISTED_USED_FIELD_CHARS these are), whichever replica writes; rows
+  // already there are counted again.
+  `CREATE OR REPLACE FUNCTION svc_count_used_field_chars() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     NEW.used_field_chars := (SELECT COALESCE(SUM(length(endpoint ->> 'path')), 0) FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint)
+       + (SELECT COALESCE(SUM(length(field)), 0)
+         FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field)
+       + 256 * jsonb_array_length(NEW.used_endpoints)
+       + 128 * (SELECT COUNT(*)
+         FROM jsonb_array_elements(NEW.used_endpoints) AS endpoint, jsonb_array_elements_text(endpoint -> 'usedFields') AS field);
+     RETURN NEW;
+   END $$;
+   UPDATE svc_consumers SET used_endpoints = used_endpoints;`,
 ];
 
 /** The database cannot be used by this svc as it is (server too old, schema from a newer svc). */
