@@ -24,6 +24,12 @@ export function isPoolWaitTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === POOL_WAIT_TIMEOUT_MESSAGE;
 }
 
+/**
+ * `query_canceled`: a statement ran past `statement_timeout`, or an operator cancelled it. The
+ * database answered; the call fails, but nothing says the database is gone.
+ */
+export const QUERY_CANCELED_SQLSTATE = '57014';
+
 /** Raised by the trigger that keeps read-only versions unchanged (migration 1). */
 export const READ_ONLY_SQLSTATE = 'SV001';
 

@@ -24,7 +24,7 @@ import {
 } from '../usage-rows';
 import { ChangeListener } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
-import { LOCK_NOT_AVAILABLE_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isPoolWaitTimeout, isUnavailableError, unavailable } from './database-errors';
+import { LOCK_NOT_AVAILABLE_SQLSTATE, QUERY_CANCELED_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isPoolWaitTimeout, isUnavailableError, unavailable } from './database-errors';
 import { IncompatibleDatabaseError, migrate } from './migrations';
 import { redactDatabaseUrl } from './database-url';
 import { DEFAULT_POSTGRES_OPTIONS, type PostgresStorageOptions } from './postgres-options';
@@ -598,6 +598,15 @@ export class PostgresStorage implements Storage {
       return new SvcError(
         ErrorCode.UNAVAILABLE,
         `all ${poolSize} connections of this server to the registry database (poolSize) stayed busy for ${connectTimeoutMs} ms (connectTimeoutMs); nothing was read or written: retry shortly`,
+        { cause: error },
+      );
+    }
+    if ((error as { code?: unknown }).code === QUERY_CANCELED_SQLSTATE) {
+      // Not marked down: one slow statement (a large read, a lock held by an administrator) marked
+      // the whole database down, with an error line and svc_storage_up 0, while it answered.
+      return new SvcError(
+        ErrorCode.UNAVAILABLE,
+        `the registry database cancelled a statement of this call (${describeCause(error)}): it ran past its time (statementTimeoutMs) or an operator cancelled it; retry shortly`,
         { cause: error },
       );
     }
