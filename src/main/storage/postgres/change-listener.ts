@@ -4,7 +4,9 @@
  * reordered notifications can only bring an index forward). On every (re)connection, every
  * `resyncIntervalMs`, and shortly after a read that failed, the whole index is read again:
  * notifications sent while this replica was not listening, or whose read failed, are not sent again.
- * Everything runs one step at a time, in arrival order.
+ * Everything runs one step at a time, in arrival order. Notifications that arrive while a step runs
+ * are read together, NOTIFICATIONS_PER_READ versions a statement: one statement per notification made
+ * a bulk write of 20,000 versions (an import) hold every later change of the registry 4.5 s.
  */
 import type pg from 'pg';
 import { errorMessage } from '../../../shared/errors';
@@ -17,7 +19,8 @@ import { describeCause } from './database-errors';
 export interface ChangeListenerParts {
   /** A new connection, not yet connected. */
   createClient(): pg.Client;
-  readSummary(schemaId: string, version: string): Promise<SchemaVersionSummary | undefined>;
+  /** The current summaries of the versions `keys` name that exist (in any order). */
+  readSummaries(keys: readonly VersionKey[]): Promise<SchemaVersionSummary[]>;
   readIndex(): Promise<SchemaVersionSummary[]>;
   emit(change: StorageChange): void;
   availability: DatabaseAvailability;
@@ -27,10 +30,29 @@ export interface ChangeListenerParts {
   listenerHeartbeatMs: number;
 }
 
+export interface VersionKey {
+  schemaId: string;
+  version: string;
+}
+
+/** Versions whose notifications one statement reads. */
+export const NOTIFICATIONS_PER_READ = 500;
+/**
+ * Notified versions waiting to be read, at most; past it they are dropped and the whole index read
+ * again instead, in one statement, which costs less than this many reads (and keeps the wait bounded).
+ */
+export const MAX_PENDING_NOTIFICATIONS = 10_000;
+
 export class ChangeListener {
   readonly #parts: ChangeListenerParts;
   #client: pg.Client | undefined;
   #steps: Promise<void> = Promise.resolve();
+  /** Notified versions not yet read, by `schemaId NUL version`, in arrival order. */
+  #pending = new Map<string, VersionKey>();
+  /** A step that reads #pending is queued and has not started taking from it. */
+  #readQueued = false;
+  /** A re-read of the index is queued and has not started: it covers every version notified meanwhile. */
+  #resyncDue = false;
   #resyncTimer: NodeJS.Timeout | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #repairTimer: NodeJS.Timeout | undefined;
@@ -62,7 +84,7 @@ export class ChangeListener {
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client, new Error('Connection terminated')));
     client.on('notification', (message) => {
-      if (message.channel === CHANGE_CHANNEL && message.payload) this.#enqueue(() => this.#apply(message.payload!));
+      if (message.channel === CHANGE_CHANNEL && message.payload) this.#notified(message.payload);
     });
     this.#client = client;
     try {
@@ -130,7 +152,7 @@ export class ChangeListener {
     this.#reconnectTimer.unref();
   }
 
-  async #apply(payload: string): Promise<void> {
+  #notified(payload: string): void {
     let key: { schemaId?: unknown; version?: unknown };
     try {
       key = JSON.parse(payload) as typeof key;
@@ -138,8 +160,34 @@ export class ChangeListener {
       return;
     }
     if (typeof key.schemaId !== 'string' || typeof key.version !== 'string') return;
-    const summary = await this.#parts.readSummary(key.schemaId, key.version);
-    if (summary) this.#parts.emit({ type: 'schema-version', summary });
+    if (this.#resyncDue) return;
+    if (this.#pending.size >= MAX_PENDING_NOTIFICATIONS) {
+      this.#pending.clear();
+      this.#resyncDue = true;
+      this.#enqueue(() => {
+        this.#resyncDue = false;
+        return this.#resync();
+      });
+      return;
+    }
+    this.#pending.set(`${key.schemaId}\0${key.version}`, { schemaId: key.schemaId, version: key.version });
+    if (this.#readQueued) return;
+    this.#readQueued = true;
+    this.#enqueue(() => this.#readPending());
+  }
+
+  /** Reads the notified versions, those that arrive meanwhile included, NOTIFICATIONS_PER_READ a statement. */
+  async #readPending(): Promise<void> {
+    this.#readQueued = false;
+    while (this.#pending.size > 0 && !this.#closed && !this.#resyncDue) {
+      const keys: VersionKey[] = [];
+      for (const [id, key] of this.#pending) {
+        this.#pending.delete(id);
+        keys.push(key);
+        if (keys.length === NOTIFICATIONS_PER_READ) break;
+      }
+      for (const summary of await this.#parts.readSummaries(keys)) this.#parts.emit({ type: 'schema-version', summary });
+    }
   }
 
   async #resync(): Promise<void> {

@@ -22,7 +22,7 @@ import {
   OLDEST_SAMPLES_READ, USAGE_COLUMNS, USAGE_COUNT_COLUMNS, USAGE_KEY_COLUMNS, rowToSample, rowToSampleShape, rowToUsage, rowToUsageCounts, sampleToRow, samplesToRemove, usageToRow,
   type SampleRow, type SampleShapeRow, type UsageRow,
 } from '../usage-rows';
-import { ChangeListener } from './change-listener';
+import { ChangeListener, type VersionKey } from './change-listener';
 import { DatabaseAvailability } from './database-availability';
 import { LOCK_NOT_AVAILABLE_SQLSTATE, QUERY_CANCELED_SQLSTATE, READ_ONLY_SQLSTATE, describeCause, isPoolWaitTimeout, isUnavailableError, unavailable } from './database-errors';
 import { IncompatibleDatabaseError, migrate } from './migrations';
@@ -143,7 +143,7 @@ export class PostgresStorage implements Storage {
     this.#availability = new DatabaseAvailability(this.#options.logger, this.#options.reportUp);
     this.#listener = new ChangeListener({
       createClient: () => this.#tracked(new pg.Client(clientConfig)),
-      readSummary: (schemaId, version) => this.#readSummary(schemaId, version),
+      readSummaries: (keys) => this.#readSummaries(keys),
       readIndex: () => this.loadSchemaIndex(),
       emit: (change) => {
         for (const listener of this.#listeners) listener(change);
@@ -577,6 +577,15 @@ export class PostgresStorage implements Storage {
       [schemaId, version],
     );
     return rows[0] && rowToSummary(rows[0]);
+  }
+
+  async #readSummaries(keys: readonly VersionKey[]): Promise<SchemaVersionSummary[]> {
+    const { rows } = await this.#query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM svc_schema_versions
+        WHERE (schema_id, version) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [keys.map((key) => key.schemaId), keys.map((key) => key.version)],
+    );
+    return rows.map(rowToSummary);
   }
 
   async #query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
