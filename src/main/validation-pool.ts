@@ -24,6 +24,10 @@
  *   more work, and slow work (a compile, a call over `maxBatchBytes`, the calls of a contract that ran
  *   slow, a large call of a contract not yet seen to run one quickly) never takes the last lane free
  *   of it, so the other lanes serve every other schema meanwhile.
+ * - Compiles in turns by caller. Contracts waiting to compile go each caller's oldest first, then
+ *   each one's second, and so on, a caller's compiles already running counting as taken turns, and
+ *   within a turn the caller served longest ago first: in arrival order, one caller's first calls of
+ *   many new schemas held another caller's first call of one for all of their compiles.
  *
  * - Time budget. A batch that runs longer than `maxRunMs` in its worker (RE2 and AJV cannot be
  *   interrupted) has its lane given a new thread at once, and the old one is stopped (a thread inside
@@ -68,6 +72,8 @@ export interface ValidationTask {
   streamed?: boolean;
   /** Whether the caller has gone (cancelled, past its deadline): see the file's comment. */
   isCancelled?: () => boolean;
+  /** Who sent the call (auth/principal.ts callerOf), read only when it must compile: compiles go in turns by caller. */
+  caller?: () => string;
 }
 
 export interface ValidationAnswer {
@@ -201,6 +207,7 @@ interface PendingCall {
   contract: VersionRef;
   streamed: boolean;
   isCancelled: (() => boolean) | undefined;
+  caller: (() => string) | undefined;
   /** It was in a batch that overran maxRunMs or maxHeapBytes with other calls: overrunning again, it fails. */
   overran: boolean;
   resolve: (answer: ValidationAnswer) => void;
@@ -215,6 +222,8 @@ interface CompileGroup {
   documentJson: string | undefined;
   /** The lane that reported the calls `cold` holds the contract: it compiles them cheapest. */
   preferredLane: Lane | undefined;
+  /** Who sent its first call: compiles go in turns by caller. */
+  caller: string;
 }
 
 /** A batch sent to a lane and not yet answered. */
@@ -245,6 +254,8 @@ interface Lane {
   endingThreads: number;
   /** A compile batch is out: nothing else is sent to this lane until it answers. */
   compiling: boolean;
+  /** Whose compile that is (CompileGroup.caller). */
+  compilingFor: string;
   /** That compile is of a contract not compiled before, or one whose compiles were slow: it counts as slow work. */
   compilingSlow: boolean;
   /** Heavy batches out (a single call over maxBatchBytes): nothing else is sent to this lane until they answer. */
@@ -284,6 +295,9 @@ export class ValidationPool {
   readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
   readonly #compileMs = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
+  /** When each caller's last compile started (#compilesStarted then), the most recent callers only. */
+  readonly #compileServedAt = new LruCache<string, number>(REMEMBERED_COMPILE_CALLERS);
+  #compilesStarted = 0;
   /** The last ValidationBatch.sequence given. */
   #batchSequence = 0;
   #flushScheduled = false;
@@ -353,7 +367,7 @@ export class ValidationPool {
       };
       const streamed = task.streamed === true;
       const call: PendingCall = {
-        operation: task.operation, message: task.message, contract: task.contract, streamed, isCancelled: task.isCancelled, overran: false,
+        operation: task.operation, message: task.message, contract: task.contract, streamed, isCancelled: task.isCancelled, caller: task.caller, overran: false,
         resolve: settle(resolve), reject: settle(reject),
       };
       (streamed ? this.#streamQueue : this.#queue).push(call);
@@ -365,7 +379,7 @@ export class ValidationPool {
     const { threads, logger } = this.#options;
     const lanes: Lane[] = [];
     for (let index = 0; index < threads; index++) {
-      const lane = { index, inFlight: [], runningSince: 0, endingThreads: 0, compiling: false, compilingSlow: false, heavy: 0, known: new Set() } as Omit<Lane, 'piscina' | 'startMark'> as Lane;
+      const lane = { index, inFlight: [], runningSince: 0, endingThreads: 0, compiling: false, compilingSlow: false, heavy: 0, known: new Set(), compilingFor: '' } as Omit<Lane, 'piscina' | 'startMark'> as Lane;
       this.#startThread(lane);
       lanes.push(lane);
     }
@@ -519,15 +533,12 @@ export class ValidationPool {
     // Calls that overran go after the other contracts' compiles: first in line, six calls that each
     // overran 10 s held another caller's first call of a new schema 58.5 s, one overrun after another.
     for (const afterOverrun of [false, true]) {
-      for (let i = 0; i < this.#compileGroups.length;) {
-        const group = this.#compileGroups[i]!;
+      for (const group of this.#compileGroupsInTurns()) {
         const overran = group.calls.some((call) => call.overran);
         const lane = overran !== afterOverrun || group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
-        if (lane === undefined) {
-          i++;
-          continue;
-        }
-        this.#compileGroups.splice(i, 1);
+        if (lane === undefined) continue;
+        const at = this.#compileGroups.indexOf(group);
+        this.#compileGroups.splice(at, 1);
         // Callers that gave up while it waited (behind other compiles) are not compiled for: run,
         // such a compile had its thread replaced once it passed slowCallMs, the lane's cache lost.
         const waiting: PendingCall[] = [];
@@ -540,7 +551,7 @@ export class ValidationPool {
         if (group.calls.length > 1 && overran) {
           // After an overrun a compile carries one call; the rest wait for it (#runCompile sends them
           // on), so one call that overruns again does not take the others with it.
-          this.#compileGroups.splice(i++, 0, { ...group, calls: group.calls.slice(1) });
+          this.#compileGroups.splice(at, 0, { ...group, calls: group.calls.slice(1) });
           group.calls = group.calls.slice(0, 1);
         }
         this.#runCompile(lane, group);
@@ -758,8 +769,27 @@ export class ValidationPool {
     return ms === undefined || ms > this.#options.slowCompileMs;
   }
 
+  /**
+   * The compile groups in turns by caller: each caller's oldest group, then each one's second, and
+   * so on; within a turn, the caller whose last compile started longest ago (or never) first, then
+   * arrival order. A caller's compiles already running count as turns taken.
+   */
+  #compileGroupsInTurns(): CompileGroup[] {
+    if (this.#compileGroups.length < 2) return [...this.#compileGroups];
+    const taken = new Map<string, number>();
+    for (const lane of this.#lanes) if (lane.compiling) taken.set(lane.compilingFor, (taken.get(lane.compilingFor) ?? 0) + 1);
+    const turns = this.#compileGroups.map((group, index) => {
+      const turn = taken.get(group.caller) ?? 0;
+      taken.set(group.caller, turn + 1);
+      return { group, turn, servedAt: this.#compileServedAt.get(group.caller) ?? 0, index };
+    });
+    return turns.sort((a, b) => a.turn - b.turn || a.servedAt - b.servedAt || a.index - b.index).map(({ group }) => group);
+  }
+
   #runCompile(lane: Lane, group: CompileGroup): void {
     lane.compiling = true;
+    lane.compilingFor = group.caller;
+    this.#compileServedAt.set(group.caller, ++this.#compilesStarted);
     lane.compilingSlow = this.#isSlowCompile(group.hash);
     this.#compilingOn.set(group.hash, lane);
     const started = performance.now();
@@ -926,7 +956,7 @@ export class ValidationPool {
       waiting.preferredLane ??= preferredLane;
       return;
     }
-    const group: CompileGroup = { hash, calls: [call], documentJson: undefined, preferredLane };
+    const group: CompileGroup = { hash, calls: [call], documentJson: undefined, preferredLane, caller: call.caller?.() ?? '' };
     this.#compileGroups.push(group);
     this.#documentFor(call.contract).then(
       ({ ref, documentJson }) => {
@@ -986,6 +1016,9 @@ export class ValidationPool {
     metrics.cacheSizeBytes.set(bytes);
   }
 }
+
+/** Callers whose last compile's start the pool remembers (for turns): beyond them, the least recent count as never served. */
+const REMEMBERED_COMPILE_CALLERS = 1_024;
 
 /** Whether a lane of `lanes` other than `except` holds the contract `hash` (a loop: this runs per queued call). */
 function anyHolds(lanes: readonly Lane[], hash: string, except?: Lane): boolean {

@@ -19,9 +19,10 @@ import type { ServiceContext } from '../service-context';
 /**
  * Validates one raw request message and resolves with the encoded ValidationResult. `isCancelled`
  * tells whether the caller has gone (cancelled, past its deadline): the pool then drops the call, or
- * stops a long batch that holds nothing else.
+ * stops a long batch that holds nothing else. `caller` says who sent it (auth/principal.ts
+ * callerOf), read only when the call must compile: compiles go in turns by caller.
  */
-export type CallValidator = (operation: ValidationOperation, message: Buffer, isCancelled: () => boolean) => Promise<Buffer>;
+export type CallValidator = (operation: ValidationOperation, message: Buffer, isCancelled: () => boolean, caller: () => string) => Promise<Buffer>;
 
 /** `result` label of svc_validations_total: the result's `valid`, or `error` when no result could be given. */
 type ResultLabel = 'valid' | 'invalid' | 'error';
@@ -42,7 +43,7 @@ export function createCallValidators(ctx: ServiceContext): { single: CallValidat
 }
 
 function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: boolean): CallValidator {
-  return async (operation, message, isCancelled) => {
+  return async (operation, message, isCancelled, caller) => {
     const started = performance.now();
     let head: MessageHead;
     try {
@@ -58,7 +59,7 @@ function callValidator(ctx: ServiceContext, record: OutcomeRecorder, streamed: b
       // A replica that has not seen this schema yet reads it from the shared store before answering "not found".
       const contract = ctx.schemas.findVersionRef(head.schemaId, head.schemaVersion) ?? await ctx.schemas.readVersionRef(head.schemaId, head.schemaVersion);
       validating = true;
-      const answer = await ctx.pool.validate({ operation, message, contract, streamed, isCancelled });
+      const answer = await ctx.pool.validate({ operation, message, contract, streamed, isCancelled, caller });
       record(head.schemaId, method, answer.valid ? 'valid' : 'invalid', answer.category, started);
       return answer.result;
     } catch (error) {

@@ -17,6 +17,7 @@ import type { ServerDuplexStream, handleBidiStreamingCall } from '@grpc/grpc-js'
 import { status } from '@grpc/grpc-js';
 import { LIMITS } from '../../shared/limits';
 import { ValidationOperation } from '../../shared/pool-protocol/batches';
+import { callerOf } from '../auth/principal';
 import { grpcStatusOf, toServiceError } from '../grpc-status';
 import type { ServiceContext } from '../service-context';
 import type { CallValidator } from './validation-call';
@@ -58,6 +59,8 @@ export function createValidationStreamHandler(
     let waitingForTurn = false;
     /** Items of a stream that has ended (cancelled, failed) are no longer wanted: the pool drops them. */
     const isFinished = () => finished;
+    let caller: string | undefined;
+    const callerOfStream = () => (caller ??= callerOf(call, ctx.trustedProxies));
 
     const finish = (code: status, error?: unknown) => {
       if (finished) return;
@@ -121,7 +124,7 @@ export function createValidationStreamHandler(
         waitingForTurn = true;
         ctx.streamTurns.nextTurn(resumeAtNextTurn);
       }
-      validate(ValidationOperation.INTERACTION, message, isFinished).then(
+      validate(ValidationOperation.INTERACTION, message, isFinished, callerOfStream).then(
         (result) => {
           slot.settled = true;
           slot.result = result;

@@ -17,6 +17,7 @@ import { ValidationOperation } from '../../shared/pool-protocol/batches';
 import type { RawValidationOperation } from '../../shared/pool-protocol/validation-codec';
 import type { VersionDocument, VersionRef } from '../../shared/schema-records';
 import type { SchemaRegistry } from '../registry/schema-registry';
+import { callerOf } from '../auth/principal';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import { createCallValidators } from './validation-call';
@@ -25,8 +26,10 @@ import { createValidationStreamHandler } from './validation-stream';
 export function createValidationHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   const { single: validate, streamed } = createCallValidators(ctx);
   const handlers: Record<RawValidationOperation, grpc.UntypedHandleCall> = {
-    ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message, call) => validate(ValidationOperation.INTERACTION, message, () => call.cancelled)),
-    ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message, call) => validate(ValidationOperation.PRODUCER_RESPONSE, message, () => call.cancelled)),
+    ValidateInteraction: unary<Buffer, Buffer>(ctx, 'ValidateInteraction', (message, call) =>
+      validate(ValidationOperation.INTERACTION, message, () => call.cancelled, () => callerOf(call, ctx.trustedProxies))),
+    ValidateProducerResponse: unary<Buffer, Buffer>(ctx, 'ValidateProducerResponse', (message, call) =>
+      validate(ValidationOperation.PRODUCER_RESPONSE, message, () => call.cancelled, () => callerOf(call, ctx.trustedProxies))),
     ValidateInteractionStream: createValidationStreamHandler(ctx, streamed),
   };
   // The generated handler types describe decoded messages; withMessageCodecs makes them bytes.
