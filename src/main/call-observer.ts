@@ -43,6 +43,8 @@ export interface CallObserver {
    * them. Returns how many calls were answered.
    */
   endAtShutdown(): number;
+  /** Calls of the service in flight now (each is forgotten when it ends, however it ends). */
+  inFlight(): number;
 }
 
 /** The details of a call answered UNAVAILABLE because the server stopped before it ended. */
@@ -86,6 +88,7 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
       for (const call of live) call.sendStatus({ code: status.UNAVAILABLE, details: SHUTDOWN_DETAILS, metadata: new grpc.Metadata() });
       return live.length;
     },
+    inFlight: () => observer.live.size,
   };
 }
 

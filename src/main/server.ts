@@ -232,6 +232,11 @@ export class SvcServer {
     }
   }
 
+  /** Calls of the ContractValidator service in flight now. */
+  get callsInFlight(): number {
+    return this.#calls.inFlight();
+  }
+
   /**
    * Graceful stop, idempotent: health turns NOT_SERVING, new calls are refused, in-flight calls
    * finish (answered UNAVAILABLE after `shutdownGraceMs`), then metrics, workers and storage close.

@@ -11,6 +11,7 @@ import { SHUTDOWN_DETAILS } from '../../src/main/call-observer';
 import { minimalDocument } from '../helpers/documents';
 import { captureLogs } from '../helpers/log-capture';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { rawClient, rawUnary } from '../helpers/validation';
 
 /** Opens a ValidateInteractionStream and leaves it open; resolves with the status its client sees. */
 function openStream(server: TestServer): Promise<grpc.StatusObject> {
@@ -71,6 +72,41 @@ test('a client that goes away is still logged as ending the call itself', async 
     assert.ok(line(), logs.text());
     assert.equal(line()!.code, 'CANCELLED');
     assert.equal(line()!.details, 'call ended by the client');
+  } finally {
+    await server.close();
+  }
+});
+
+test('every call is forgotten when it ends, however it ends: a stop answers only the calls still running', async () => {
+  const server = await startTestServer();
+  try {
+    const raw = server.client.raw as unknown as Record<string, (request: object, options: object, callback: (error: grpc.ServiceError | null) => void) => grpc.ClientUnaryCall>;
+    const outcome = (operation: string, request: object, options: object = {}) => new Promise<number>((resolve) => {
+      raw[operation]!(request, options, (error) => resolve(error?.code ?? grpc.status.OK));
+    });
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) paths[`/r${i}/{id}`] = { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } };
+    const large = minimalDocument('1.0.0', paths);
+    const codes = await Promise.all([
+      outcome('ListSchemas', {}),
+      outcome('ListConsumers', { schema_id: 'nothing' }),
+      outcome('RegisterSchema', { schema_id: 'late', schema_content: large }, { deadline: Date.now() + 5 }),
+      rawUnary(rawClient(server.address), 'ValidateInteraction', Buffer.from([0xff, 0xff])).then(() => grpc.status.OK, (error: grpc.ServiceError) => error.code),
+    ]);
+    assert.deepEqual(codes, [grpc.status.OK, grpc.status.NOT_FOUND, grpc.status.DEADLINE_EXCEEDED, grpc.status.INVALID_ARGUMENT]);
+    const cancelled = raw.RegisterSchema!({ schema_id: 'gone', schema_content: large }, {}, () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    cancelled.cancel();
+    const stream = (server.client.raw as unknown as { ValidateInteractionStream(): grpc.ClientDuplexStream<object, object> }).ValidateInteractionStream();
+    stream.on('data', () => undefined);
+    await new Promise((resolve) => stream.on('status', resolve).end());
+    const dropped = (server.client.raw as unknown as { ValidateInteractionStream(): grpc.ClientDuplexStream<object, object> }).ValidateInteractionStream();
+    dropped.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    dropped.cancel();
+    const deadline = Date.now() + 5_000;
+    while (server.server.callsInFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(server.server.callsInFlight, 0);
   } finally {
     await server.close();
   }
