@@ -532,7 +532,9 @@ export class ValidationPool {
     const now = performance.now();
     // Calls that overran go after the other contracts' compiles: first in line, six calls that each
     // overran 10 s held another caller's first call of a new schema 58.5 s, one overrun after another.
-    for (const afterOverrun of [false, true]) {
+    // A compile needs a lane with nothing in flight (#compileLaneFor): without one, no group is looked at.
+    const compileLaneIdle = this.#compileGroups.length > 0 && this.#lanes.some((lane) => lane.inFlight.length === 0);
+    for (const afterOverrun of compileLaneIdle ? [false, true] : []) {
       for (const group of this.#compileGroupsInTurns()) {
         const overran = group.calls.some((call) => call.overran);
         const lane = overran !== afterOverrun || group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
