@@ -101,12 +101,12 @@ export class SvcServer {
     const logger = givenLogger ?? createLogger(config.logLevel);
     routeGrpcJsLog(logger);
     const metrics = new Metrics();
-    const audit = createAuditRecorder(logger, metrics);
+    const trustedProxies = config.trustedProxies.length > 0 ? trustedProxyList(config.trustedProxies) : undefined;
+    const audit = createAuditRecorder(logger, metrics, trustedProxies);
     const calls = createCallObserver(metrics, logger);
     // Keys and certificates are read before anything is opened: a bad file stops the start cleanly.
     const apiKeys = config.apiKeyAuth ? ApiKeyStore.load(env ?? process.env) : undefined;
     const credentials = serverCredentials(config);
-    const trustedProxies = config.trustedProxies.length > 0 ? trustedProxyList(config.trustedProxies) : undefined;
     const storage = openStorage(config.storage, config.dataDir, { databaseUrl: config.databaseUrl, logger, metrics });
     let metricsServer: MetricsServer | undefined;
     let pool: ValidationPool | undefined;
@@ -151,7 +151,7 @@ export class SvcServer {
         // The observer comes first: it must see the statuses grpc-js itself sends (see call-observer.ts).
         interceptors: [
           calls.interceptor,
-          ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit })] : []),
+          ...(apiKeys ? [createAuthInterceptor({ keys: apiKeys, metrics, audit, trustedProxies })] : []),
         ],
       });
       grpcServer.addService(withMessageCodecs(contractValidatorDefinition()), buildHandlers(context));

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { runSvc } from '../cli/run-svc';
 import { minimalDocument } from '../helpers/documents';
+import { captureLogs } from '../helpers/log-capture';
 import { spawnServerProcess, startTestServer, type TestServer } from '../helpers/server';
 
 const KEY = 'proxy-test-key-Qw8Er6Ty4Ui2';
@@ -92,4 +93,44 @@ test('svc serve takes --trusted-proxies (its listening line names them) and refu
   const refused = await runSvc(['serve', '--trusted-proxies', '10.1.0.0/16,lb.internal', '--port', '0', '--metrics-port=-1', '--storage', 'memory']);
   assert.equal(refused.code, 2, 'a usage error');
   assert.match(refused.stderr + refused.stdout, /trustedProxies: "lb\.internal" is not an IP address or CIDR range/);
+});
+
+describe('audit lines of calls through a trusted proxy', () => {
+  const logs = captureLogs('info');
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ trustedProxies: ['127.0.0.0/8'], apiKeyAuth: true, env: { SVC_API_KEYS: KEY }, logger: logs.logger });
+  });
+  after(() => server.close());
+
+  const metadataOf = (headers: Record<string, string>) => {
+    const metadata = new grpc.Metadata();
+    for (const [name, value] of Object.entries(headers)) metadata.set(name, value);
+    return metadata;
+  };
+  const auditLine = (eventType: string, schemaId?: string) => logs.lines().find((line) => line.audit === true && line.event_type === eventType && (schemaId === undefined || line.schemaId === schemaId));
+
+  test('name the client the proxy forwards for beside the peer, the proxy', async () => {
+    const answer = await server.client.call('RegisterSchema', { schema_id: 'audited', schema_content: minimalDocument() }, { metadata: metadataOf({ 'x-api-key': KEY, 'x-forwarded-for': '203.0.113.7' }) });
+    assert.equal(answer.success, true, answer.message);
+    const registered = auditLine('schema_registered', 'audited');
+    assert.ok(registered, logs.text());
+    assert.equal(registered.actor, 'env-1');
+    assert.match(String(registered.peer), /^127\.0\.0\.1:\d+$/);
+    assert.equal(registered.client, '203.0.113.7');
+
+    await assert.rejects(server.client.call('ListSchemas', {}, { metadata: metadataOf({ 'x-forwarded-for': '198.51.100.2' }) }));
+    const refused = auditLine('auth_failure');
+    assert.ok(refused, logs.text());
+    assert.match(String(refused.peer), /^127\.0\.0\.1:\d+$/);
+    assert.equal(refused.client, '198.51.100.2');
+  });
+
+  test('name no client when the proxy names none', async () => {
+    const answer = await server.client.call('RegisterSchema', { schema_id: 'direct', schema_content: minimalDocument() }, { metadata: metadataOf({ 'x-api-key': KEY }) });
+    assert.equal(answer.success, true, answer.message);
+    const registered = auditLine('schema_registered', 'direct');
+    assert.ok(registered, logs.text());
+    assert.equal('client' in registered, false);
+  });
 });

@@ -15,7 +15,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../shared/limits';
-import type { AuditRecorder } from '../audit';
+import type { BlockList } from 'node:net';
+import { callOrigin, type AuditRecorder } from '../audit';
 import { rateLimited, withSuppressed } from '../log-rate-limit';
 import type { AuthFailureReason, Metrics } from '../metrics';
 import { operationOf } from '../call-observer';
@@ -31,9 +32,11 @@ export interface AuthDependencies {
   keys: ApiKeyStore;
   metrics: Metrics;
   audit: AuditRecorder;
+  /** `--trusted-proxies`: the audit lines of calls through one name the client it forwards for. */
+  trustedProxies: BlockList | undefined;
 }
 
-export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies): grpc.ServerInterceptor {
+export function createAuthInterceptor({ keys, metrics, audit, trustedProxies }: AuthDependencies): grpc.ServerInterceptor {
   const auditFailure = rateLimited(LIMITS.authFailureAuditLinesPerMinute, 60_000);
   return (descriptor, call) => {
     if (OPEN_SERVICE_PREFIXES.some((prefix) => descriptor.path.startsWith(prefix))) {
@@ -41,11 +44,13 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
     }
     const operation = operationOf(descriptor.path) ?? descriptor.path.slice(0, 200);
     const scope = scopeForPath(descriptor.path);
+    /** The call's metadata as received (refusals happen once it has arrived). */
+    let received = new grpc.Metadata();
     const refuse = (reason: AuthFailureReason, details: string, detail: string, keyName?: string) => {
       metrics.authFailure.labels(reason).inc();
       // Read now: a line left out may be written at the end of the minute, after the connection is gone.
-      const peer = call.getPeer();
-      auditFailure((suppressed) => audit('auth_failure', withSuppressed({ reason, detail, keyName, operation, peer }, suppressed)));
+      const origin = callOrigin(call.getPeer(), received, trustedProxies);
+      auditFailure((suppressed) => audit('auth_failure', withSuppressed({ reason, detail, keyName, operation, ...origin }, suppressed)));
       call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details });
     };
     /** The name of the key with this digest while it is valid; else the call is refused UNAUTHENTICATED. */
@@ -62,7 +67,7 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
       if (allowsScope(access, scope)) return access;
       // Authenticated, so every refusal is counted and audited (no rate limit: the key is known).
       metrics.permissionDenied.labels(operation, scope).inc();
-      audit('permission_denied', { actor: keyName, operation, scope, peer: call.getPeer() });
+      audit('permission_denied', { actor: keyName, operation, scope, ...callOrigin(call.getPeer(), received, trustedProxies) });
       call.sendStatus({
         code: grpc.status.PERMISSION_DENIED,
         details: `API key "${keyName}" may not call ${operation}: it needs scope "${scope}" (the key has: ${describeScopes(access)})`,
@@ -73,6 +78,7 @@ export function createAuthInterceptor({ keys, metrics, audit }: AuthDependencies
     let acceptedDigest: string | undefined;
     const listener = new grpc.ServerListenerBuilder()
       .withOnReceiveMetadata((metadata, next) => {
+        received = metadata;
         const presented = presentedKey(metadata);
         if (presented.kind === 'missing') {
           refuse('missing_key', 'API key required: send it in metadata "x-api-key" or "authorization: Bearer <key>"', 'no key');

@@ -70,8 +70,12 @@ export function forwardedClient(trusted: BlockList, peer: string, forwardedFor: 
  * `trustedProxies` undefined: no proxy is trusted.
  */
 export function clientHost(peer: string, metadata: Metadata, trustedProxies: BlockList | undefined): string {
-  const forwarded = trustedProxies === undefined ? undefined : forwardedClient(trustedProxies, peer, metadata.get(FORWARDED_FOR));
-  return forwarded ?? peerHost(peer);
+  return forwardedClientOf(peer, metadata, trustedProxies) ?? peerHost(peer);
+}
+
+/** The client a trusted proxy at `peer` forwards for (forwardedClient, from the call's metadata); undefined when none. */
+export function forwardedClientOf(peer: string, metadata: Metadata, trustedProxies: BlockList | undefined): string | undefined {
+  return trustedProxies === undefined ? undefined : forwardedClient(trustedProxies, peer, metadata.get(FORWARDED_FOR));
 }
 
 /**
