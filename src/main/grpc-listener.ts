@@ -5,7 +5,8 @@
  * server listens itself and hands every connection to grpc-js through its connection injector,
  * resetting the ones whose HTTP/2 session has not started within `prefaceTimeoutMs`: silent, one
  * byte, half a preface or a stalled TLS handshake, all alike. The same HTTP/2 server's streams are
- * followed for the bytes of messages not yet whole (partial-messages.ts). A client address may hold
+ * followed for the bytes of messages not yet whole (partial-messages.ts), compressed ones also while
+ * they are decompressed (decompressed-messages.ts). A client address may hold
  * at most `maxConnectionsPerPeer` connections: under a 256-descriptor limit, 240 connections of one
  * host that completed the preface and sent nothing more kept every other client out for the
  * 5 minutes before they counted as idle, and the host could open them again.
@@ -13,6 +14,7 @@
 import type http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
+import { guardDecompressedMessages } from './decompressed-messages';
 import { guardPartialMessages, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 import { guardUnsentAnswers, type UnsentAnswerLimits, type UnsentAnswerReset } from './unsent-answers';
 
@@ -46,6 +48,7 @@ export interface GrpcListenerOptions {
 export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions): Promise<GrpcListener> {
   const { injector, http2Server } = createInjector(server, options.credentials);
   const partialMessages = guardPartialMessages(http2Server, options.partialMessages, options.onPartialMessageReset);
+  guardDecompressedMessages(http2Server, partialMessages);
   const unsentAnswers = guardUnsentAnswers(http2Server, options.unsentAnswers, options.onUnsentAnswerReset);
   /** Connections whose preface has not arrived, by their address pair (the one key both ends of the wait can read). */
   const awaitingPreface = new Map<string, NodeJS.Timeout>();

@@ -18,6 +18,8 @@
  * A stream whose first message has not begun `firstMessageStartMaxMs` after its headers is reset
  * too: it holds no bytes, but as a call in flight it kept its connection (and a descriptor) open for
  * good, since only a connection without calls is closed as idle.
+ * A compressed message counts again while grpc-js decompresses it, by its decompressed bytes
+ * (decompressed-messages.ts): its few bytes on the wire may stand for up to maxGrpcMessageBytes.
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
@@ -61,6 +63,14 @@ export interface PartialMessageReset {
 export interface PartialMessageGuard {
   /** Bytes of partly received messages now held, all connections together. */
   heldBytes(): number;
+  /**
+   * Holds `bytes` more of a compressed message being decompressed on `session`, `decompressedBytes`
+   * of it so far (decompressed-messages.ts). When they would pass a limit nothing is held, the
+   * refusal is reported as a reset is, and its reason and details (the limit and its name) are answered.
+   */
+  holdDecompressed(session: http2.Http2Session, decompressedBytes: number, bytes: number, peer: string | undefined): [PartialMessageResetReason, string] | undefined;
+  /** Releases what holdDecompressed held on `session`, once its message is whole or given up. */
+  releaseDecompressed(session: http2.Http2Session, bytes: number): void;
   /** Stops the receive-time sweep. */
   close(): void;
 }
@@ -95,17 +105,23 @@ export function guardPartialMessages(
   const heldByConnection = new Map<http2.Http2Session, number>();
   let heldBytes = 0;
 
+  const holdOn = (session: http2.Http2Session, bytes: number) => {
+    heldBytes += bytes;
+    heldByConnection.set(session, (heldByConnection.get(session) ?? 0) + bytes);
+  };
+  const releaseOn = (session: http2.Http2Session, bytes: number) => {
+    if (bytes === 0) return;
+    heldBytes -= bytes;
+    const connection = heldByConnection.get(session)! - bytes;
+    if (connection === 0) heldByConnection.delete(session);
+    else heldByConnection.set(session, connection);
+  };
   const hold = (message: PartialMessage, bytes: number) => {
     message.held += bytes;
-    heldBytes += bytes;
-    heldByConnection.set(message.session, (heldByConnection.get(message.session) ?? 0) + bytes);
+    holdOn(message.session, bytes);
   };
   const release = (message: PartialMessage) => {
-    if (message.held === 0) return;
-    heldBytes -= message.held;
-    const connection = heldByConnection.get(message.session)! - message.held;
-    if (connection === 0) heldByConnection.delete(message.session);
-    else heldByConnection.set(message.session, connection);
+    releaseOn(message.session, message.held);
     message.held = 0;
   };
   const forget = (stream: http2.ServerHttp2Stream) => {
@@ -120,17 +136,17 @@ export function guardPartialMessages(
     onReset({ reason, details, peer: message.session.socket?.remoteAddress });
   };
 
-  /** Why `bytes` more of this message cannot be held, or undefined when they can. */
-  const overLimit = (message: PartialMessage, bytes: number): [PartialMessageResetReason, string] | undefined => {
-    if ((heldByConnection.get(message.session) ?? 0) + bytes > limits.maxBytesPerConnection) {
-      return ['connection_bytes', `${describe(message)} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
+  /** Why `bytes` more of a message of `size` bytes (`described()`, only for a refusal) cannot be held on `session`, or undefined when they can. */
+  const overLimit = (session: http2.Http2Session, size: number, bytes: number, described: () => string): [PartialMessageResetReason, string] | undefined => {
+    if ((heldByConnection.get(session) ?? 0) + bytes > limits.maxBytesPerConnection) {
+      return ['connection_bytes', `${described()} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
     }
-    const large = message.declared > limits.largeMessageBytes;
+    const large = size > limits.largeMessageBytes;
     if (heldBytes + bytes > (large ? largeMessageMaxBytes : limits.maxBytes)) {
       const limit = large
         ? `${formatBytes(largeMessageMaxBytes)}, the share of messages over ${formatBytes(limits.largeMessageBytes)} in receiveMaxPartialBytes`
         : `${formatBytes(limits.maxBytes)} (receiveMaxPartialBytes)`;
-      return ['server_bytes', `${describe(message)} would take the server's partly received messages past ${limit}`];
+      return ['server_bytes', `${described()} would take the server's partly received messages past ${limit}`];
     }
     return undefined;
   };
@@ -161,7 +177,7 @@ export function guardPartialMessages(
         continue;
       }
       const take = Math.min(message.remaining, chunk.length - offset);
-      const refusal = overLimit(message, take);
+      const refusal = overLimit(message.session, message.declared, take, () => describe(message));
       if (refusal) return refuse(this, message, ...refusal);
       hold(message, take);
       message.remaining -= take;
@@ -215,6 +231,16 @@ export function guardPartialMessages(
 
   return {
     heldBytes: () => heldBytes,
+    holdDecompressed(session, decompressedBytes, bytes, peer) {
+      const refusal = overLimit(session, decompressedBytes + bytes, bytes, () => `a compressed request message decompressing to more than ${formatBytes(decompressedBytes)}`);
+      if (refusal === undefined) {
+        holdOn(session, bytes);
+        return undefined;
+      }
+      onReset({ reason: refusal[0], details: refusal[1], peer });
+      return refusal;
+    },
+    releaseDecompressed: releaseOn,
     close: () => clearInterval(sweep),
   };
 }

@@ -62,7 +62,8 @@ export const LIMITS = Object.freeze({
   /**
    * Bytes of request messages that have begun to arrive but are not whole yet, all connections
    * together (grpc-js holds a message in memory until its last byte); a stream whose message would
-   * go past it is reset, and the client sees RESOURCE_EXHAUSTED (src/main/partial-messages.ts).
+   * go past it is reset, and the client sees RESOURCE_EXHAUSTED (src/main/partial-messages.ts). A
+   * compressed message counts its decompressed bytes while grpc-js inflates it (decompressed-messages.ts).
    */
   receiveMaxPartialBytes: 256 * 1024 * 1024, // 256 MiB
   /** The same on one connection: one client cannot take the whole server's share. */
