@@ -37,6 +37,8 @@ export interface ServerConfig {
   connectionPrefaceTimeoutMs: number;
   /** Open connections from one client address (trusted proxies excepted); 0 turns the limit off. */
   maxConnectionsPerPeer: number;
+  /** Calls in flight from one client address, all its connections together (trusted proxies excepted); 0 turns the limit off. */
+  maxCallsPerPeer: number;
   /** Validation worker threads (src/main/validation-pool.ts); 0 means one per available core. */
   workerThreads: number;
   /** Serve gRPC over TLS with `tlsCertPath` and `tlsKeyPath` (src/main/tls.ts). */
@@ -76,6 +78,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   shutdownGraceMs: 10_000,
   connectionPrefaceTimeoutMs: 10_000,
   maxConnectionsPerPeer: LIMITS.maxConnectionsPerPeer,
+  maxCallsPerPeer: LIMITS.maxCallsPerPeer,
   workerThreads: 0,
   tls: false,
   tlsCertPath: '',
@@ -111,6 +114,7 @@ export const SERVER_ENV_VARS = Object.freeze({
   SVC_RECORDING_MAX_USAGE_KEYS: 'recordingMaxUsageKeys',
   SVC_TRUSTED_PROXIES: 'trustedProxies',
   SVC_MAX_CONNECTIONS_PER_PEER: 'maxConnectionsPerPeer',
+  SVC_MAX_CALLS_PER_PEER: 'maxCallsPerPeer',
 } as const);
 
 /**
@@ -171,6 +175,7 @@ export function resolveServerConfig(
     shutdownGraceMs: requireNonNegativeInteger('shutdownGraceMs', merged.shutdownGraceMs),
     connectionPrefaceTimeoutMs: requireNonNegativeInteger('connectionPrefaceTimeoutMs', merged.connectionPrefaceTimeoutMs),
     maxConnectionsPerPeer: requireNonNegativeInteger('maxConnectionsPerPeer', merged.maxConnectionsPerPeer),
+    maxCallsPerPeer: requireNonNegativeInteger('maxCallsPerPeer', merged.maxCallsPerPeer),
     workerThreads: requireNonNegativeInteger('workerThreads', merged.workerThreads),
     tls,
     ...tlsFiles,

@@ -9,12 +9,15 @@
  * they are decompressed (decompressed-messages.ts). A client address may hold
  * at most `maxConnectionsPerPeer` connections: under a 256-descriptor limit, 240 connections of one
  * host that completed the preface and sent nothing more kept every other client out for the
- * 5 minutes before they counted as idle, and the host could open them again.
+ * 5 minutes before they counted as idle, and the host could open them again. It may have at most
+ * `maxCallsPerPeer` calls in flight, all its connections together: 256 connections of 256 streams that
+ * sent only their headers held 65,536 calls (617 MB) and stalled other callers for seconds.
  */
 import type http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 import { guardDecompressedMessages } from './decompressed-messages';
+import { resetForLimit } from './limit-resets';
 import { guardPartialMessages, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
 import { guardUnsentAnswers, type UnsentAnswerLimits, type UnsentAnswerReset } from './unsent-answers';
 
@@ -39,6 +42,10 @@ export interface GrpcListenerOptions {
   unlimitedPeer: (address: string) => boolean;
   /** A connection reset for being one too many from its address. */
   onConnectionRefused: (address: string) => void;
+  /** Calls in flight from one address, all its connections together; 0 turns the limit off. */
+  maxCallsPerPeer: number;
+  /** A call reset for being one too many in flight from its address. */
+  onCallRefused: (address: string) => void;
   partialMessages: PartialMessageLimits;
   onPartialMessageReset: (reset: PartialMessageReset) => void;
   unsentAnswers: UnsentAnswerLimits;
@@ -49,6 +56,7 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
   const { injector, http2Server } = createInjector(server, options.credentials);
   const partialMessages = guardPartialMessages(http2Server, options.partialMessages, options.onPartialMessageReset);
   guardDecompressedMessages(http2Server, partialMessages);
+  if (options.maxCallsPerPeer > 0) limitCallsPerPeer(http2Server, options);
   const unsentAnswers = guardUnsentAnswers(http2Server, options.unsentAnswers, options.onUnsentAnswerReset);
   /** Connections whose preface has not arrived, by their address pair (the one key both ends of the wait can read). */
   const awaitingPreface = new Map<string, NodeJS.Timeout>();
@@ -121,6 +129,35 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
 }
 
 type Http2ServerOfGrpc = http2.Http2Server | http2.Http2SecureServer;
+
+/**
+ * Resets a stream past `maxCallsPerPeer` calls in flight from its connection's address at once
+ * (ENHANCE_YOUR_CALM: gRPC clients see RESOURCE_EXHAUSTED; the call's line names the limit).
+ * Listeners are per connection, not per call: a stream closes once.
+ */
+function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListenerOptions): void {
+  const callsByPeer = new Map<string, number>();
+  const details = `its client address already has ${options.maxCallsPerPeer} calls in flight (maxCallsPerPeer)`;
+  http2Server.on('session', (session: http2.ServerHttp2Session) => {
+    const peer = session.socket?.remoteAddress;
+    if (peer === undefined || options.unlimitedPeer(peer)) return;
+    const release = () => {
+      const left = callsByPeer.get(peer)! - 1;
+      if (left === 0) callsByPeer.delete(peer);
+      else callsByPeer.set(peer, left);
+    };
+    session.on('stream', (stream: http2.ServerHttp2Stream) => {
+      const inFlight = callsByPeer.get(peer) ?? 0;
+      if (inFlight >= options.maxCallsPerPeer) {
+        resetForLimit(stream, details);
+        options.onCallRefused(peer);
+        return;
+      }
+      callsByPeer.set(peer, inFlight + 1);
+      stream.on('close', release);
+    });
+  });
+}
 
 /**
  * grpc-js's connection injector and the HTTP/2 server behind it, whose sessions tell when a peer's

@@ -1,5 +1,6 @@
 /**
- * Streams the server resets itself for a limit (partial-messages.ts, unsent-answers.ts), and why.
+ * Streams the server resets itself for a limit (partial-messages.ts, unsent-answers.ts,
+ * grpc-listener.ts), and why.
  * grpc-js ends such a call through its listener's onCancel, as it ends one whose client went away, so
  * without this the call's log line and `svc_grpc_requests_total` said CANCELLED, "call ended by the
  * client". The call observer reads the reason here and records what the client was told:

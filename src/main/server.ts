@@ -164,6 +164,8 @@ export class SvcServer {
         maxConnectionsPerPeer: config.maxConnectionsPerPeer,
         unlimitedPeer: (address) => trustedProxies !== undefined && isTrusted(trustedProxies, address),
         onConnectionRefused: connectionRefusalRecorder(metrics, logger, config.maxConnectionsPerPeer),
+        maxCallsPerPeer: config.maxCallsPerPeer,
+        onCallRefused: callRefusalRecorder(metrics, logger, config.maxCallsPerPeer),
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
         unsentAnswers: { ...DEFAULT_UNSENT_ANSWER_LIMITS, ...unsentAnswerLimits },
@@ -183,6 +185,7 @@ export class SvcServer {
           transport: tlsMode(config), apiKeyAuth: apiKeys ? { keys: listedKeyNames(apiKeys.names()), expired: listedKeyNames(apiKeys.expiredNames()) } : false,
           ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {}),
           maxConnectionsPerPeer: config.maxConnectionsPerPeer,
+          maxCallsPerPeer: config.maxCallsPerPeer,
         },
         'svc server listening',
       );
@@ -359,6 +362,18 @@ function connectionRefusalRecorder(metrics: Metrics, logger: Logger, limit: numb
     logRefusal((suppressed) => logger.warn(
       withSuppressed({ caller: 'server', peer }, suppressed),
       `connection refused (reset): ${peer} already has ${limit} open connections (maxConnectionsPerPeer)`,
+    ));
+  };
+}
+
+/** Counts every call reset for being one too many in flight from its address, and logs them at a bounded rate. */
+function callRefusalRecorder(metrics: Metrics, logger: Logger, limit: number): (address: string) => void {
+  const logRefusal = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
+  return (peer) => {
+    metrics.peerCallsRefused.inc();
+    logRefusal((suppressed) => logger.warn(
+      withSuppressed({ caller: 'server', peer }, suppressed),
+      `call refused (stream reset): ${peer} already has ${limit} calls in flight (maxCallsPerPeer)`,
     ));
   };
 }

@@ -90,6 +90,15 @@ export const LIMITS = Object.freeze({
    */
   maxConnectionsPerPeer: 256,
   /**
+   * Calls in flight (HTTP/2 streams) from one client address, all its connections together (trusted
+   * proxies excepted); a stream past it is reset at once (RESOURCE_EXHAUSTED). maxConnectionsPerPeer
+   * times maxConcurrentStreamsPerConnection let one host hold 65,536 calls that sent only their
+   * headers: the server grew from 172 to 789 MB (about 9 KB a call) and other callers' validations
+   * stalled 2.4–5.0 s while they opened and when firstMessageStartMaxMs reset them all at once.
+   * Room for the clients that share an address (a Kubernetes node's 110 pods, 18 calls each).
+   */
+  maxCallsPerPeer: 2_048,
+  /**
    * Bytes of answers written but not yet taken by their clients (HTTP/2 flow control), all
    * connections together; past it the streams holding the most are reset (src/main/unsent-answers.ts).
    */

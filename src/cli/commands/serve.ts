@@ -34,7 +34,7 @@ export class ServeCommand extends SvcCommand {
       Environment: SVC_PORT, SVC_METRICS_PORT, SVC_HOST, SVC_METRICS_HOST, SVC_STORAGE (sqlite|memory|postgres), SVC_DATA_DIR, SVC_DATABASE_URL, LOG_LEVEL
       (debug|info|warn|error), SVC_TLS (true|false), SVC_TLS_CERT, SVC_TLS_KEY, SVC_TLS_CLIENT_CA, SVC_API_KEY_AUTH (true|false),
       SVC_API_KEYS, SVC_API_KEYS_FILE, SVC_WORKER_THREADS, SVC_IMMUTABLE_VERSIONS (true|false), SVC_ALLOW_UNKNOWN_ENVIRONMENTS (true|false),
-      SVC_TRUSTED_PROXIES (comma-separated), SVC_MAX_CONNECTIONS_PER_PEER.
+      SVC_TRUSTED_PROXIES (comma-separated), SVC_MAX_CONNECTIONS_PER_PEER, SVC_MAX_CALLS_PER_PEER.
       Flags take precedence over the environment.
     `,
     examples: [
@@ -65,6 +65,7 @@ export class ServeCommand extends SvcCommand {
   trustedProxies = Option.String('--trusted-proxies', { description: 'Comma-separated addresses and CIDR ranges of proxies whose x-forwarded-for names the caller' });
   recordingRetentionDays = Option.String('--recording-retention-days', { description: `Recorded usage not seen for this many days is removed (default ${DEFAULT_SERVER_CONFIG.recordingRetentionDays})` });
   recordingMaxUsageKeys = Option.String('--recording-max-usage-keys', { description: `Aggregate rows of recorded usage kept at most (default ${DEFAULT_SERVER_CONFIG.recordingMaxUsageKeys})` });
+  maxCallsPerPeer = Option.String('--max-calls-per-peer', { description: `Calls in flight one client address may hold, all its connections together, trusted proxies excepted (default ${DEFAULT_SERVER_CONFIG.maxCallsPerPeer}; 0: no limit)` });
   maxConnectionsPerPeer = Option.String('--max-connections-per-peer', { description: `Open connections one client address may hold, trusted proxies excepted (default ${DEFAULT_SERVER_CONFIG.maxConnectionsPerPeer}, or a quarter of the open-file limit when lower; 0: no limit)` });
 
   protected override async run(): Promise<number> {
@@ -101,6 +102,7 @@ export class ServeCommand extends SvcCommand {
         recordingMaxUsageKeys: this.recordingMaxUsageKeys === undefined ? undefined : parseCount('--recording-max-usage-keys', this.recordingMaxUsageKeys),
         trustedProxies: this.trustedProxies?.split(','),
         maxConnectionsPerPeer: this.maxConnectionsPerPeer === undefined ? undefined : parseCount('--max-connections-per-peer', this.maxConnectionsPerPeer),
+        maxCallsPerPeer: this.maxCallsPerPeer === undefined ? undefined : parseCount('--max-calls-per-peer', this.maxCallsPerPeer),
       });
     } catch (error) {
       process.off('SIGTERM', onStopSignal);
