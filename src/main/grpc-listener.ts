@@ -13,9 +13,10 @@
  * `maxCallsPerPeer` calls in flight, all its connections together: 256 connections of 256 streams that
  * sent only their headers held 65,536 calls (617 MB) and stalled other callers for seconds.
  */
-import type http2 from 'node:http2';
+import http2 from 'node:http2';
 import net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
+import { LIMITS } from '../shared/limits';
 import { guardDecompressedMessages } from './decompressed-messages';
 import { resetForLimit } from './limit-resets';
 import { guardPartialMessages, type PartialMessageLimits, type PartialMessageReset } from './partial-messages';
@@ -132,8 +133,9 @@ type Http2ServerOfGrpc = http2.Http2Server | http2.Http2SecureServer;
 
 /**
  * Resets a stream past `maxCallsPerPeer` calls in flight from its connection's address at once
- * (ENHANCE_YOUR_CALM: gRPC clients see RESOURCE_EXHAUSTED; the call's line names the limit).
- * Listeners are per connection, not per call: a stream closes once.
+ * (ENHANCE_YOUR_CALM: gRPC clients see RESOURCE_EXHAUSTED; the call's line names the limit), and
+ * closes a connection that has had maxRefusedCallsPerConnection calls reset so. Listeners are per
+ * connection, not per call: a stream closes once.
  */
 function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListenerOptions): void {
   const callsByPeer = new Map<string, number>();
@@ -146,11 +148,17 @@ function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListener
       if (left === 0) callsByPeer.delete(peer);
       else callsByPeer.set(peer, left);
     };
+    let refused = 0;
     session.on('stream', (stream: http2.ServerHttp2Stream) => {
       const inFlight = callsByPeer.get(peer) ?? 0;
       if (inFlight >= options.maxCallsPerPeer) {
         resetForLimit(stream, details);
         options.onCallRefused(peer);
+        if (++refused === LIMITS.maxRefusedCallsPerConnection) {
+          // GOAWAY first: destroy(error, code) would emit the error on a session grpc-js listens to for none.
+          session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+          session.destroy();
+        }
         return;
       }
       callsByPeer.set(peer, inFlight + 1);

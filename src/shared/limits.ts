@@ -99,6 +99,13 @@ export const LIMITS = Object.freeze({
    */
   maxCallsPerPeer: 2_048,
   /**
+   * Calls one connection may have reset for maxCallsPerPeer before the connection is closed (GOAWAY
+   * ENHANCE_YOUR_CALM), as Node closes one whose client opens streams past the advertised limit 100
+   * times. A stream the server resets frees its slot at once: without it, a connection kept opening
+   * streams that were built and reset (25,000 in 6 s), and other callers' validations took up to 1.1 s.
+   */
+  maxRefusedCallsPerConnection: 100,
+  /**
    * Bytes of answers written but not yet taken by their clients (HTTP/2 flow control), all
    * connections together; past it the streams holding the most are reset (src/main/unsent-answers.ts).
    */

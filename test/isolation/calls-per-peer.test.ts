@@ -2,7 +2,8 @@
  * One client address holds at most maxCallsPerPeer calls in flight, all its connections together.
  * Before, maxConnectionsPerPeer (256) connections of 256 streams that sent only their headers held
  * 65,536 calls: the server grew from 172 to 789 MB and other callers' validations stalled 2.4–3.2 s
- * when firstMessageStartMaxMs reset them all at once, 1.3 s when their client closed them. The hostile
+ * when firstMessageStartMaxMs reset them all at once, 1.3 s when their client closed them. A
+ * connection that keeps opening calls past the limit is closed (maxRefusedCallsPerConnection). The hostile
  * client here connects from 127.0.0.2 (Linux routes all of 127.0.0.0/8 to loopback), so that the
  * neighbour, from 127.0.0.1, is another address.
  */
@@ -11,6 +12,7 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { test } from 'node:test';
 import { ConfigError, resolveServerConfig } from '../../src/main/config';
+import { LIMITS } from '../../src/shared/limits';
 import { captureLogs } from '../helpers/log-capture';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
 import { startTestServer } from '../helpers/server';
@@ -35,20 +37,20 @@ function headersOnly(session: http2.ClientHttp2Session): HeldCall {
   return { stream, closed: new Promise((resolve) => stream.once('close', () => resolve(stream.rstCode ?? 0))) };
 }
 
+function connectFrom(localAddress: string, port: number): http2.ClientHttp2Session {
+  const session = http2.connect(`http://127.0.0.1:${port}`, { createConnection: () => net.connect({ host: '127.0.0.1', port, localAddress }) });
+  session.on('error', () => undefined);
+  return session;
+}
+
 function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'open'> {
   return Promise.race([promise, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), ms))]);
 }
 
-test('calls past maxCallsPerPeer from one address are reset at once, on every connection of it; other addresses are served; a call that ends frees its slot', async () => {
+test('calls past maxCallsPerPeer from one address are reset at once, on every connection of it; other addresses are served; a call that ends frees its slot; a connection that keeps trying is closed', async () => {
   const logs = captureLogs('info');
   const server = await startTestServer({ maxCallsPerPeer: LIMIT, logger: logs.logger });
-  const sessions = [0, 1].map(() => {
-    const session = http2.connect(`http://127.0.0.1:${server.server.port}`, {
-      createConnection: () => net.connect({ host: '127.0.0.1', port: server.server.port, localAddress: HOSTILE_ADDRESS }),
-    });
-    session.on('error', () => undefined);
-    return session;
-  });
+  const sessions = [0, 1].map(() => connectFrom(HOSTILE_ADDRESS, server.server.port));
   try {
     await registerSchema(server.client, 'users', USERS_SCHEMA_TEXT);
     const interaction = getUserInteraction('users', '42', VALID_USER);
@@ -80,6 +82,17 @@ test('calls past maxCallsPerPeer from one address are reset at once, on every co
     assert.equal(scrape.value('svc_grpc_requests_total', { method: 'ValidateInteraction', status: 'RESOURCE_EXHAUSTED' }), reset + 1);
     assert.ok(logs.lines().some((line) => line.level === 'warn' && /call refused \(stream reset\): 127\.0\.0\.2 already has 32 calls in flight \(maxCallsPerPeer\)/.test(String(line.msg))), logs.text());
     assert.ok(logs.lines().some((line) => line.msg === 'call failed' && /stream reset by the server: its client address already has 32 calls in flight \(maxCallsPerPeer\)/.test(String(line.details))), logs.text());
+
+    // A stream the server resets frees its slot at once: a connection that keeps opening them past the
+    // limit is closed, as Node closes one opening streams past the advertised limit.
+    const persistent = connectFrom(HOSTILE_ADDRESS, server.server.port);
+    sessions.push(persistent);
+    const goaway = new Promise<number>((resolve) => persistent.once('goaway', (code) => resolve(code)));
+    const sessionClosed = new Promise<void>((resolve) => persistent.once('close', () => resolve()));
+    for (let i = 0; i < LIMITS.maxRefusedCallsPerConnection + 20; i++) headersOnly(persistent);
+    assert.equal(await settledWithin(goaway, 2_000), http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    assert.notEqual(await settledWithin(sessionClosed, 2_000), 'open', 'the connection is closed');
+    assert.equal(await settledWithin(held[outcomes.indexOf('open', outcomes.indexOf('open') + 1)]!.closed, 200), 'open', 'calls of the address on its other connections go on');
   } finally {
     for (const session of sessions) session.destroy();
     await server.close();
