@@ -258,6 +258,14 @@ export const LIMITS = Object.freeze({
    * versions are not compatible). Each costs the main thread about 4 µs and the answer about 240 bytes.
    */
   compareMaxChanges: 10_000,
+  /**
+   * Compare: characters of the changes one comparison lists (paths, descriptions, old and new values,
+   * all changes together); more fail with LIMIT_EXCEEDED. compareMaxChanges alone let changes of long
+   * paths or values through: 8,000 changes of one 10,000-character path (a 36 KB document) listed
+   * 161 M characters. 8 Mi is about three times 10,000 changes of ordinary size, and its answer
+   * (at most 3 bytes a character in UTF-8) fits maxGrpcMessageBytes.
+   */
+  compareMaxChangeChars: 8 * 1024 * 1024, // 8 Mi characters
   /** Compare: longest a comparison may run on its thread before it is stopped (LIMIT_EXCEEDED). */
   compareMaxMs: 60_000, // 1 min
   /** Intake: longest reading one registered text may take (parse, convert, check) before it is stopped. */

@@ -130,6 +130,21 @@ test('more breaking changes than maxChanges fail with LIMIT_EXCEEDED, never a pa
   assert.throws(() => compareDocuments(endpoints(LIMITS.compareMaxChanges + 1), endpoints(0)), /compareMaxChanges/);
 });
 
+test('changes whose characters pass maxChangeChars fail with LIMIT_EXCEEDED, however few they are', () => {
+  /** One endpoint with a long path, removed: one change that repeats the path in its path, description and old value. */
+  const longPath = (present: boolean): OpenApiDocument => ({
+    openapi: '3.0.3',
+    info: { title: 'Long', version: '1.0.0' },
+    paths: present ? { [`/${'a'.repeat(1_000)}`]: { get: { responses: { '200': { description: 'ok' } } } } } : {},
+  });
+  assert.equal(compareDocuments(longPath(true), longPath(false), { maxChangeChars: 5_000 }).length, 1);
+  assert.throws(() => compareDocuments(longPath(true), longPath(false), { maxChangeChars: 2_000 }), (error: unknown) => {
+    assert.ok(isSvcError(error) && error.code === ErrorCode.LIMIT_EXCEEDED, String(error));
+    assert.match(error.message, /more than 2000 characters to list \(compareMaxChangeChars/);
+    return true;
+  });
+});
+
 test('dangling references and boolean schemas compare as unknown instead of failing', () => {
   const document = (schema: unknown): OpenApiDocument =>
     ({

@@ -8,12 +8,15 @@ export interface CompareOptions {
   maxDepth?: number;
   /** Breaking changes listed at most; more fail the comparison instead of filling memory and the wire. */
   maxChanges?: number;
+  /** Characters of the changes listed (paths, descriptions, old and new values) at most; more fail the comparison too. */
+  maxChangeChars?: number;
 }
 
 export interface CompareLimits {
   maxSteps: number;
   maxDepth: number;
   maxChanges: number;
+  maxChangeChars: number;
 }
 
 export function compareLimits(options: CompareOptions = {}): CompareLimits {
@@ -21,5 +24,6 @@ export function compareLimits(options: CompareOptions = {}): CompareLimits {
     maxSteps: options.maxSteps ?? LIMITS.compareMaxSteps,
     maxDepth: options.maxDepth ?? LIMITS.compareMaxDepth,
     maxChanges: options.maxChanges ?? LIMITS.compareMaxChanges,
+    maxChangeChars: options.maxChangeChars ?? LIMITS.compareMaxChangeChars,
   };
 }
