@@ -332,6 +332,13 @@ export const LIMITS = Object.freeze({
   /** Compare: comparison results kept by the server per pair of content hashes (entries, least recently used out). */
   compareCacheEntries: 64,
   /**
+   * Compare: characters of the changes those kept results list, all together (breakingChangeChars);
+   * the least recently used go first. Counted by entries alone, 64 results near
+   * compareMaxChangeChars, from 65 versions of a 26 KB document registered and compared in 29 s,
+   * held 640 MB of the main thread's heap. Ordinary results are a few KB; 10,000 ordinary changes about 2.4 M.
+   */
+  compareCacheMaxChars: 32 * 1024 * 1024, // 32 Mi characters
+  /**
    * CanIDeploy: breaking changes listed per consumer (relevant_changes, then unreached_changes); the
    * rest are counted in omitted_changes. Every consumer of an endpoint with thousands of changes
    * listed them all: 800 consumers of 5,000 changes built 4 million wire objects on the main thread

@@ -33,3 +33,19 @@ export function breakingChangesDocument(version: string, changed: boolean, opera
   }]));
   return JSON.stringify({ openapi: '3.0.3', info: { title: 'gate', version }, paths });
 }
+
+/**
+ * Every HTTP method of one path of `pathChars` characters answers the component S of 1,000 properties,
+ * integers or strings when `changed`: between the two, 8,000 breaking changes that each repeat the path.
+ */
+export function longPathChangesDocument(version: string, changed: boolean, pathChars: number): string {
+  const properties = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`p${i}`, { type: changed ? 'string' : 'integer' }]));
+  const operation = { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S' } } } } } };
+  const methods = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'long path', version },
+    paths: { [`/${'a'.repeat(pathChars)}`]: Object.fromEntries(methods.map((method) => [method, operation])) },
+    components: { schemas: { S: { type: 'object', properties } } },
+  });
+}

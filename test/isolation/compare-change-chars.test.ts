@@ -9,12 +9,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS } from '../../src/shared/limits';
+import { longPathChangesDocument } from '../helpers/documents';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerSchema } from '../helpers/validation';
 
+/** Characters of the one path: 8,000 changes repeating it pass compareMaxChangeChars 19 times over. */
 const PATH_CHARS = 10_000;
-const PROPERTIES = 1_000;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 /** The hostile call's answer, well under the 21 s it took (and an answer it could not get) before. */
 const HOSTILE_BOUND_MS = 8_000;
 /** A neighbour's validation while the comparison runs and answers. */
@@ -22,17 +22,7 @@ const NEIGHBOUR_BOUND_MS = 400;
 /** Growth of the server's process (in-process server) over the hostile calls; 790 MB before. */
 const RSS_GROWTH_BOUND_BYTES = 300 * 1024 * 1024;
 
-/** Every method of one long path answers the component S; in the changed version S's properties are strings. */
-function longPathDocument(version: string, changed: boolean): string {
-  const properties = Object.fromEntries(Array.from({ length: PROPERTIES }, (_, i) => [`p${i}`, { type: changed ? 'string' : 'integer' }]));
-  const operation = { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S' } } } } } };
-  return JSON.stringify({
-    openapi: '3.0.3',
-    info: { title: 'long path', version },
-    paths: { [`/${'a'.repeat(PATH_CHARS)}`]: Object.fromEntries(METHODS.map((method) => [method, operation])) },
-    components: { schemas: { S: { type: 'object', properties } } },
-  });
-}
+const longPathDocument = (version: string, changed: boolean) => longPathChangesDocument(version, changed, PATH_CHARS);
 
 let server: TestServer;
 before(async () => {

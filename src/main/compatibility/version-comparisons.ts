@@ -6,7 +6,7 @@
  * on a miss, the documents' JSON text.
  */
 import { LIMITS } from '../../shared/limits';
-import type { BreakingChangeRecord } from '../../shared/compare';
+import { breakingChangeChars, type BreakingChangeRecord } from '../../shared/compare';
 import type { Metrics } from '../metrics';
 import { LruCache } from '../../shared/lru-cache';
 import type { SchemaRegistry } from '../registry/schema-registry';
@@ -17,7 +17,10 @@ export type CompareVersions = (schemaId: string, oldVersion: string, newVersion:
 
 export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: Comparisons; metrics: Metrics }): CompareVersions {
   const { schemas, comparisons, metrics } = parts;
-  const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries);
+  const results = new LruCache<string, BreakingChangeRecord[]>(LIMITS.compareCacheEntries, {
+    maxWeight: LIMITS.compareCacheMaxChars,
+    weigh: (changes) => changes.reduce((chars, change) => chars + breakingChangeChars(change), 0),
+  });
   return async (schemaId, oldVersion, newVersion, caller) => {
     const key = `${schemas.versionRef(schemaId, oldVersion).hash}>${schemas.versionRef(schemaId, newVersion).hash}`;
     const cached = results.get(key);

@@ -25,6 +25,11 @@ export interface BreakingChangeRecord {
   newValue: string;
 }
 
+/** Characters of a change's text fields: what it costs an answer, and the memory a kept list holds (a string's length is known without copying it). */
+export function breakingChangeChars(change: BreakingChangeRecord): number {
+  return change.path.length + change.method.length + change.description.length + change.oldValue.length + change.newValue.length;
+}
+
 /** Proto numeric value of a change type (1..6). */
 export function breakingChangeTypeNumber(type: BreakingChangeType): number {
   return BREAKING_CHANGE_TYPES.indexOf(type) + 1;

@@ -9,7 +9,7 @@ import { listOperations, type OperationEntry } from '../openapi/operations';
 import { isJsonObject, type JsonValue } from '../json';
 import { refToPointer, resolveJsonPointer } from '../openapi/refs';
 import { basePathsOf, serverPathPrefixes } from '../openapi/servers';
-import type { BreakingChangeRecord } from './breaking-change';
+import { breakingChangeChars, type BreakingChangeRecord } from './breaking-change';
 import { sortChanges, type SortableChange } from './change-order';
 import { compareLimits, type CompareOptions } from './compare-options';
 import { createCompareSession, type CompareSession } from './compare-session';
@@ -46,7 +46,7 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
     // Each change repeats its path (and pointer, field and values): 8,000 changes of one operation with
     // a 10,000-character path made a 36 KB pair of documents list 161 M characters, built for 21 s and
     // sent to the main thread (900 MB of memory) for an answer too large for any gRPC message.
-    chars += changeChars(change.record);
+    chars += breakingChangeChars(change.record);
     if (chars > limits.maxChangeChars) {
       throw limitExceeded(`the breaking changes between the versions take more than ${limits.maxChangeChars} characters to list (compareMaxChangeChars: their paths, descriptions and values), too many to list; they are not compatible`);
     }
@@ -63,11 +63,6 @@ export function compareDocuments(oldDoc: OpenApiDocument, newDoc: OpenApiDocumen
     }
   }
   return sortChanges(found);
-}
-
-/** What a change costs the answer: the characters of its text fields (a string's length is known without copying it). */
-function changeChars(record: BreakingChangeRecord): number {
-  return record.path.length + record.method.length + record.description.length + record.oldValue.length + record.newValue.length;
 }
 
 function operationKey(entry: OperationEntry): string {

@@ -1,6 +1,6 @@
 export { compareDocuments } from './compare-documents';
 export type { CompareOptions } from './compare-options';
-export { BREAKING_CHANGE_TYPES, breakingChangeTypeNumber, toBreakingChangeWire } from './breaking-change';
+export { BREAKING_CHANGE_TYPES, breakingChangeChars, breakingChangeTypeNumber, toBreakingChangeWire } from './breaking-change';
 export type { BreakingChangeRecord, BreakingChangeType, BreakingChangeWire } from './breaking-change';
 export { isChangeRelevantToEndpoint, changesRelevantToEndpoints, changeKey, endpointKeys } from './relevance';
 export type { ChangeLocation, EndpointRef } from './relevance';
