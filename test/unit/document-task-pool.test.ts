@@ -9,6 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { compareDocuments } from '../../src/shared/compare';
 import { ErrorCode, SvcError } from '../../src/shared/errors';
 import { generateResponse } from '../../src/shared/fixture-generator';
@@ -234,6 +236,30 @@ test("a thread nobody else may take is lent: a caller's intake does not wait for
     assert.ok(ends[1]! >= 2 * fixtureMs, `fixtures ended at ${ends.map(Math.round).join(', ')} ms`);
   } finally {
     await pool.close();
+  }
+});
+
+test("a lent task's budget fires however often the heap is collected", async () => {
+  setFlagsFromString('--expose-gc');
+  const collectGarbage = runInNewContext('gc') as () => void;
+  const intakeMs = 500;
+  const pool = new DocumentTaskPool({ threads: 2, budgetMs: budgets(20_000, { intake: intakeMs }) });
+  const holding = assert.rejects(slowFixture(pool, TEAM_A), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE);
+  const collecting = setInterval(collectGarbage, 50);
+  try {
+    // Team A's fixture holds its share: the intake runs on the other thread, lent. Its intake takes seconds.
+    const started = performance.now();
+    await assert.rejects(pool.run({ kind: 'intake', text: largeApiDocument('1.0.0', { operations: 2_500, depth: 3, width: 8 }) }, TEAM_A), (error: SvcError) => {
+      assert.equal(error.code, ErrorCode.LIMIT_EXCEEDED);
+      assert.match(error.message, /\(intakeMaxMs\)/);
+      return true;
+    });
+    // It ran 4.7 s when the budget's timeout signal, combined with the loan's by AbortSignal.any, was collected.
+    assert.ok(performance.now() - started < intakeMs + 1_500, `the lent intake was stopped after ${Math.round(performance.now() - started)} ms`);
+  } finally {
+    clearInterval(collecting);
+    await pool.close();
+    await holding;
   }
 });
 
