@@ -24,7 +24,10 @@
  *   last start is longest ago starts its oldest task. A caller arriving behind two busy ones waits
  *   for one task, not for their queues;
  * - at most `maxQueuedPerCaller` tasks of one caller, and `maxQueued` in all, wait; more are refused
- *   with RESOURCE_EXHAUSTED.
+ *   with RESOURCE_EXHAUSTED;
+ * - a task whose asker has gone (its call cancelled or past its deadline) is dropped while it waits, and
+ *   stopped while it runs (looked at every `goneCheckMs`): six fixtures whose callers' 1 s deadlines
+ *   had passed kept the fixture thread for a minute, and every other caller's fixture waited 8–9 s.
  * Who a caller is (API key name, else client host) is decided by the service (auth/principal.ts).
  */
 import path from 'node:path';
@@ -55,6 +58,8 @@ export interface DocumentTaskPoolOptions {
   budgetMs: Readonly<Record<TaskKind, number>>;
   /** Old-generation heap of a thread; a task that needs more is stopped. */
   maxHeapBytes: number;
+  /** How often running tasks are looked at for askers that have gone (their threads are then freed). */
+  goneCheckMs: number;
   /** The worker entry (compiled JavaScript). */
   filename: string;
   logger: Logger | undefined;
@@ -71,6 +76,7 @@ export const DEFAULT_DOCUMENT_TASK_POOL_OPTIONS: Readonly<DocumentTaskPoolOption
     intake: LIMITS.intakeMaxMs, compare: LIMITS.compareMaxMs, fixture: LIMITS.fixtureMaxMs, operations: LIMITS.operationsMaxMs, observe: LIMITS.observeMaxMs,
   }),
   maxHeapBytes: LIMITS.documentTaskMaxHeapBytes,
+  goneCheckMs: 250,
   filename: path.resolve(__dirname, '../workers/document-task.js'),
   logger: undefined,
 });
@@ -101,6 +107,17 @@ interface WaitingTask {
   share: CallerShare;
   resolve: (result: DocumentTaskResult) => void;
   reject: (error: unknown) => void;
+  /** Whether whoever waits for the answer has gone (cancelled, past its deadline); undefined: it never goes. */
+  gone: (() => boolean) | undefined;
+}
+
+/** A running task whose asker may go: stopped when it has. */
+interface Watched {
+  gone: () => boolean;
+  /** The task's controller (#start). */
+  stop: AbortController;
+  /** Stopped because its asker went: the task fails with CANCELLED. */
+  dropped: boolean;
 }
 
 /** A task running beyond its caller's share, on a thread lent until another caller needs it. */
@@ -139,10 +156,14 @@ export class DocumentTaskPool {
   #starts = 0;
   /** Tasks running on lent threads, oldest first. */
   readonly #loans = new Set<Loan>();
+  /** Running tasks whose askers may go. */
+  readonly #watched = new Set<Watched>();
+  /** Looks at #watched and the waiting tasks while any of them has an asker that may go. */
+  #goneCheck: NodeJS.Timeout | undefined;
 
   constructor(options: Partial<DocumentTaskPoolOptions> = {}) {
     const merged: DocumentTaskPoolOptions = { ...DEFAULT_DOCUMENT_TASK_POOL_OPTIONS, ...options };
-    for (const name of ['threads', 'maxQueued', 'maxQueuedPerCaller', 'idleTimeoutMs', 'maxHeapBytes'] as const) {
+    for (const name of ['threads', 'maxQueued', 'maxQueuedPerCaller', 'idleTimeoutMs', 'maxHeapBytes', 'goneCheckMs'] as const) {
       if (!Number.isSafeInteger(merged[name]) || merged[name] < 1) throw new TypeError(`options.${name} must be a positive integer`);
     }
     this.#options = merged;
@@ -162,12 +183,16 @@ export class DocumentTaskPool {
 
   /**
    * Runs one task off the main thread, counted against `caller`'s share (auth/principal.ts `callerOf`,
-   * or INTERNAL_CALLER). Rejects with the engine's SvcError, LIMIT_EXCEEDED when the task ran over its
-   * time budget or the heap limit, OVERLOADED when too many tasks of the caller or in all wait, or
-   * UNAVAILABLE when its thread stopped or the pool is closed.
+   * or INTERNAL_CALLER). `gone` tells whether the asker has gone (a call cancelled or past its
+   * deadline): the task is then dropped, or stopped, and rejects with CANCELLED. Rejects with the
+   * engine's SvcError, LIMIT_EXCEEDED when the task ran over its time budget or the heap limit,
+   * OVERLOADED when too many tasks of the caller or in all wait, or UNAVAILABLE when its thread
+   * stopped or the pool is closed.
    */
-  async run<K extends DocumentTaskAnswer['kind']>(task: DocumentTask, caller: string): Promise<Extract<DocumentTaskAnswer, { kind: K }>> {
+  async run<K extends DocumentTaskAnswer['kind']>(task: DocumentTask, caller: string, gone?: () => boolean): Promise<Extract<DocumentTaskAnswer, { kind: K }>> {
     if (this.#closing) throw unavailable('the document task pool is closed');
+    // Tasks nobody waits for any more do not count against the limits below.
+    this.#dropGoneWaiting();
     const { maxQueued, maxQueuedPerCaller } = this.#options;
     const share = this.#callers.get(caller) ?? { caller, running: 0, waiting: 0, lastStart: 0 };
     if (share.waiting >= maxQueuedPerCaller) {
@@ -185,7 +210,8 @@ export class DocumentTaskPool {
     this.#callers.set(caller, share);
     const result = await new Promise<DocumentTaskResult>((resolve, reject) => {
       share.waiting++;
-      this.#waiting.push({ task, share, resolve, reject });
+      this.#waiting.push({ task, share, resolve, reject, gone });
+      if (gone) this.#goneCheck ??= setInterval(this.#checkGone, this.#options.goneCheckMs).unref();
       this.#startWaiting();
     });
     if (!result.ok) throw new SvcError(result.code, result.message);
@@ -196,6 +222,7 @@ export class DocumentTaskPool {
   /** Stops the threads; tasks running or waiting fail with UNAVAILABLE. Idempotent. */
   close(): Promise<void> {
     if (!this.#closing) {
+      clearInterval(this.#goneCheck);
       for (const waiting of this.#waiting.splice(0)) waiting.reject(unavailable('the document task pool is closed'));
       this.#callers.clear();
       this.#closing = this.#piscina?.destroy() ?? Promise.resolve();
@@ -209,6 +236,7 @@ export class DocumentTaskPool {
    */
   #startWaiting(): void {
     const { threads } = this.#options;
+    this.#dropGoneWaiting();
     while (!this.#closing && this.#runningCount() < threads) {
       const index = this.#nextToStart();
       const onLoan = index < 0;
@@ -269,19 +297,51 @@ export class DocumentTaskPool {
     latest.stop.abort();
   }
 
+  /** Drops the waiting tasks whose askers have gone: nobody reads their answers. */
+  #dropGoneWaiting(): void {
+    for (let index = this.#waiting.length - 1; index >= 0; index--) {
+      const waiting = this.#waiting[index]!;
+      if (waiting.gone?.() !== true) continue;
+      this.#waiting.splice(index, 1);
+      waiting.share.waiting--;
+      this.#forgetIfIdle(waiting.share);
+      waiting.reject(cancelled(waiting.task));
+    }
+  }
+
+  /** Stops the running tasks whose askers have gone, and drops such waiting tasks (and the documents they hold). */
+  #checkGone = (): void => {
+    for (const watched of this.#watched) {
+      if (!watched.gone()) continue;
+      watched.dropped = true;
+      watched.stop.abort();
+    }
+    this.#dropGoneWaiting();
+    if (this.#watched.size === 0 && !this.#waiting.some((waiting) => waiting.gone)) {
+      clearInterval(this.#goneCheck);
+      this.#goneCheck = undefined;
+    }
+  };
+
+  #forgetIfIdle(share: CallerShare): void {
+    if (share.running === 0 && share.waiting === 0) this.#callers.delete(share.caller);
+  }
+
   #runningCount(): number {
     return TASK_KINDS.reduce((count, kind) => count + this.#running[kind], 0);
   }
 
   #start(waiting: WaitingTask, onLoan: boolean): void {
-    const { task, share, resolve, reject } = waiting;
-    // One controller, stopped by the budget's timer or the loan's end. Not AbortSignal.any over
-    // AbortSignal.timeout: the timeout can be collected before it fires (nodejs/node#57736), and a
-    // lent intake then ran 4.7 s past its 0.5 s budget.
+    const { task, share, resolve, reject, gone } = waiting;
+    // One controller, stopped by the budget's timer, the loan's end or the asker's going. Not
+    // AbortSignal.any over AbortSignal.timeout: the timeout can be collected before it fires
+    // (nodejs/node#57736), and a lent intake then ran 4.7 s past its 0.5 s budget.
     const stop = new AbortController();
     const budget = setTimeout(() => stop.abort(), this.#options.budgetMs[task.kind]);
     const loan: Loan | undefined = onLoan ? { waiting, stop, reclaimed: false } : undefined;
     if (loan) this.#loans.add(loan);
+    const watched: Watched | undefined = gone ? { gone, stop, dropped: false } : undefined;
+    if (watched) this.#watched.add(watched);
     this.#running[task.kind]++;
     share.waiting--;
     share.running++;
@@ -293,6 +353,10 @@ export class DocumentTaskPool {
       running = Promise.reject(error);
     }
     running.then(resolve, (error: unknown) => {
+      if (watched?.dropped && !this.#closing) {
+        reject(cancelled(task));
+        return;
+      }
       if (!loan?.reclaimed || this.#closing) {
         reject(this.#failure(task, error));
         return;
@@ -303,9 +367,10 @@ export class DocumentTaskPool {
     }).finally(() => {
       clearTimeout(budget);
       if (loan) this.#loans.delete(loan);
+      if (watched) this.#watched.delete(watched);
       this.#running[task.kind]--;
       share.running--;
-      if (share.running === 0 && share.waiting === 0) this.#callers.delete(share.caller);
+      this.#forgetIfIdle(share);
       this.#startWaiting();
     });
   }
@@ -352,6 +417,10 @@ function threadShare(options: DocumentTaskPoolOptions, name: 'fixtureThreads' | 
     throw new TypeError(`options.${name} must be an integer from 1 to options.threads`);
   }
   return share;
+}
+
+function cancelled(task: DocumentTask): SvcError {
+  return new SvcError(ErrorCode.CANCELLED, `the caller cancelled the call or its deadline passed; ${WHAT[task.kind].undone}`);
 }
 
 function unavailable(message: string): SvcError {

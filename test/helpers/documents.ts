@@ -49,3 +49,16 @@ export function longPathChangesDocument(version: string, changed: boolean, pathC
     components: { schemas: { S: { type: 'object', properties } } },
   });
 }
+
+/**
+ * 9,999 items, each picked from an enum of 30,000 members checked one by one: generating a response
+ * for GET /grid runs until fixtureMaxMs (10 s) stops it (about a minute otherwise), well within
+ * fixtureMaxGeneratedChars.
+ */
+export const SLOW_FIXTURE_DOCUMENT = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Grid', version: '1.0.0' },
+  paths: { '/grid': { get: { responses: { 200: { description: 'ok', content: { 'application/json': {
+    schema: { type: 'array', minItems: 9_999, items: { type: 'string', enum: Array.from({ length: 30_000 }, (_, i) => `v${i}`) } },
+  } } } } } } },
+});

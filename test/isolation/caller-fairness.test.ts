@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { largeApiDocument } from '../helpers/large-documents';
-import { minimalDocument } from '../helpers/documents';
+import { SLOW_FIXTURE_DOCUMENT, minimalDocument } from '../helpers/documents';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY_A = 'team-a-key-Lk3Jh5Gf7Ds9';
@@ -29,18 +29,6 @@ const B_MAX_MS = 2_000;
 /** Longest the test waits for A's calls to reach the pool's queue. */
 const QUEUE_WAIT_MS = 20_000;
 
-/**
- * 9,999 items, each picked from an enum of 30,000 members checked one by one: generating a response
- * runs until fixtureMaxMs (10 s) stops it (about a minute otherwise), well within fixtureMaxGeneratedChars.
- */
-const GRID_SCHEMA = JSON.stringify({
-  openapi: '3.0.3',
-  info: { title: 'Grid', version: '1.0.0' },
-  paths: { '/grid': { get: { responses: { 200: { description: 'ok', content: { 'application/json': {
-    schema: { type: 'array', minItems: 9_999, items: { type: 'string', enum: Array.from({ length: 30_000 }, (_, i) => `v${i}`) } },
-  } } } } } } },
-});
-
 function withKey(key: string): grpc.Metadata {
   const metadata = new grpc.Metadata();
   metadata.set('x-api-key', key);
@@ -53,7 +41,7 @@ before(async () => {
   const register = (key: string, schemaId: string, content: string) =>
     server.client.call('RegisterSchema', { schema_id: schemaId, schema_content: content }, { metadata: withKey(key) });
   // Two callers at once start both threads, so B's timed call below pays for no thread start.
-  const warmed = await Promise.all([register(KEY_A, 'grid', GRID_SCHEMA), register(KEY_B, 'warm-up', minimalDocument())]);
+  const warmed = await Promise.all([register(KEY_A, 'grid', SLOW_FIXTURE_DOCUMENT), register(KEY_B, 'warm-up', minimalDocument())]);
   for (const answer of warmed) assert.equal(answer.success, true, answer.message);
 });
 after(() => server.close());

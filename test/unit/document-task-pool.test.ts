@@ -315,6 +315,32 @@ test('at most maxQueuedPerCaller tasks of one caller wait: the next is refused w
   }
 });
 
+test("a task whose asker has gone is dropped while it waits (its room in the caller's queue freed) and stopped while it runs, with CANCELLED", async () => {
+  const pool = new DocumentTaskPool({ threads: 1, maxQueuedPerCaller: 1, goneCheckMs: 20, budgetMs: budgets(30_000) });
+  try {
+    const gone = { running: false, waiting: false };
+    const isCancelled = (error: SvcError) => error.code === ErrorCode.CANCELLED && /the caller cancelled the call or its deadline passed; no fixture was generated/.test(error.message);
+    const fixture = (asker: keyof typeof gone) =>
+      pool.run({ kind: 'fixture', document: SLOW_FIXTURE_DOCUMENT, spec: { method: 'GET', path: '/grid' }, output: 'response' }, TEAM_A, () => gone[asker]);
+    const running = assert.rejects(fixture('running'), isCancelled);
+    const waiting = assert.rejects(fixture('waiting'), isCancelled);
+    assert.equal(pool.waiting, 1, "the caller's queue is full");
+    gone.waiting = true;
+    const finished: string[] = [];
+    const next = quickIntake(pool, TEAM_A, finished, 'next');
+    await waiting;
+    const stopping = performance.now();
+    gone.running = true;
+    await running;
+    // A 30 s fixture, stopped at the next look (20 ms) and its thread's end.
+    assert.ok(performance.now() - stopping < 5_000, `the abandoned fixture ran ${Math.round(performance.now() - stopping)} ms more`);
+    await next;
+    assert.deepEqual(finished, ['next']);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('callers take turns when a thread frees: the one whose last start is longest ago goes first, its oldest task first', async () => {
   const pool = new DocumentTaskPool({ threads: 1, budgetMs: budgets(600) });
   try {
@@ -356,6 +382,31 @@ test('identical comparisons in flight share one task', async () => {
   }
 });
 
+test('a comparison shared by several askers is dropped only once every one of them has gone', async () => {
+  const pool = new DocumentTaskPool({ threads: 1, goneCheckMs: 20, budgetMs: budgets(30_000) });
+  const holding = assert.rejects(slowFixture(pool), (error: SvcError) => error.code === ErrorCode.UNAVAILABLE);
+  try {
+    const comparisons = createComparisons(pool);
+    const orders = await registered('orders', ordersApi());
+    const gone = { a: false, b: false };
+    const isCancelled = (error: SvcError) => error.code === ErrorCode.CANCELLED;
+    const askers = [
+      assert.rejects(comparisons.compare(orders, orders, TEAM_A, () => gone.a), isCancelled),
+      assert.rejects(comparisons.compare(orders, orders, TEAM_B, () => gone.b), isCancelled),
+    ];
+    assert.equal(pool.waiting, 1, 'one task for both askers, waiting behind the fixture');
+    gone.a = true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(pool.waiting, 1, 'still wanted by the second asker');
+    gone.b = true;
+    await Promise.all(askers);
+    assert.equal(pool.waiting, 0);
+  } finally {
+    await pool.close();
+    await holding;
+  }
+});
+
 test('close is idempotent, fails a running task and refuses later ones with UNAVAILABLE; options are checked', async () => {
   const pool = new DocumentTaskPool();
   await Promise.all([pool.close(), pool.close()]);
@@ -369,4 +420,5 @@ test('close is idempotent, fails a running task and refuses later ones with UNAV
   assert.throws(() => new DocumentTaskPool({ threads: 2, threadsPerCaller: 3 }), /options\.threadsPerCaller must be an integer from 1 to options\.threads/);
   assert.throws(() => new DocumentTaskPool({ threadsPerCaller: 0 }), /options\.threadsPerCaller must be an integer from 1 to options\.threads/);
   assert.throws(() => new DocumentTaskPool({ maxQueuedPerCaller: 1.5 }), /options\.maxQueuedPerCaller must be a positive integer/);
+  assert.throws(() => new DocumentTaskPool({ goneCheckMs: 0 }), /options\.goneCheckMs must be a positive integer/);
 });

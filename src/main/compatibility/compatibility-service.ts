@@ -29,7 +29,7 @@ const JUDGING_TURN_MS = 10;
 
 export function createCompatibilityHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    CompareSchemas: unary(ctx, 'CompareSchemas', (request, call) => compareSchemas(ctx, request, callerOf(call, ctx.trustedProxies))),
+    CompareSchemas: unary(ctx, 'CompareSchemas', (request, call) => compareSchemas(ctx, request, callerOf(call, ctx.trustedProxies), () => call.cancelled)),
     CanIDeploy: unary(ctx, 'CanIDeploy', (request, call) => canIDeploy(ctx, request, call)),
   };
 }
@@ -38,10 +38,10 @@ export function createCompatibilityHandlers(ctx: ServiceContext): Partial<Contra
  * Empty old_version: the version before new by semantic-version order; empty new_version: the latest.
  * With new_content, the candidate document is compared without being registered.
  */
-async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output, caller: string): Promise<CompareSchemasResponse> {
+async function compareSchemas(ctx: ServiceContext, request: CompareSchemasRequest__Output, caller: string, gone: () => boolean): Promise<CompareSchemasResponse> {
   const schemaId = request.schema_id;
   try {
-    const target = await comparisonTarget(ctx, schemaId, request.new_version, request.new_content, 'new_version', caller);
+    const target = await comparisonTarget(ctx, schemaId, request.new_version, request.new_content, 'new_version', caller, gone);
     const newSchema = target.metadata;
     const oldVersion = request.old_version || target.previousVersion;
     if (oldVersion === undefined) {
@@ -54,7 +54,7 @@ async function compareSchemas(ctx: ServiceContext, request: CompareSchemasReques
     }
     await ctx.schemas.readThrough(schemaId, oldVersion);
     const oldSchema = resolveVersion(ctx, schemaId, oldVersion, 'old_version');
-    const changes = await changesTo(ctx, schemaId, oldSchema.schema_version, target, caller);
+    const changes = await changesTo(ctx, schemaId, oldSchema.schema_version, target, caller, gone);
     return {
       compatible: changes.length === 0,
       breaking_changes: changes.map(toBreakingChangeWire),
@@ -81,10 +81,10 @@ interface ComparisonTarget {
 }
 
 async function comparisonTarget(
-  ctx: ServiceContext, schemaId: string, version: string, content: string, field: string, caller: string,
+  ctx: ServiceContext, schemaId: string, version: string, content: string, field: string, caller: string, gone: () => boolean,
 ): Promise<ComparisonTarget> {
   if (content !== '') {
-    const candidate = await ctx.schemas.candidate(schemaId, content, version, caller);
+    const candidate = await ctx.schemas.candidate(schemaId, content, version, caller, gone);
     return { version: candidate.version, metadata: toSchemaMetadata(candidate.metadata), previousVersion: candidate.previousVersion, candidate };
   }
   await ctx.schemas.readThrough(schemaId, version);
@@ -93,9 +93,11 @@ async function comparisonTarget(
 }
 
 /** Breaking changes from a registered version to the target (registered or candidate). */
-async function changesTo(ctx: ServiceContext, schemaId: string, fromVersion: string, target: ComparisonTarget, caller: string): Promise<BreakingChangeRecord[]> {
-  if (!target.candidate) return fromVersion === target.version ? [] : ctx.compareVersions(schemaId, fromVersion, target.version, caller);
-  return compareWithCandidate(ctx, schemaId, fromVersion, target.candidate, caller);
+async function changesTo(
+  ctx: ServiceContext, schemaId: string, fromVersion: string, target: ComparisonTarget, caller: string, gone: () => boolean,
+): Promise<BreakingChangeRecord[]> {
+  if (!target.candidate) return fromVersion === target.version ? [] : ctx.compareVersions(schemaId, fromVersion, target.version, caller, gone);
+  return compareWithCandidate(ctx, schemaId, fromVersion, target.candidate, caller, gone);
 }
 
 /** Which version a deploy check compares with, and why (CanIDeployResponse.compared_with). */
@@ -117,10 +119,11 @@ async function canIDeploy(
 ): Promise<CanIDeployResponse> {
   const schemaId = request.schema_id;
   const caller = callerOf(call, ctx.trustedProxies);
+  const gone = () => call.cancelled;
   const environment = request.environment || DEFAULT_DEPLOY_ENVIRONMENT;
   checkEnvironment('environment', environment);
   await ctx.environments.require(environment, { create: false });
-  const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version', caller);
+  const target = await comparisonTarget(ctx, schemaId, request.new_version, request.candidate_content, 'new_version', caller, gone);
   const newVersion = target.version;
   const deployment = await ctx.deployments.current({ schemaId, environment, consumerId: '' });
   // A deployed version registered again since: what runs there is gone, so the spec's previous version is the baseline.
@@ -128,7 +131,7 @@ async function canIDeploy(
   const baseline: Baseline = deployed !== undefined
     ? { version: deployed, source: 'deployed' }
     : target.previousVersion !== undefined ? { version: target.previousVersion, source: 'previous' } : { version: undefined, source: 'none' };
-  const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target, caller);
+  const breaking = baseline.version === undefined ? [] : await changesTo(ctx, schemaId, baseline.version, target, caller, gone);
 
   const registered = await ctx.consumers.list(schemaId, environment);
   const evidence = await gatherEvidence(ctx, { schemaId, environment, registered, includeObserved: request.include_observed });
@@ -142,7 +145,7 @@ async function canIDeploy(
   for (const consumer of consumers) {
     requireTestedContent(ctx, consumer);
     const version = versionOf(consumer);
-    if (!changesByVersion.has(version)) changesByVersion.set(version, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller));
+    if (!changesByVersion.has(version)) changesByVersion.set(version, await changesSinceTested(ctx, consumer, target, baseline, breaking, caller, gone));
   }
   // Consumers of one version that use the same endpoints meet the same changes: filtered once.
   const onEndpointsOf = new Map<string, BreakingChangeRecord[]>();
@@ -210,10 +213,11 @@ async function changesSinceTested(
   baseline: Baseline,
   breaking: BreakingChangeRecord[],
   caller: string,
+  gone: () => boolean,
 ): Promise<BreakingChangeRecord[]> {
   if (consumer.schemaVersion === baseline.version) return breaking;
   try {
-    return await changesTo(ctx, consumer.schemaId, consumer.schemaVersion, target, caller);
+    return await changesTo(ctx, consumer.schemaId, consumer.schemaVersion, target, caller, gone);
   } catch (error) {
     // Versions are never removed, so this is a store edited by hand: judge by rule 1 alone.
     if (!(error instanceof SvcError) || error.code !== ErrorCode.SCHEMA_VERSION_NOT_FOUND) throw error;
@@ -327,6 +331,7 @@ export async function checkAgainstPreviousVersion(
   registered: SchemaVersionSummary,
   previousVersion: string | undefined,
   caller: string,
+  gone: () => boolean,
 ): Promise<CompatibilityCheck> {
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against' };
   const schemaId = registered.schemaId;
@@ -334,7 +339,7 @@ export async function checkAgainstPreviousVersion(
     if (ctx.schemas.versionRef(schemaId, registered.version).hash !== registered.contentHash) {
       return { breakingChanges: [], summary: `compatibility with ${previousVersion} was not checked: ${registered.version} was registered again with other content meanwhile` };
     }
-    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.version, caller);
+    const changes = await ctx.compareVersions(schemaId, previousVersion, registered.version, caller, gone);
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}` };
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
@@ -345,13 +350,14 @@ export async function checkAgainstPreviousVersion(
 
 /** Breaking changes from a registered version to a candidate document that is not registered (yet). */
 export async function compareWithCandidate(
-  ctx: ServiceContext, schemaId: string, oldVersion: string, candidate: SchemaCandidate, caller: string,
+  ctx: ServiceContext, schemaId: string, oldVersion: string, candidate: SchemaCandidate, caller: string, gone: () => boolean,
 ): Promise<BreakingChangeRecord[]> {
   const old = await ctx.schemas.documentSource(schemaId, oldVersion);
   return ctx.comparisons.compare(
     { hash: old.ref.hash, documentJson: old.documentJson },
     { hash: candidate.contentHash, documentJson: candidate.documentJson },
     caller,
+    gone,
   );
 }
 
@@ -359,11 +365,13 @@ export async function compareWithCandidate(
  * RegisterSchema's check before anything is stored: the changes from the version before the
  * candidate's to the candidate. `complete` is false when the comparison could not be made.
  */
-export async function checkCandidate(ctx: ServiceContext, candidate: SchemaCandidate, caller: string): Promise<CompatibilityCheck & { complete: boolean }> {
+export async function checkCandidate(
+  ctx: ServiceContext, candidate: SchemaCandidate, caller: string, gone: () => boolean,
+): Promise<CompatibilityCheck & { complete: boolean }> {
   const previousVersion = candidate.previousVersion;
   if (previousVersion === undefined) return { breakingChanges: [], summary: 'no earlier version to check compatibility against', complete: true };
   try {
-    const changes = await compareWithCandidate(ctx, candidate.schemaId, previousVersion, candidate, caller);
+    const changes = await compareWithCandidate(ctx, candidate.schemaId, previousVersion, candidate, caller, gone);
     for (const change of changes) ctx.metrics.breakingChangesDetected.labels(change.type).inc();
     return { breakingChanges: changes.map(toBreakingChangeWire), summary: `${changes.length} breaking change(s) found since ${previousVersion}`, complete: true };
   } catch (error) {

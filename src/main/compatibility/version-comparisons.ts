@@ -12,8 +12,8 @@ import { LruCache } from '../../shared/lru-cache';
 import type { SchemaRegistry } from '../registry/schema-registry';
 import type { Comparisons } from './comparisons';
 
-/** `caller` is whom a comparison that is not cached is counted against (DocumentTaskPool.run). */
-export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string, caller: string) => Promise<BreakingChangeRecord[]>;
+/** `caller` is whom a comparison that is not cached is counted against, `gone` whether its call has gone (DocumentTaskPool.run). */
+export type CompareVersions = (schemaId: string, oldVersion: string, newVersion: string, caller: string, gone?: () => boolean) => Promise<BreakingChangeRecord[]>;
 
 export function createVersionComparisons(parts: { schemas: SchemaRegistry; comparisons: Comparisons; metrics: Metrics }): CompareVersions {
   const { schemas, comparisons, metrics } = parts;
@@ -21,7 +21,7 @@ export function createVersionComparisons(parts: { schemas: SchemaRegistry; compa
     maxWeight: LIMITS.compareCacheMaxChars,
     weigh: (changes) => changes.reduce((chars, change) => chars + breakingChangeChars(change), 0),
   });
-  return async (schemaId, oldVersion, newVersion, caller) => {
+  return async (schemaId, oldVersion, newVersion, caller, gone) => {
     const key = `${schemas.versionRef(schemaId, oldVersion).hash}>${schemas.versionRef(schemaId, newVersion).hash}`;
     const cached = results.get(key);
     if (cached) return cached;
@@ -30,6 +30,7 @@ export function createVersionComparisons(parts: { schemas: SchemaRegistry; compa
       { hash: oldSource.ref.hash, documentJson: oldSource.documentJson },
       { hash: newSource.ref.hash, documentJson: newSource.documentJson },
       caller,
+      gone,
     );
     results.set(`${oldSource.ref.hash}>${newSource.ref.hash}`, changes);
     // Counted when found, not each time a cached answer is served (CI jobs poll can-i-deploy).

@@ -80,6 +80,8 @@ export interface SchemaCandidate {
 export interface RegisterOptions {
   /** Whom the intake is counted against (auth/principal.ts `callerOf`, or INTERNAL_CALLER). */
   caller: string;
+  /** Whether the call asking has gone (cancelled, past its deadline): its intake is then dropped or stopped (DocumentTaskPool.run). */
+  gone?: () => boolean;
   /** Checks everything and stores nothing (outcome `not-stored`). */
   dryRun?: boolean;
   /**
@@ -107,7 +109,7 @@ export interface SchemaWrite {
 
 export interface SchemaRegistryOptions {
   /** Reads a registered text (parse, convert, check); the server runs it on a document-task thread, counted against `caller`. */
-  intake: (content: SchemaText, caller: string) => Promise<IntakeResult>;
+  intake: (content: SchemaText, caller: string, gone?: () => boolean) => Promise<IntakeResult>;
   /**
    * Lists the operations of a registered document; the server runs it on a document-task thread,
    * counted against `caller`, so a large document is never parsed on the main thread for a listing.
@@ -205,7 +207,7 @@ export class SchemaRegistry {
       checkMetadataText('ownership.team', input.ownership.team);
       checkMetadataText('ownership.contact_email', input.ownership.contactEmail);
     }
-    const loaded = await this.#options.intake(input.content, options.caller);
+    const loaded = await this.#options.intake(input.content, options.caller, options.gone);
     const { contentHash } = loaded;
 
     return this.#writes.run(input.schemaId, async () => {
@@ -267,10 +269,10 @@ export class SchemaRegistry {
    * A document checked by the registration's intake rules and given the version it would get,
    * without storing anything: what CanIDeploy and CompareSchemas judge before publishing.
    */
-  async candidate(schemaId: string, content: string, version: string, caller: string): Promise<SchemaCandidate> {
+  async candidate(schemaId: string, content: string, version: string, caller: string, gone?: () => boolean): Promise<SchemaCandidate> {
     checkIdentifier('schema_id', schemaId);
     if (version !== '') checkSemanticVersion('new_version', version);
-    const loaded = await this.#options.intake(content, caller);
+    const loaded = await this.#options.intake(content, caller, gone);
     const { contentHash } = loaded;
     await this.#readVersionsToChooseFrom(schemaId, version, loaded.infoVersion);
     const chosen = this.#chooseVersion(schemaId, version, loaded.infoVersion, contentHash);

@@ -19,7 +19,8 @@ export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractVali
   return {
     GenerateFixture: unary(ctx, 'GenerateFixture', async (request: GenerateFixtureRequest__Output, call) => {
       try {
-        return await answer(ctx, request, callerOf(call, ctx.trustedProxies));
+        // A caller that has gone (cancelled, past its deadline) frees the fixture thread: others' fixtures wait for it.
+        return await answer(ctx, request, callerOf(call, ctx.trustedProxies), () => call.cancelled);
       } catch (error) {
         if (error instanceof SvcError) return { success: false, message: error.message };
         throw error;
@@ -28,7 +29,7 @@ export function createFixtureHandlers(ctx: ServiceContext): Partial<ContractVali
   };
 }
 
-async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output, caller: string): Promise<GenerateFixtureResponse> {
+async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Output, caller: string, gone: () => boolean): Promise<GenerateFixtureResponse> {
   checkIdentifier('schema_id', request.schema_id);
   if (request.path === '') throw invalidArgument('path is required: an API path template such as /users/{id}');
   const { ref, documentJson } = await ctx.schemas.documentSource(request.schema_id, request.schema_version);
@@ -46,17 +47,17 @@ async function answer(ctx: ServiceContext, request: GenerateFixtureRequest__Outp
 
   switch (request.output_type) {
     case 'OUTPUT_REQUEST': {
-      const { body } = await ctx.documentTasks.run<'request'>({ kind: 'fixture', document, spec, output: 'request' }, caller);
+      const { body } = await ctx.documentTasks.run<'request'>({ kind: 'fixture', document, spec, output: 'request' }, caller, gone);
       const message = body === '' ? `${operation} takes no request body` : `Request body for ${operation} generated`;
       return { success: true, message: `${message} (${source})`, request_body: body };
     }
     case 'OUTPUT_RESPONSE': {
-      const { response } = await ctx.documentTasks.run<'response'>({ kind: 'fixture', document, spec, output: 'response' }, caller);
+      const { response } = await ctx.documentTasks.run<'response'>({ kind: 'fixture', document, spec, output: 'response' }, caller, gone);
       const message = `Response ${response.statusCode} for ${operation} generated from ${source}`;
       return { success: true, message, response: toProtoResponse(response) };
     }
     default: {
-      const { fixture } = await ctx.documentTasks.run<'fixture'>({ kind: 'fixture', document, spec, output: 'fixture' }, caller);
+      const { fixture } = await ctx.documentTasks.run<'fixture'>({ kind: 'fixture', document, spec, output: 'fixture' }, caller, gone);
       const message = `Fixture for ${operation} (${fixture.response.statusCode}) generated from ${source}`;
       return { success: true, message, fixture: { request: fixture.request, response: toProtoResponse(fixture.response) } };
     }

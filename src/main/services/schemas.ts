@@ -74,12 +74,14 @@ async function registerSchema(
   const log = ctx.logger.child({ caller: 'services/schemas', schemaId: request.schema_id.slice(0, LIMITS.maxIdLength) });
   requireSchemaWriteAccess(ctx, call, request.schema_id, request.ownership ? request.ownership.team : undefined);
   const caller = callerOf(call, ctx.trustedProxies);
+  // A caller that has gone (cancelled, past its deadline) frees the document-task thread its intake or comparison holds.
+  const gone = () => call.cancelled;
   // refuse_breaking_changes checks before anything is stored (docs/deploy-gate.md); so does a dry run asked to check.
   const refuseBreaking = request.refuse_breaking_changes;
   let check: (CompatibilityCheck & { complete: boolean }) | undefined;
   const gate = refuseBreaking || request.check_compatibility
     ? async (candidate: SchemaCandidate) => {
-      check = await checkCandidate(ctx, candidate, caller);
+      check = await checkCandidate(ctx, candidate, caller, gone);
       return !refuseBreaking || (check.complete && check.breakingChanges.length === 0);
     }
     : undefined;
@@ -91,7 +93,7 @@ async function registerSchema(
       content: await registeredSchemaText(request),
       version: request.schema_version,
       ownership: toOwnershipRecord(request.ownership),
-    }, { caller, gate, dryRun: request.dry_run, authorize: schemaWriteGuard(ctx, call, request.schema_id) });
+    }, { caller, gone, gate, dryRun: request.dry_run, authorize: schemaWriteGuard(ctx, call, request.schema_id) });
   } catch (error) {
     // An unreachable store is a status (UNAVAILABLE), not a refused registration; so is a key's refusal, as before the lock.
     if (!(error instanceof SvcError) || error.code === ErrorCode.UNAVAILABLE || error.code === ErrorCode.PERMISSION_DENIED) throw error;
@@ -124,7 +126,7 @@ async function registerSchema(
   // check_compatibility reports and registers anyway (DESIGN.md); the CLI's --fail-on-breaking decides.
   // Checked by the gate before storing, unless nothing was stored (identical content already registered).
   check ??= request.check_compatibility || refuseBreaking
-    ? { ...await checkAgainstPreviousVersion(ctx, registered, result.previousVersion, caller), complete: true }
+    ? { ...await checkAgainstPreviousVersion(ctx, registered, result.previousVersion, caller, gone), complete: true }
     : undefined;
   return {
     success: true,
