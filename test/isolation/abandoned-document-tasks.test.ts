@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { SLOW_FIXTURE_DOCUMENT, minimalDocument } from '../helpers/documents';
+import { apiKeyMetadata } from '../helpers/api-keys';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY_A = 'team-a-key-Vb7Nm2Qw4Er6';
@@ -23,17 +24,11 @@ const DEADLINE_MS = 1_000;
  */
 const B_MAX_MS = 3_000;
 
-function withKey(key: string): grpc.Metadata {
-  const metadata = new grpc.Metadata();
-  metadata.set('x-api-key', key);
-  return metadata;
-}
-
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ apiKeyAuth: true, env: { SVC_API_KEYS: `${KEY_A},${KEY_B}` } });
   const register = (key: string, schemaId: string, content: string) =>
-    server.client.call('RegisterSchema', { schema_id: schemaId, schema_content: content }, { metadata: withKey(key) });
+    server.client.call('RegisterSchema', { schema_id: schemaId, schema_content: content }, { metadata: apiKeyMetadata(key) });
   for (const answer of await Promise.all([register(KEY_A, 'grid', SLOW_FIXTURE_DOCUMENT), register(KEY_B, 'small', minimalDocument())])) {
     assert.equal(answer.success, true, answer.message);
   }
@@ -44,12 +39,12 @@ after(() => server.close());
 const smallPath = Object.keys(JSON.parse(minimalDocument()).paths)[0]!;
 const smallFixture = () => server.client.call('GenerateFixture', {
   schema_id: 'small', method: 'GET', path: smallPath, status_code: 200, output_type: 'OUTPUT_RESPONSE',
-}, { metadata: withKey(KEY_B), deadlineMs: 30_000 });
+}, { metadata: apiKeyMetadata(KEY_B), deadlineMs: 30_000 });
 
 test("fixtures whose callers' deadlines passed are dropped and stopped: another caller's fixture does not wait for them", async (t) => {
   const abandoned = await Promise.all(Array.from({ length: ABANDONED }, () => server.client.call('GenerateFixture', {
     schema_id: 'grid', method: 'GET', path: '/grid', output_type: 'OUTPUT_RESPONSE',
-  }, { metadata: withKey(KEY_A), deadlineMs: DEADLINE_MS }).then(
+  }, { metadata: apiKeyMetadata(KEY_A), deadlineMs: DEADLINE_MS }).then(
     () => assert.fail('a slow fixture was answered within its deadline'),
     (error: grpc.ServiceError) => error.code,
   )));

@@ -11,9 +11,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import * as grpc from '@grpc/grpc-js';
 import { largeApiDocument } from '../helpers/large-documents';
 import { SLOW_FIXTURE_DOCUMENT, minimalDocument } from '../helpers/documents';
+import { apiKeyMetadata } from '../helpers/api-keys';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY_A = 'team-a-key-Lk3Jh5Gf7Ds9';
@@ -29,17 +29,11 @@ const B_MAX_MS = 2_000;
 /** Longest the test waits for A's calls to reach the pool's queue. */
 const QUEUE_WAIT_MS = 20_000;
 
-function withKey(key: string): grpc.Metadata {
-  const metadata = new grpc.Metadata();
-  metadata.set('x-api-key', key);
-  return metadata;
-}
-
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ workerThreads: 1, apiKeyAuth: true, env: { SVC_API_KEYS: `${KEY_A},${KEY_B}` } });
   const register = (key: string, schemaId: string, content: string) =>
-    server.client.call('RegisterSchema', { schema_id: schemaId, schema_content: content }, { metadata: withKey(key) });
+    server.client.call('RegisterSchema', { schema_id: schemaId, schema_content: content }, { metadata: apiKeyMetadata(key) });
   // Two callers at once start both threads, so B's timed call below pays for no thread start.
   const warmed = await Promise.all([register(KEY_A, 'grid', SLOW_FIXTURE_DOCUMENT), register(KEY_B, 'warm-up', minimalDocument())]);
   for (const answer of warmed) assert.equal(answer.success, true, answer.message);
@@ -47,7 +41,7 @@ before(async () => {
 after(() => server.close());
 
 test("a caller's small registration answers promptly while another caller's slow fixture and large registrations hold the threads", async (t) => {
-  const a = withKey(KEY_A);
+  const a = apiKeyMetadata(KEY_A);
   let fixtureDone = false;
   const fixture = server.client.call('GenerateFixture', { schema_id: 'grid', method: 'GET', path: '/grid', output_type: 'OUTPUT_RESPONSE' }, { metadata: a, deadlineMs: 120_000 })
     .finally(() => { fixtureDone = true; });
@@ -64,7 +58,7 @@ test("a caller's small registration answers promptly while another caller's slow
   assert.ok(pool.waiting >= A_REGISTRATIONS - 1, `only ${pool.waiting} of caller A's tasks reached the queue`);
 
   const started = performance.now();
-  const answer = await server.client.call('RegisterSchema', { schema_id: 'small', schema_content: minimalDocument('2.0.0') }, { metadata: withKey(KEY_B) });
+  const answer = await server.client.call('RegisterSchema', { schema_id: 'small', schema_content: minimalDocument('2.0.0') }, { metadata: apiKeyMetadata(KEY_B) });
   const elapsedMs = performance.now() - started;
   t.diagnostic(`caller B's registration took ${Math.round(elapsedMs)} ms`);
   assert.equal(answer.success, true, answer.message);
@@ -78,7 +72,7 @@ test("a caller's small registration answers promptly while another caller's slow
 });
 
 test("a caller's own small registration does not wait for its slow fixture while the other thread is idle", async (t) => {
-  const a = withKey(KEY_A);
+  const a = apiKeyMetadata(KEY_A);
   let fixtureDone = false;
   const fixture = server.client.call('GenerateFixture', { schema_id: 'grid', method: 'GET', path: '/grid', output_type: 'OUTPUT_RESPONSE' }, { metadata: a, deadlineMs: 120_000 })
     .then(() => undefined, () => undefined) // stopped by its budget, or by the server's close after this test

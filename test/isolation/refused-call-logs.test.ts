@@ -12,6 +12,7 @@ import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
 import { LIMITS } from '../../src/shared/limits';
 import { captureLogs } from '../helpers/log-capture';
+import { apiKeyMetadata } from '../helpers/api-keys';
 import { startTestServer } from '../helpers/server';
 
 setFlagsFromString('--expose-gc');
@@ -21,17 +22,11 @@ const WRONG_KEY = 'wrong-key-Zx3Cv5Bn7Mm1';
 const REFUSED_CALLS = 300;
 const IN_FLIGHT = 20;
 
-function withKey(key: string): grpc.Metadata {
-  const metadata = new grpc.Metadata();
-  metadata.set('x-api-key', key);
-  return metadata;
-}
-
 test('refused calls write at most refusedCallLogLinesPerMinute "call failed" lines, the next carries suppressed; other failures are all logged', async (t) => {
   const logs = captureLogs('info');
   const server = await startTestServer({ apiKeyAuth: true, logger: logs.logger, env: { SVC_API_KEYS: RIGHT_KEY } });
   try {
-    const refusedOnce = () => assert.rejects(server.client.call('ListSchemas', {}, { metadata: withKey(WRONG_KEY), deadlineMs: 10_000 }),
+    const refusedOnce = () => assert.rejects(server.client.call('ListSchemas', {}, { metadata: apiKeyMetadata(WRONG_KEY), deadlineMs: 10_000 }),
       (error: grpc.ServiceError) => error.code === grpc.status.UNAUTHENTICATED);
     // IN_FLIGHT workers share REFUSED_CALLS calls: bounded in count, each call bounded by its deadline.
     let started = 0;
@@ -50,7 +45,7 @@ test('refused calls write at most refusedCallLogLinesPerMinute "call failed" lin
     // Other failures are not held back by the exhausted refusal budget: every one has its line.
     const notFoundCalls = LIMITS.refusedCallLogLinesPerMinute + 10;
     for (let i = 0; i < notFoundCalls; i++) {
-      await assert.rejects(server.client.call('ListEndpoints', { schema_id: `nobody-${i}` }, { metadata: withKey(RIGHT_KEY), deadlineMs: 10_000 }),
+      await assert.rejects(server.client.call('ListEndpoints', { schema_id: `nobody-${i}` }, { metadata: apiKeyMetadata(RIGHT_KEY), deadlineMs: 10_000 }),
         (error: grpc.ServiceError) => error.code === grpc.status.NOT_FOUND);
     }
     const notFoundLines = logs.lines().filter((line) => line.msg === 'call failed' && line.code === 'NOT_FOUND');
