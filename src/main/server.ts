@@ -163,9 +163,11 @@ export class SvcServer {
         host: config.host, port: config.port, credentials, prefaceTimeoutMs: config.connectionPrefaceTimeoutMs,
         maxConnectionsPerPeer: config.maxConnectionsPerPeer,
         unlimitedPeer: (address) => trustedProxies !== undefined && isTrusted(trustedProxies, address),
-        onConnectionRefused: connectionRefusalRecorder(metrics, logger, config.maxConnectionsPerPeer),
+        onConnectionRefused: peerRefusalRecorder(metrics.peerConnectionsRefused, logger,
+          (peer) => `connection refused (reset): ${peer} already has ${config.maxConnectionsPerPeer} open connections (maxConnectionsPerPeer)`),
         maxCallsPerPeer: config.maxCallsPerPeer,
-        onCallRefused: callRefusalRecorder(metrics, logger, config.maxCallsPerPeer),
+        onCallRefused: peerRefusalRecorder(metrics.peerCallsRefused, logger,
+          (peer) => `call refused (stream reset): ${peer} already has ${config.maxCallsPerPeer} calls in flight (maxCallsPerPeer)`),
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
         unsentAnswers: { ...DEFAULT_UNSENT_ANSWER_LIMITS, ...unsentAnswerLimits },
@@ -354,27 +356,12 @@ function unsentAnswerResetRecorder(metrics: Metrics, logger: Logger): (reset: Un
   };
 }
 
-/** Counts every connection refused for being one too many from its address, and logs them at a bounded rate. */
-function connectionRefusalRecorder(metrics: Metrics, logger: Logger, limit: number): (address: string) => void {
+/** Counts every connection or call refused for its client address's limit, and logs them at a bounded rate. */
+function peerRefusalRecorder(counter: { inc(): void }, logger: Logger, describe: (peer: string) => string): (address: string) => void {
   const logRefusal = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
   return (peer) => {
-    metrics.peerConnectionsRefused.inc();
-    logRefusal((suppressed) => logger.warn(
-      withSuppressed({ caller: 'server', peer }, suppressed),
-      `connection refused (reset): ${peer} already has ${limit} open connections (maxConnectionsPerPeer)`,
-    ));
-  };
-}
-
-/** Counts every call reset for being one too many in flight from its address, and logs them at a bounded rate. */
-function callRefusalRecorder(metrics: Metrics, logger: Logger, limit: number): (address: string) => void {
-  const logRefusal = rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000);
-  return (peer) => {
-    metrics.peerCallsRefused.inc();
-    logRefusal((suppressed) => logger.warn(
-      withSuppressed({ caller: 'server', peer }, suppressed),
-      `call refused (stream reset): ${peer} already has ${limit} calls in flight (maxCallsPerPeer)`,
-    ));
+    counter.inc();
+    logRefusal((suppressed) => logger.warn(withSuppressed({ caller: 'server', peer }, suppressed), describe(peer)));
   };
 }
 
