@@ -224,6 +224,8 @@ interface CompileGroup {
   preferredLane: Lane | undefined;
   /** Who sent its first call: compiles go in turns by caller. */
   caller: string;
+  /** When its first call joined it (performance.now()): a compile kept off the last lane waits at most SLOW_COMPILE_WAIT_TIMES its time. */
+  since: number;
 }
 
 /** A batch sent to a lane and not yet answered. */
@@ -298,6 +300,9 @@ export class ValidationPool {
   /** When each caller's last compile started (#compilesStarted then), the most recent callers only. */
   readonly #compileServedAt = new LruCache<string, number>(REMEMBERED_COMPILE_CALLERS);
   #compilesStarted = 0;
+  /** The flush set for when a compile kept off the last lane free of slow work may go (#mayCompileOnLastLane), and when. */
+  #compileWaitTimer: NodeJS.Timeout | undefined;
+  #compileWaitDue: number | undefined;
   /** The last ValidationBatch.sequence given. */
   #batchSequence = 0;
   #flushScheduled = false;
@@ -419,6 +424,7 @@ export class ValidationPool {
 
   async #close(): Promise<void> {
     clearInterval(this.#stuckThreadCheck);
+    clearTimeout(this.#compileWaitTimer);
     const queued = [...this.#queue, ...this.#streamQueue, ...this.#compileGroups.flatMap((group) => group.calls)];
     this.#queue = [];
     this.#streamQueue = [];
@@ -537,7 +543,7 @@ export class ValidationPool {
     for (const afterOverrun of compileLaneIdle ? [false, true] : []) {
       for (const group of this.#compileGroupsInTurns()) {
         const overran = group.calls.some((call) => call.overran);
-        const lane = overran !== afterOverrun || group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group);
+        const lane = overran !== afterOverrun || group.documentJson === undefined || this.#compilingOn.has(group.hash) ? undefined : this.#compileLaneFor(group, now);
         if (lane === undefined) continue;
         const at = this.#compileGroups.indexOf(group);
         this.#compileGroups.splice(at, 1);
@@ -562,7 +568,7 @@ export class ValidationPool {
     // A compile that could run waits for an idle lane: stop pipelining so one drains, or under steady
     // load no lane would ever be idle and the compile would wait without end.
     const compileWaiting = this.#compileGroups.some((group) => group.documentJson !== undefined && !this.#compilingOn.has(group.hash)
-      && (!this.#isSlowCompile(group.hash) || this.#mayTakeSlowWork()));
+      && this.#mayCompileOnLastLane(group, now));
     for (;;) {
       const lanes = this.#lanes.filter((lane) => this.#canTake(lane, now) && !(compileWaiting && lane.inFlight.length > 0));
       if (lanes.length === 0 || this.#queuedCount() === 0) return;
@@ -665,10 +671,10 @@ export class ValidationPool {
    * A lane with nothing in flight for a compile: the one that holds the contract if it is free, else
    * the idle lane holding the fewest contracts. A compile on a lane makes the contracts it holds
    * spread to other lanes meanwhile, and one whose own compile was slow may not spread to the last
-   * lane free of slow work: it would wait for the whole compile.
+   * lane free of slow work (#mayCompileOnLastLane): it would wait for the whole compile.
    */
-  #compileLaneFor(group: CompileGroup): Lane | undefined {
-    if (this.#isSlowCompile(group.hash) && !this.#mayTakeSlowWork()) return undefined;
+  #compileLaneFor(group: CompileGroup, now: number): Lane | undefined {
+    if (!this.#mayCompileOnLastLane(group, now)) return undefined;
     const idle = this.#lanes.filter((lane) => lane.inFlight.length === 0);
     if (idle.length === 0) return undefined;
     if (group.preferredLane && idle.includes(group.preferredLane)) return group.preferredLane;
@@ -760,6 +766,31 @@ export class ValidationPool {
       // This lane compiles them: a busy contract thus spreads to the lanes that take its calls.
       for (const call of [...retry.missing, ...retry.cold]) this.#addToCompileGroup(call, lane);
     });
+  }
+
+  /**
+   * Whether `group` may compile even on the last lane free of slow work: its compile is quick, a lane
+   * stays free of slow work anyway, or its calls have waited SLOW_COMPILE_WAIT_TIMES the time its
+   * compile took (at least slowCallMs). Kept off it without end, a contract whose compile was timed
+   * at 68-119 ms (under load) waited for another schema's 4 s call on the other lane. One never
+   * compiled may take seconds: it waits for a lane free of slow work. A group kept off has a flush
+   * set for when it may go.
+   */
+  #mayCompileOnLastLane(group: CompileGroup, now: number): boolean {
+    if (!this.#isSlowCompile(group.hash) || this.#mayTakeSlowWork()) return true;
+    const compileMs = this.#compileMs.get(group.hash);
+    if (compileMs === undefined) return false;
+    const mayGoAt = group.since + Math.max(this.#options.slowCallMs, SLOW_COMPILE_WAIT_TIMES * compileMs);
+    if (now >= mayGoAt) return true;
+    if (this.#compileWaitDue === undefined || mayGoAt < this.#compileWaitDue) {
+      clearTimeout(this.#compileWaitTimer);
+      this.#compileWaitDue = mayGoAt;
+      this.#compileWaitTimer = setTimeout(() => {
+        this.#compileWaitDue = undefined;
+        this.#scheduleFlush();
+      }, mayGoAt - now).unref();
+    }
+    return false;
   }
 
   /**
@@ -958,7 +989,7 @@ export class ValidationPool {
       waiting.preferredLane ??= preferredLane;
       return;
     }
-    const group: CompileGroup = { hash, calls: [call], documentJson: undefined, preferredLane, caller: call.caller?.() ?? '' };
+    const group: CompileGroup = { hash, calls: [call], documentJson: undefined, preferredLane, caller: call.caller?.() ?? '', since: performance.now() };
     this.#compileGroups.push(group);
     this.#documentFor(call.contract).then(
       ({ ref, documentJson }) => {
@@ -1018,6 +1049,12 @@ export class ValidationPool {
     metrics.cacheSizeBytes.set(bytes);
   }
 }
+
+/**
+ * How long a contract whose compile was slow waits, in times that compile's time, before it may take the
+ * last lane free of slow work anyway (#mayCompileOnLastLane).
+ */
+const SLOW_COMPILE_WAIT_TIMES = 2;
 
 /** Callers whose last compile's start the pool remembers (for turns): beyond them, the least recent count as never served. */
 const REMEMBERED_COMPILE_CALLERS = 1_024;
