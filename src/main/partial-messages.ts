@@ -136,19 +136,23 @@ export function guardPartialMessages(
     onReset({ reason, details, peer: message.session.socket?.remoteAddress });
   };
 
-  /** Why `bytes` more of a message of `size` bytes (`described()`, only for a refusal) cannot be held on `session`, or undefined when they can. */
-  const overLimit = (session: http2.Http2Session, size: number, bytes: number, described: () => string): [PartialMessageResetReason, string] | undefined => {
-    if ((heldByConnection.get(session) ?? 0) + bytes > limits.maxBytesPerConnection) {
-      return ['connection_bytes', `${described()} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`];
+  /**
+   * The limit `bytes` more of a message of `size` bytes would pass on `session`, or undefined when
+   * they can be held. Checked on every chunk received: it builds nothing (refusalDetails words a refusal).
+   */
+  const limitPassed = (session: http2.Http2Session, size: number, bytes: number): PartialMessageResetReason | undefined => {
+    if ((heldByConnection.get(session) ?? 0) + bytes > limits.maxBytesPerConnection) return 'connection_bytes';
+    return heldBytes + bytes > (size > limits.largeMessageBytes ? largeMessageMaxBytes : limits.maxBytes) ? 'server_bytes' : undefined;
+  };
+  /** Why `what`, a message of `size` bytes, was refused at the limit of `reason`. */
+  const refusalDetails = (reason: PartialMessageResetReason, size: number, what: string): string => {
+    if (reason === 'connection_bytes') {
+      return `${what} would take its connection's partly received messages past ${formatBytes(limits.maxBytesPerConnection)} (receiveMaxPartialBytesPerConnection)`;
     }
-    const large = size > limits.largeMessageBytes;
-    if (heldBytes + bytes > (large ? largeMessageMaxBytes : limits.maxBytes)) {
-      const limit = large
-        ? `${formatBytes(largeMessageMaxBytes)}, the share of messages over ${formatBytes(limits.largeMessageBytes)} in receiveMaxPartialBytes`
-        : `${formatBytes(limits.maxBytes)} (receiveMaxPartialBytes)`;
-      return ['server_bytes', `${described()} would take the server's partly received messages past ${limit}`];
-    }
-    return undefined;
+    const limit = size > limits.largeMessageBytes
+      ? `${formatBytes(largeMessageMaxBytes)}, the share of messages over ${formatBytes(limits.largeMessageBytes)} in receiveMaxPartialBytes`
+      : `${formatBytes(limits.maxBytes)} (receiveMaxPartialBytes)`;
+    return `${what} would take the server's partly received messages past ${limit}`;
   };
 
   function onData(this: http2.ServerHttp2Stream, chunk: Buffer): void {
@@ -177,8 +181,8 @@ export function guardPartialMessages(
         continue;
       }
       const take = Math.min(message.remaining, chunk.length - offset);
-      const refusal = overLimit(message.session, message.declared, take, () => describe(message));
-      if (refusal) return refuse(this, message, ...refusal);
+      const passed = limitPassed(message.session, message.declared, take);
+      if (passed) return refuse(this, message, passed, refusalDetails(passed, message.declared, describe(message)));
       hold(message, take);
       message.remaining -= take;
       offset += take;
@@ -232,13 +236,15 @@ export function guardPartialMessages(
   return {
     heldBytes: () => heldBytes,
     holdDecompressed(session, decompressedBytes, bytes, peer) {
-      const refusal = overLimit(session, decompressedBytes + bytes, bytes, () => `a compressed request message decompressing to more than ${formatBytes(decompressedBytes)}`);
-      if (refusal === undefined) {
+      const size = decompressedBytes + bytes;
+      const passed = limitPassed(session, size, bytes);
+      if (passed === undefined) {
         holdOn(session, bytes);
         return undefined;
       }
-      onReset({ reason: refusal[0], details: refusal[1], peer });
-      return refusal;
+      const details = refusalDetails(passed, size, `a compressed request message decompressing to more than ${formatBytes(decompressedBytes)}`);
+      onReset({ reason: passed, details, peer });
+      return [passed, details];
     },
     releaseDecompressed: releaseOn,
     close: () => clearInterval(sweep),
