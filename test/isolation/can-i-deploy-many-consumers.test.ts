@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { callFromThread } from '../helpers/thread-call';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, neighbourWhile, registerBreakingVersions, registerSchema } from '../helpers/validation';
 
 const OPERATIONS = 1_000;
@@ -35,11 +36,13 @@ after(() => server.close());
 
 for (const fieldLevelImpact of [false, true]) {
   test(`CanIDeploy (field_level_impact ${fieldLevelImpact}) judges ${CONSUMERS} consumers against ${OPERATIONS * CHANGED_PROPERTIES} changes without holding a neighbour`, async () => {
-    const { answer, hostileMs, neighbourMs } = await neighbourWhile(
-      () => server.client.call('CanIDeploy', { schema_id: 'gate', new_version: '2.0.0', environment: 'dev', field_level_impact: fieldLevelImpact }),
+    // Its 6 MB answer is decoded on a thread of its own, off the thread the server shares with the neighbour.
+    const { answer: reader, hostileMs, neighbourMs } = await neighbourWhile(
+      () => callFromThread(server.address, 'CanIDeploy', { schema_id: 'gate', new_version: '2.0.0', environment: 'dev', field_level_impact: fieldLevelImpact }),
       () => server.client.call('ValidateInteraction', getUserInteraction('users', '42', VALID_USER)),
       { pauseMs: 0 },
     );
+    const answer = reader.answer();
     assert.equal(answer.safe_to_deploy, false);
     assert.equal(answer.affected_consumers.length, CONSUMERS);
     for (const impact of answer.affected_consumers as Array<{ will_break: boolean; relevant_changes: unknown[]; omitted_changes: number; unreached_changes: unknown[] }>) {
