@@ -11,6 +11,13 @@ import { recordInteractions } from '../helpers/recording';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 const SCHEMA = 'people';
+/**
+ * Usage rows kept at most, a tenth of the default (--recording-max-usage-keys): the burst test shows
+ * the bound with a tenth of the traffic, and the replay after the restart has a tenth of the samples.
+ */
+const MAX_USAGE_KEYS = DEFAULT_RECORDING_LIMITS.maxUsageKeys / 10;
+const BURST_INTERACTIONS = 10 * MAX_USAGE_KEYS;
+const SERVER_OPTIONS = { storage: 'sqlite', recordingMaxUsageKeys: MAX_USAGE_KEYS } as const;
 
 function document(version: string, emailPattern?: string, withNick = true): string {
   const user = {
@@ -73,7 +80,7 @@ describe('evidence from recorded traffic', () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer({ storage: 'sqlite', dataDir });
+    server = await startTestServer({ ...SERVER_OPTIONS, dataDir });
     await server.client.call('RegisterSchema', { schema_id: SCHEMA, schema_content: document('1.0.0'), schema_version: '1.0.0' });
     await server.client.call('RegisterSchema', { schema_id: SCHEMA, schema_content: document('1.1.0', '^[a-z]+@[a-z]+$'), schema_version: '1.1.0' });
     await server.client.call('RegisterSchema', { schema_id: SCHEMA, schema_content: document('2.0.0', undefined, false), schema_version: '2.0.0' });
@@ -181,17 +188,17 @@ describe('evidence from recorded traffic', () => {
     }
   });
 
-  it('keeps memory and rows bounded under a burst of 100,000 interactions', async () => {
+  it(`keeps memory and rows bounded under a burst of ${BURST_INTERACTIONS.toLocaleString('en')} interactions`, async () => {
     const heapBefore = process.memoryUsage().heapUsed;
-    const limits = DEFAULT_RECORDING_LIMITS;
+    const limits = { ...DEFAULT_RECORDING_LIMITS, maxUsageKeys: MAX_USAGE_KEYS };
     function* burst() {
-      for (let i = 0; i < 100_000; i++) {
-        // 12,000 consumers (more keys than maxUsageKeys) and many shapes per key.
-        yield recordedInteraction({ consumer: `burst-${i % 12_000}`, path: `/users/${i}`, body: { id: String(i), [`extra${i % 50}`]: 'x' } });
+      for (let i = 0; i < BURST_INTERACTIONS; i++) {
+        // More consumers than maxUsageKeys, and many shapes per key.
+        yield recordedInteraction({ consumer: `burst-${i % (1.2 * MAX_USAGE_KEYS)}`, path: `/users/${i}`, body: { id: String(i), [`extra${i % 50}`]: 'x' } });
       }
     }
     const answer = await record(server, burst());
-    assert.equal(answer.accepted + answer.dropped, 100_000);
+    assert.equal(answer.accepted + answer.dropped, BURST_INTERACTIONS);
     assert.ok(answer.dropped > 0, 'new keys beyond maxUsageKeys are dropped and counted');
     await flush(server);
     const usage = server.server.context.usage;
@@ -213,7 +220,7 @@ describe('evidence from recorded traffic', () => {
 
   it('keeps usage and samples across a restart', async () => {
     await server.close();
-    server = await startTestServer({ storage: 'sqlite', dataDir });
+    server = await startTestServer({ ...SERVER_OPTIONS, dataDir });
     const coverage = await server.client.call('GetCoverage', { schema_id: SCHEMA, schema_version: '1.0.0', environment: 'prod' });
     assert.ok(coverage.consumers.includes('web') && coverage.consumers.includes('app'));
     const answer = await server.client.call('CanIDeploy', { schema_id: SCHEMA, new_version: '1.1.0', environment: 'prod', include_observed: true });

@@ -13,15 +13,15 @@ import {
   type HostileAndNeighbour,
 } from '../helpers/validation';
 
-/** Characters of the slow body: about 1.5 s of RE2 on the test machine, over slowCallMs (100 ms). */
-const SLOW_BODY_CHARS = 300_000;
+/** Characters of the slow body, over slowCallBytes: 0.75-3 s of RE2 (5-20 µs a character on 2-core machines), over slowCallMs (100 ms). */
+const SLOW_BODY_CHARS = 150_000;
 /** A neighbour call may wait this long while two slow calls run (it waited for a whole slow call, about 1.5 s, on both lanes). */
 const NEIGHBOUR_BOUND_MS = 600;
 /** Levels of the nested anyOf document, and of its slow body: 0.3–0.5 s a call, 37 bytes. */
 const NESTED_LEVELS = 18;
 /** Callers sending the nested body at once, and calls each. */
 const NESTED_CALLERS = 4;
-const NESTED_CALLS_EACH = 3;
+const NESTED_CALLS_EACH = 2;
 /**
  * The neighbour's slowest call beside them: 19 ms measured. When calls of 0.3–0.5 s did not count as
  * slow work (slowCallMs was 500 ms) they shared batches and lanes: the neighbour waited 418–850 ms

@@ -20,14 +20,14 @@ import {
 /** Characters of a slow call's text: about 0.35 s of RE2 on the test machine, under slowCallBytes. */
 const SLOW_CHARS = 60_000;
 /** Items of the stream, and how often one of them is slow. */
-const STREAM_ITEMS = 200;
+const STREAM_ITEMS = 100;
 const SLOW_EVERY = 10;
 /** The neighbour's slowest call beside the stream: 19 ms measured; 7.3 s when a quick call unmarked the contract. */
 const NEIGHBOUR_MAX_MS = 250;
 /** Levels of the nested anyOf document: its 37-byte body of as many levels takes 0.3–0.9 s; one of 2 levels, a few ms. */
 const NESTED_LEVELS = 18;
 /** Items of the nested stream (every SLOW_EVERY-th slow). */
-const NESTED_ITEMS = 80;
+const NESTED_ITEMS = 50;
 
 let setup: HostileAndNeighbour;
 let hostile: TestClient;
