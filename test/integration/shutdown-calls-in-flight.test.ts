@@ -21,6 +21,13 @@ function openStream(server: TestServer): Promise<grpc.StatusObject> {
   return new Promise((resolve) => stream.on('status', resolve));
 }
 
+/** Waits (5 s at most) until the server holds `calls` calls in flight: a fixed pause was too short for a stream to arrive on a loaded machine. */
+async function untilInFlight(server: TestServer, calls: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (server.server.callsInFlight < calls && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(server.server.callsInFlight, calls, 'the stream reached the server');
+}
+
 function assertEndedAtShutdown(logs: ReturnType<typeof captureLogs>, seen: grpc.StatusObject): void {
   assert.equal(seen.code, grpc.status.UNAVAILABLE, `the client saw ${grpc.status[seen.code]}: ${seen.details}`);
   assert.equal(seen.details, SHUTDOWN_DETAILS);
@@ -35,7 +42,7 @@ test('a call still in flight at a second stop (hurry) is answered UNAVAILABLE', 
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger });
   const ended = openStream(server);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await untilInFlight(server, 1);
   const closed = server.close();
   await new Promise((resolve) => setTimeout(resolve, 100));
   server.server.hurry();
@@ -47,7 +54,7 @@ test('a call still in flight when shutdownGraceMs ends is answered UNAVAILABLE, 
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger, shutdownGraceMs: 200 });
   const ended = openStream(server);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await untilInFlight(server, 1);
   const started = Date.now();
   await server.close();
   // tryShutdown ends once the status is sent: well before grace + shutdownStatusFlushMs (1.2 s).

@@ -26,9 +26,10 @@ const SAMPLES = 20;
 const EXTRA_KEYS = 10;
 /**
  * Slowest neighbour ValidateInteraction while the check runs (server and clients share this
- * process). Measured on the 2-core test machine: 15–42 ms with the fix (checks of 0.2–0.5 s).
+ * process). Measured on the 2-core test machine: 15–42 ms with the fix (checks of 0.2–0.5 s), 173 ms
+ * once in the whole suite; reading every sample on the main thread held it for seconds.
  */
-const MAX_NEIGHBOUR_MS = 150;
+const MAX_NEIGHBOUR_MS = 400;
 
 let server: TestServer;
 let neighbour: TestClient;

@@ -290,8 +290,9 @@ test('a lent thread is taken back when another caller has a task that may start:
     await large;
     t.diagnostic(`the other caller's intake: ${Math.round(otherMs)} ms; the large intake ended ${Math.round(performance.now() - started)} ms after it was asked for`);
     assert.deepEqual(finished, ['b', 'a-large'], "the other caller's intake took the lent thread; the lent intake ran again after it");
-    // A thread start and a small intake; the large intake alone takes about a second on this machine.
-    assert.ok(otherMs < 1_000, `the other caller's intake took ${Math.round(otherMs)} ms`);
+    // A thread start and a small intake: 0.5-1.1 s in the whole suite on a 2-core machine, where the
+    // large intake alone took 1-4 s (the order above is what shows it was not waited for).
+    assert.ok(otherMs < 2_000, `the other caller's intake took ${Math.round(otherMs)} ms`);
     await pool.close();
     await slow;
   } finally {
