@@ -210,6 +210,8 @@ interface PendingCall {
   caller: (() => string) | undefined;
   /** It was in a batch that overran maxRunMs or maxHeapBytes with other calls: overrunning again, it fails. */
   overran: boolean;
+  /** When it was queued (performance.now()): slow work kept off the last lane free of it waits a bounded time for other contracts' slow work. */
+  queuedAt: number;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
 }
@@ -293,6 +295,8 @@ export class ValidationPool {
    * batches of 64 to both lanes: another schema's calls waited up to 7 s. Oldest out past MAX_SLOW_CONTRACTS.
    */
   readonly #slowCallBytes = new Map<string, number>();
+  /** Of each contract whose calls ran slow, its slowest such batch's time (at most maxRunMs), bounded as #slowCallBytes. */
+  readonly #slowCallMs = new Map<string, number>();
   /** The largest call of each contract seen in a batch quicker than slowCallMs, when over half the size from which its calls count as large (bounded). */
   readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
@@ -300,9 +304,12 @@ export class ValidationPool {
   /** When each caller's last compile started (#compilesStarted then), the most recent callers only. */
   readonly #compileServedAt = new LruCache<string, number>(REMEMBERED_COMPILE_CALLERS);
   #compilesStarted = 0;
-  /** The flush set for when a compile kept off the last lane free of slow work may go (#mayCompileOnLastLane), and when. */
-  #compileWaitTimer: NodeJS.Timeout | undefined;
-  #compileWaitDue: number | undefined;
+  /**
+   * The flush set for when work kept off the last lane free of slow work may go (a compile,
+   * #mayCompileOnLastLane; a call, #mayTakeLastLaneAfterWaiting), and when.
+   */
+  #waitEndTimer: NodeJS.Timeout | undefined;
+  #waitEndDue: number | undefined;
   /** The last ValidationBatch.sequence given. */
   #batchSequence = 0;
   #flushScheduled = false;
@@ -373,7 +380,7 @@ export class ValidationPool {
       const streamed = task.streamed === true;
       const call: PendingCall = {
         operation: task.operation, message: task.message, contract: task.contract, streamed, isCancelled: task.isCancelled, caller: task.caller, overran: false,
-        resolve: settle(resolve), reject: settle(reject),
+        queuedAt: performance.now(), resolve: settle(resolve), reject: settle(reject),
       };
       (streamed ? this.#streamQueue : this.#queue).push(call);
       this.#scheduleFlush();
@@ -424,7 +431,7 @@ export class ValidationPool {
 
   async #close(): Promise<void> {
     clearInterval(this.#stuckThreadCheck);
-    clearTimeout(this.#compileWaitTimer);
+    clearTimeout(this.#waitEndTimer);
     const queued = [...this.#queue, ...this.#streamQueue, ...this.#compileGroups.flatMap((group) => group.calls)];
     this.#queue = [];
     this.#streamQueue = [];
@@ -588,13 +595,19 @@ export class ValidationPool {
   }
 
   /**
-   * Slow work: a call over maxBatchBytes, a call of a contract whose calls ran slow (slowCallMs), or a
-   * call over slowCallBytes whose contract has not yet run one at least half as large quickly.
+   * Slow work: a call over maxBatchBytes, a call of a contract whose calls ran slow (slowCallMs) while
+   * its mark lasts, or a call over slowCallBytes whose contract has not yet run one at least half as
+   * large quickly. A mark that has ended no longer counts, though the contract stays listed until a
+   * batch of it runs quickly: checked only then, a mark of 0.3 s (one batch stretched by a loaded
+   * machine) kept the contract's calls off the last lane free of slow work for all of another
+   * schema's 1 s compile on the other lane.
    */
   #isSlowCall(call: PendingCall): boolean {
     const bytes = call.message.byteLength;
     const hash = call.contract.hash;
-    if (bytes > this.#options.maxBatchBytes || this.#slowContracts.has(hash)) return true;
+    if (bytes > this.#options.maxBatchBytes) return true;
+    const markedUntil = this.#slowContracts.size === 0 ? undefined : this.#slowContracts.get(hash);
+    if (markedUntil !== undefined && performance.now() < markedUntil) return true;
     return bytes > this.#largeCallBytes(hash) && bytes > 2 * (this.#quickCallBytes.get(hash) ?? 0);
   }
 
@@ -631,7 +644,7 @@ export class ValidationPool {
     }
     if (this.#slowContracts.size !== marked) this.#options.metrics?.validationSlowContracts.set(this.#slowContracts.size);
     if (slow) {
-      this.#noteSlowCallBytes(calls);
+      this.#noteSlowBatch(calls, Math.min(callMs, this.#options.maxRunMs));
       return;
     }
     for (const call of calls) {
@@ -642,8 +655,11 @@ export class ValidationPool {
     }
   }
 
-  /** Keeps, for each contract of a slow batch, the size of its largest call there (the smallest such size seen). */
-  #noteSlowCallBytes(calls: readonly PendingCall[]): void {
+  /**
+   * Keeps, for each contract of a slow batch, the size of its largest call there (the smallest such
+   * size seen) and the batch's time (the longest seen).
+   */
+  #noteSlowBatch(calls: readonly PendingCall[], callMs: number): void {
     const largest = new Map<string, number>();
     for (const call of calls) {
       const hash = call.contract.hash;
@@ -651,9 +667,13 @@ export class ValidationPool {
     }
     for (const [hash, bytes] of largest) {
       const known = this.#slowCallBytes.get(hash);
-      if (known !== undefined && known <= bytes) continue;
-      if (known === undefined && this.#slowCallBytes.size >= MAX_SLOW_CONTRACTS) this.#slowCallBytes.delete(this.#slowCallBytes.keys().next().value!);
-      this.#slowCallBytes.set(hash, bytes);
+      if (known === undefined && this.#slowCallBytes.size >= MAX_SLOW_CONTRACTS) {
+        const oldest = this.#slowCallBytes.keys().next().value!;
+        this.#slowCallBytes.delete(oldest);
+        this.#slowCallMs.delete(oldest);
+      }
+      if (known === undefined || bytes < known) this.#slowCallBytes.set(hash, bytes);
+      this.#slowCallMs.set(hash, Math.max(callMs, this.#slowCallMs.get(hash) ?? 0));
     }
   }
 
@@ -720,8 +740,9 @@ export class ValidationPool {
       }
       const hash = call.contract.hash;
       const slow = this.#isSlowCall(call);
-      // Slow work travels alone, on an idle lane, while another lane stays free of slow work.
-      if (slow && (taken.length > 0 || lane.inFlight.length > 0 || !this.#mayTakeSlowWork())) {
+      // Slow work travels alone, on an idle lane, while another lane stays free of slow work (or
+      // once it has waited long enough for other contracts' slow work).
+      if (slow && (taken.length > 0 || lane.inFlight.length > 0 || (!this.#mayTakeSlowWork() && !this.#mayTakeLastLaneAfterWaiting(call)))) {
         queue[kept++] = call;
         continue;
       }
@@ -782,15 +803,41 @@ export class ValidationPool {
     if (compileMs === undefined) return false;
     const mayGoAt = group.since + Math.max(this.#options.slowCallMs, SLOW_COMPILE_WAIT_TIMES * compileMs);
     if (now >= mayGoAt) return true;
-    if (this.#compileWaitDue === undefined || mayGoAt < this.#compileWaitDue) {
-      clearTimeout(this.#compileWaitTimer);
-      this.#compileWaitDue = mayGoAt;
-      this.#compileWaitTimer = setTimeout(() => {
-        this.#compileWaitDue = undefined;
-        this.#scheduleFlush();
-      }, mayGoAt - now).unref();
-    }
+    this.#flushAt(mayGoAt, now);
     return false;
+  }
+
+  /**
+   * Whether a call counted as slow work may take the last lane free of it anyway: the slow work out
+   * is all of other contracts, and the call has waited SLOW_WORK_WAIT_TIMES its contract's slowest
+   * batch (at least slowCallMs). For its own contract's slow work it waits, as a stream's calls do
+   * one after another; one with no slow batch of its own seen (a first large call) waits too, its
+   * cost unknown. Without end, a contract marked by one batch that a loaded machine stretched waited
+   * for all of another schema's 1-2 s compile on the other lane.
+   */
+  #mayTakeLastLaneAfterWaiting(call: PendingCall): boolean {
+    const hash = call.contract.hash;
+    const slowMs = this.#slowCallMs.size === 0 ? undefined : this.#slowCallMs.get(hash);
+    if (slowMs === undefined) return false;
+    for (const lane of this.#lanes) {
+      if ((lane.compilingSlow || lane.heavy > 0) && lane.inFlight.some((batch) => batch.contracts.has(hash))) return false;
+    }
+    const now = performance.now();
+    const mayGoAt = call.queuedAt + Math.max(this.#options.slowCallMs, SLOW_WORK_WAIT_TIMES * slowMs);
+    if (now >= mayGoAt) return true;
+    this.#flushAt(mayGoAt, now);
+    return false;
+  }
+
+  /** Sets a flush for `due`, unless one is set sooner. */
+  #flushAt(due: number, now: number): void {
+    if (this.#waitEndDue !== undefined && this.#waitEndDue <= due) return;
+    clearTimeout(this.#waitEndTimer);
+    this.#waitEndDue = due;
+    this.#waitEndTimer = setTimeout(() => {
+      this.#waitEndDue = undefined;
+      this.#scheduleFlush();
+    }, due - now).unref();
   }
 
   /**
@@ -1055,6 +1102,12 @@ export class ValidationPool {
  * last lane free of slow work anyway (#mayCompileOnLastLane).
  */
 const SLOW_COMPILE_WAIT_TIMES = 2;
+
+/**
+ * How long a call counted as slow work waits for other contracts' slow work, in times its contract's
+ * slowest batch, before it may take the last lane free of slow work anyway (#mayTakeLastLaneAfterWaiting).
+ */
+const SLOW_WORK_WAIT_TIMES = 2;
 
 /** Callers whose last compile's start the pool remembers (for turns): beyond them, the least recent count as never served. */
 const REMEMBERED_COMPILE_CALLERS = 1_024;
