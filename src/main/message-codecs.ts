@@ -108,7 +108,7 @@ export function withMessageCodecs(definition: ContractValidatorDefinition): grpc
     codecs[name] = {
       ...method,
       requestDeserialize: guardedDeserializer(OWN_DECODERS[name] ?? libraryDecoder(name, method.requestDeserialize)),
-      responseSerialize: (answer: object) => (ENCODED in answer ? (answer as EncodedAnswer)[ENCODED] : encode(answer)),
+      responseSerialize: (answer: unknown) => (isEncodedAnswer(answer) ? answer[ENCODED] : encode(answer)),
     };
   }
   return codecs as grpc.ServiceDefinition;
@@ -116,6 +116,10 @@ export function withMessageCodecs(definition: ContractValidatorDefinition): grpc
 
 interface EncodedAnswer {
   readonly [ENCODED]: Buffer;
+}
+
+function isEncodedAnswer(answer: unknown): answer is EncodedAnswer {
+  return typeof answer === 'object' && answer !== null && ENCODED in answer;
 }
 
 function answerEncoder(name: string, method: grpc.MethodDefinition<any, any>): (answer: any) => Buffer {
