@@ -22,6 +22,8 @@ export function callFromThread(address: string, method: string, request: object,
   const worker = new Worker(path.join(__dirname, 'thread-call-worker.js'), { workerData: { address, method, request, deadlineMs } satisfies ThreadCallRequest });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
+    // After an answer this is a no-op; without one, the call's thread ended early.
+    worker.once('exit', (code) => reject(new Error(`${method} from its thread: the thread exited (${code}) without an answer`)));
     worker.once('message', (outcome: ThreadCallOutcome) => {
       void worker.terminate();
       if ('json' in outcome) resolve({ answer: () => JSON.parse(Buffer.from(outcome.json).toString('utf8')) });
