@@ -134,8 +134,11 @@ function answerEncoder(name: string, method: grpc.MethodDefinition<any, any>): (
  */
 export async function encodedInTurns(operation: string, answer: unknown, call: { readonly cancelled: boolean }): Promise<unknown> {
   if (typeof answer !== 'object' || answer === null || Buffer.isBuffer(answer)) return answer;
+  // Every unary answer passes here on the main thread: a small one is counted, nothing built.
+  let entries = 0;
+  for (const value of Object.values(answer)) if (Array.isArray(value)) entries += value.length;
+  if (entries < ENCODE_IN_TURNS_MIN_ENTRIES) return answer;
   const lists = Object.entries(answer).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]) && entry[1].length > 0);
-  if (lists.reduce((entries, [, list]) => entries + list.length, 0) < ENCODE_IN_TURNS_MIN_ENTRIES) return answer;
   const encode = answerEncoders()[operation];
   if (!encode) throw new TypeError(`${operation} is not an operation of the service`);
   const parts = [encode({ ...answer, ...Object.fromEntries(lists.map(([field]) => [field, []])) })];

@@ -210,7 +210,7 @@ interface PendingCall {
   caller: (() => string) | undefined;
   /** It was in a batch that overran maxRunMs or maxHeapBytes with other calls: overrunning again, it fails. */
   overran: boolean;
-  /** When it was queued (performance.now()): slow work kept off the last lane free of it waits a bounded time for other contracts' slow work. */
+  /** When it was queued (performance.now()): slow work kept off the last lane free of it waits a bounded time for other contracts' slow work (#waitedForLastLane). */
   queuedAt: number;
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: SvcError) => void;
@@ -226,7 +226,7 @@ interface CompileGroup {
   preferredLane: Lane | undefined;
   /** Who sent its first call: compiles go in turns by caller. */
   caller: string;
-  /** When its first call joined it (performance.now()): a compile kept off the last lane waits at most SLOW_COMPILE_WAIT_TIMES its time. */
+  /** When its first call joined it (performance.now()): a compile kept off the last lane waits a bounded time (#waitedForLastLane). */
   since: number;
 }
 
@@ -288,15 +288,16 @@ export class ValidationPool {
   /** Contracts whose calls ran slow (slowCallMs), with until when they stay marked (slowMarkTimes): their calls are slow work. Oldest out past MAX_SLOW_CONTRACTS. */
   readonly #slowContracts = new Map<string, number>();
   /**
-   * Of each contract whose calls ran slow, the size of the largest call in such a batch (the smallest
-   * such size seen): once a quicker batch unmarks the contract, its calls of more than half that size
-   * still count as slow work, like calls over slowCallBytes, until one as large runs quickly. A stream
-   * whose every tenth call (60 KB) cost 0.35 s was unmarked by each small call alone, then sent in
-   * batches of 64 to both lanes: another schema's calls waited up to 7 s. Oldest out past MAX_SLOW_CONTRACTS.
+   * Of each contract whose calls ran slow, what its slow batches showed (oldest out past MAX_SLOW_CONTRACTS):
+   * - `bytes`: the size of the largest call in such a batch (the smallest such size seen). Once a
+   *   quicker batch unmarks the contract, its calls of more than half that size still count as slow
+   *   work, like calls over slowCallBytes, until one as large runs quickly. A stream whose every tenth
+   *   call (60 KB) cost 0.35 s was unmarked by each small call alone, then sent in batches of 64 to
+   *   both lanes: another schema's calls waited up to 7 s.
+   * - `ms`: the slowest such batch's time (at most maxRunMs), which bounds how long its slow work
+   *   waits for other contracts' (#mayTakeLastLaneAfterWaiting).
    */
-  readonly #slowCallBytes = new Map<string, number>();
-  /** Of each contract whose calls ran slow, its slowest such batch's time (at most maxRunMs), bounded as #slowCallBytes. */
-  readonly #slowCallMs = new Map<string, number>();
+  readonly #slowCalls = new Map<string, { bytes: number; ms: number }>();
   /** The largest call of each contract seen in a batch quicker than slowCallMs, when over half the size from which its calls count as large (bounded). */
   readonly #quickCallBytes = new LruCache<string, number>(LIMITS.contractCacheMaxEntries * 4);
   /** How long each contract's longest compile batch took (bounded: least recently compiled out). */
@@ -305,8 +306,7 @@ export class ValidationPool {
   readonly #compileServedAt = new LruCache<string, number>(REMEMBERED_COMPILE_CALLERS);
   #compilesStarted = 0;
   /**
-   * The flush set for when work kept off the last lane free of slow work may go (a compile,
-   * #mayCompileOnLastLane; a call, #mayTakeLastLaneAfterWaiting), and when.
+   * The flush set for when work kept off the last lane free of slow work may go (#waitedForLastLane), and when.
    */
   #waitEndTimer: NodeJS.Timeout | undefined;
   #waitEndDue: number | undefined;
@@ -583,7 +583,7 @@ export class ValidationPool {
       const target = Math.min(this.#options.maxBatchItems, Math.max(this.#options.lingerItems, Math.ceil(this.#queuedCount() / lanes.length)));
       let sent = false;
       for (const lane of lanes) {
-        const calls = this.#takeBatch(lane, target, lanes);
+        const calls = this.#takeBatch(lane, target, lanes, now);
         if (calls.length > 0) {
           this.#runShared(lane, calls);
           sent = true;
@@ -602,19 +602,19 @@ export class ValidationPool {
    * machine) kept the contract's calls off the last lane free of slow work for all of another
    * schema's 1 s compile on the other lane.
    */
-  #isSlowCall(call: PendingCall): boolean {
+  #isSlowCall(call: PendingCall, now: number): boolean {
     const bytes = call.message.byteLength;
     const hash = call.contract.hash;
     if (bytes > this.#options.maxBatchBytes) return true;
     const markedUntil = this.#slowContracts.size === 0 ? undefined : this.#slowContracts.get(hash);
-    if (markedUntil !== undefined && performance.now() < markedUntil) return true;
+    if (markedUntil !== undefined && now < markedUntil) return true;
     return bytes > this.#largeCallBytes(hash) && bytes > 2 * (this.#quickCallBytes.get(hash) ?? 0);
   }
 
   /** Calls of a contract larger than this count as large: slowCallBytes, or half the size of a call that ran in a slow batch of it. */
   #largeCallBytes(hash: string): number {
-    const slow = this.#slowCallBytes.size === 0 ? undefined : this.#slowCallBytes.get(hash);
-    return slow === undefined ? this.#options.slowCallBytes : Math.min(this.#options.slowCallBytes, slow / 2);
+    const slow = this.#slowCalls.size === 0 ? undefined : this.#slowCalls.get(hash);
+    return slow === undefined ? this.#options.slowCallBytes : Math.min(this.#options.slowCallBytes, slow.bytes / 2);
   }
 
   /**
@@ -666,14 +666,14 @@ export class ValidationPool {
       largest.set(hash, Math.max(largest.get(hash) ?? 0, call.message.byteLength));
     }
     for (const [hash, bytes] of largest) {
-      const known = this.#slowCallBytes.get(hash);
-      if (known === undefined && this.#slowCallBytes.size >= MAX_SLOW_CONTRACTS) {
-        const oldest = this.#slowCallBytes.keys().next().value!;
-        this.#slowCallBytes.delete(oldest);
-        this.#slowCallMs.delete(oldest);
+      const known = this.#slowCalls.get(hash);
+      if (known !== undefined) {
+        known.bytes = Math.min(known.bytes, bytes);
+        known.ms = Math.max(known.ms, callMs);
+        continue;
       }
-      if (known === undefined || bytes < known) this.#slowCallBytes.set(hash, bytes);
-      this.#slowCallMs.set(hash, Math.max(callMs, this.#slowCallMs.get(hash) ?? 0));
+      if (this.#slowCalls.size >= MAX_SLOW_CONTRACTS) this.#slowCalls.delete(this.#slowCalls.keys().next().value!);
+      this.#slowCalls.set(hash, { bytes, ms: callMs });
     }
   }
 
@@ -708,13 +708,13 @@ export class ValidationPool {
    * always get `minStreamItemsPerBatch` of the batch when they wait; single calls fill what stream
    * items leave.
    */
-  #takeBatch(lane: Lane, target: number, takers: readonly Lane[]): PendingCall[] {
+  #takeBatch(lane: Lane, target: number, takers: readonly Lane[], now: number): PendingCall[] {
     const taken: PendingCall[] = [];
     const streamShare = this.#streamQueue.length === 0 ? 0 : Math.min(this.#options.minStreamItemsPerBatch, target - 1);
-    this.#queue = this.#takeFrom(this.#queue, lane, target - streamShare, takers, taken);
-    this.#streamQueue = this.#takeFrom(this.#streamQueue, lane, target, takers, taken);
+    this.#queue = this.#takeFrom(this.#queue, lane, target - streamShare, takers, taken, now);
+    this.#streamQueue = this.#takeFrom(this.#streamQueue, lane, target, takers, taken, now);
     // Single calls held back for the stream items' share take what those left.
-    if (streamShare > 0 && taken.length < target && this.#queue.length > 0) this.#queue = this.#takeFrom(this.#queue, lane, target, takers, taken);
+    if (streamShare > 0 && taken.length < target && this.#queue.length > 0) this.#queue = this.#takeFrom(this.#queue, lane, target, takers, taken, now);
     return taken;
   }
 
@@ -726,7 +726,7 @@ export class ValidationPool {
    * those lanes can take them now (`takers`): a contract spreads to another worker when its own are
    * busy, not whenever a free lane looks at the queue first.
    */
-  #takeFrom(queue: PendingCall[], lane: Lane, target: number, takers: readonly Lane[], taken: PendingCall[]): PendingCall[] {
+  #takeFrom(queue: PendingCall[], lane: Lane, target: number, takers: readonly Lane[], taken: PendingCall[], now: number): PendingCall[] {
     const { maxBatchBytes } = this.#options;
     const others: number[] = [];
     let bytes = 0;
@@ -739,10 +739,10 @@ export class ValidationPool {
         continue;
       }
       const hash = call.contract.hash;
-      const slow = this.#isSlowCall(call);
+      const slow = this.#isSlowCall(call, now);
       // Slow work travels alone, on an idle lane, while another lane stays free of slow work (or
       // once it has waited long enough for other contracts' slow work).
-      if (slow && (taken.length > 0 || lane.inFlight.length > 0 || (!this.#mayTakeSlowWork() && !this.#mayTakeLastLaneAfterWaiting(call)))) {
+      if (slow && (taken.length > 0 || lane.inFlight.length > 0 || (!this.#mayTakeSlowWork() && !this.#mayTakeLastLaneAfterWaiting(call, now)))) {
         queue[kept++] = call;
         continue;
       }
@@ -769,7 +769,7 @@ export class ValidationPool {
       for (const index of others) {
         if (taken.length >= target) break;
         const call = queue[index]!;
-        if (this.#isSlowCall(call)) continue;
+        if (this.#isSlowCall(call, now)) continue;
         if (taken.length > 0 && bytes + call.message.byteLength > maxBatchBytes) break;
         taken.push(call);
         bytes += call.message.byteLength;
@@ -791,8 +791,8 @@ export class ValidationPool {
 
   /**
    * Whether `group` may compile even on the last lane free of slow work: its compile is quick, a lane
-   * stays free of slow work anyway, or its calls have waited SLOW_COMPILE_WAIT_TIMES the time its
-   * compile took (at least slowCallMs). Kept off it without end, a contract whose compile was timed
+   * stays free of slow work anyway, or its calls have waited out the time its compile took
+   * (#waitedForLastLane). Kept off it without end, a contract whose compile was timed
    * at 68-119 ms (under load) waited for another schema's 4 s call on the other lane. One never
    * compiled may take seconds: it waits for a lane free of slow work. A group kept off has a flush
    * set for when it may go.
@@ -800,44 +800,42 @@ export class ValidationPool {
   #mayCompileOnLastLane(group: CompileGroup, now: number): boolean {
     if (!this.#isSlowCompile(group.hash) || this.#mayTakeSlowWork()) return true;
     const compileMs = this.#compileMs.get(group.hash);
-    if (compileMs === undefined) return false;
-    const mayGoAt = group.since + Math.max(this.#options.slowCallMs, SLOW_COMPILE_WAIT_TIMES * compileMs);
-    if (now >= mayGoAt) return true;
-    this.#flushAt(mayGoAt, now);
-    return false;
+    return compileMs !== undefined && this.#waitedForLastLane(group.since, compileMs, now);
   }
 
   /**
    * Whether a call counted as slow work may take the last lane free of it anyway: the slow work out
-   * is all of other contracts, and the call has waited SLOW_WORK_WAIT_TIMES its contract's slowest
-   * batch (at least slowCallMs). For its own contract's slow work it waits, as a stream's calls do
+   * is all of other contracts, and the call has waited out its contract's slowest batch
+   * (#waitedForLastLane). For its own contract's slow work it waits, as a stream's calls do
    * one after another; one with no slow batch of its own seen (a first large call) waits too, its
    * cost unknown. Without end, a contract marked by one batch that a loaded machine stretched waited
    * for all of another schema's 1-2 s compile on the other lane.
    */
-  #mayTakeLastLaneAfterWaiting(call: PendingCall): boolean {
+  #mayTakeLastLaneAfterWaiting(call: PendingCall, now: number): boolean {
     const hash = call.contract.hash;
-    const slowMs = this.#slowCallMs.size === 0 ? undefined : this.#slowCallMs.get(hash);
-    if (slowMs === undefined) return false;
+    const slow = this.#slowCalls.size === 0 ? undefined : this.#slowCalls.get(hash);
+    if (slow === undefined) return false;
     for (const lane of this.#lanes) {
       if ((lane.compilingSlow || lane.heavy > 0) && lane.inFlight.some((batch) => batch.contracts.has(hash))) return false;
     }
-    const now = performance.now();
-    const mayGoAt = call.queuedAt + Math.max(this.#options.slowCallMs, SLOW_WORK_WAIT_TIMES * slowMs);
-    if (now >= mayGoAt) return true;
-    this.#flushAt(mayGoAt, now);
-    return false;
+    return this.#waitedForLastLane(call.queuedAt, slow.ms, now);
   }
 
-  /** Sets a flush for `due`, unless one is set sooner. */
-  #flushAt(due: number, now: number): void {
-    if (this.#waitEndDue !== undefined && this.#waitEndDue <= due) return;
+  /**
+   * Whether work kept off the last lane free of slow work since `since` has waited LAST_LANE_WAIT_TIMES
+   * its known cost (at least slowCallMs), and may take it; if not, a flush is set for when it may.
+   */
+  #waitedForLastLane(since: number, costMs: number, now: number): boolean {
+    const due = since + Math.max(this.#options.slowCallMs, LAST_LANE_WAIT_TIMES * costMs);
+    if (now >= due) return true;
+    if (this.#waitEndDue !== undefined && this.#waitEndDue <= due) return false;
     clearTimeout(this.#waitEndTimer);
     this.#waitEndDue = due;
     this.#waitEndTimer = setTimeout(() => {
       this.#waitEndDue = undefined;
       this.#scheduleFlush();
     }, due - now).unref();
+    return false;
   }
 
   /**
@@ -904,7 +902,7 @@ export class ValidationPool {
     if (lane.inFlight.length === 0) lane.runningSince = sent.startedAt;
     lane.inFlight.push(sent);
     // Slow work travels alone (#takeFrom), so a batch holding one is that call alone.
-    const heavy = !compile && calls.some((call) => this.#isSlowCall(call));
+    const heavy = !compile && calls.some((call) => this.#isSlowCall(call, sent.startedAt));
     if (heavy) lane.heavy++;
     const done = () => {
       if (heavy) lane.heavy--;
@@ -1098,16 +1096,10 @@ export class ValidationPool {
 }
 
 /**
- * How long a contract whose compile was slow waits, in times that compile's time, before it may take the
- * last lane free of slow work anyway (#mayCompileOnLastLane).
+ * How long work kept off the last lane free of slow work waits, in times its known cost (a slow
+ * compile's time, or a contract's slowest batch), before it may take that lane anyway (#waitedForLastLane).
  */
-const SLOW_COMPILE_WAIT_TIMES = 2;
-
-/**
- * How long a call counted as slow work waits for other contracts' slow work, in times its contract's
- * slowest batch, before it may take the last lane free of slow work anyway (#mayTakeLastLaneAfterWaiting).
- */
-const SLOW_WORK_WAIT_TIMES = 2;
+const LAST_LANE_WAIT_TIMES = 2;
 
 /** Callers whose last compile's start the pool remembers (for turns): beyond them, the least recent count as never served. */
 const REMEMBERED_COMPILE_CALLERS = 1_024;

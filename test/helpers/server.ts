@@ -1,19 +1,18 @@
 /**
  * Test servers on 127.0.0.1 with an ephemeral port: in-process (fast) or as a child process of the
- * built CLI (for restart, signal and crash tests), plus a promisified client for any operation.
+ * built CLI (for restart, signal and crash tests); their client comes from test-client.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
-import { LIMITS } from '../../src/shared/limits';
-import { loadSvcProto } from '@svc/client/protocol';
-import type { ContractValidatorClient } from '@svc/client/protocol';
 import { createLogger } from '../../src/main/logger';
 import { SvcServer, type StartOptions } from '../../src/main/server';
 import { REPO_ROOT } from './paths';
+import { createTestClient, type TestClient } from './test-client';
+
+export { createTestClient, type TestClient } from './test-client';
 
 export interface TestServer {
   server: SvcServer;
@@ -43,33 +42,6 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       client.close();
       await server.close();
-    },
-  };
-}
-
-export type TestClient = ReturnType<typeof createTestClient>;
-
-/** `client.call('GetSchema', {...})` resolves with the response or rejects with the ServiceError. */
-export function createTestClient(address: string, credentials = grpc.credentials.createInsecure(), options: grpc.ClientOptions = {}) {
-  const Client = loadSvcProto().proto.svc.ContractValidator;
-  const raw: ContractValidatorClient = new Client(address, credentials, {
-    'grpc.max_receive_message_length': LIMITS.maxGrpcMessageBytes,
-    'grpc.max_send_message_length': LIMITS.maxGrpcMessageBytes,
-    ...options,
-  });
-  return {
-    raw,
-    call<R = any>(method: string, request: object, opts: { deadlineMs?: number; metadata?: grpc.Metadata } = {}): Promise<R> {
-      const fn = (raw as unknown as Record<string, Function>)[method];
-      if (typeof fn !== 'function') throw new Error(`no such operation ${method}`);
-      const deadline = new Date(Date.now() + (opts.deadlineMs ?? 30_000));
-      return new Promise((resolve, reject) => {
-        fn.call(raw, request, opts.metadata ?? new grpc.Metadata(), { deadline }, (error: grpc.ServiceError | null, response: R) =>
-          error ? reject(error) : resolve(response));
-      });
-    },
-    close() {
-      raw.close();
     },
   };
 }

@@ -21,11 +21,14 @@ function openStream(server: TestServer): Promise<grpc.StatusObject> {
   return new Promise((resolve) => stream.on('status', resolve));
 }
 
-/** Waits (5 s at most) until the server holds `calls` calls in flight: a fixed pause was too short for a stream to arrive on a loaded machine. */
-async function untilInFlight(server: TestServer, calls: number): Promise<void> {
+/**
+ * Waits (5 s at most) until the server holds `calls` calls in flight, and asserts it does: a fixed
+ * pause was too short for a stream to arrive on a loaded machine.
+ */
+async function untilCallsInFlight(server: TestServer, calls: number): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (server.server.callsInFlight < calls && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.equal(server.server.callsInFlight, calls, 'the stream reached the server');
+  while (server.server.callsInFlight !== calls && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(server.server.callsInFlight, calls);
 }
 
 function assertEndedAtShutdown(logs: ReturnType<typeof captureLogs>, seen: grpc.StatusObject): void {
@@ -42,7 +45,7 @@ test('a call still in flight at a second stop (hurry) is answered UNAVAILABLE', 
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger });
   const ended = openStream(server);
-  await untilInFlight(server, 1);
+  await untilCallsInFlight(server, 1);
   const closed = server.close();
   await new Promise((resolve) => setTimeout(resolve, 100));
   server.server.hurry();
@@ -54,7 +57,7 @@ test('a call still in flight when shutdownGraceMs ends is answered UNAVAILABLE, 
   const logs = captureLogs('info');
   const server = await startTestServer({ logger: logs.logger, shutdownGraceMs: 200 });
   const ended = openStream(server);
-  await untilInFlight(server, 1);
+  await untilCallsInFlight(server, 1);
   const started = Date.now();
   await server.close();
   // tryShutdown ends once the status is sent: well before grace + shutdownStatusFlushMs (1.2 s).
@@ -111,9 +114,7 @@ test('every call is forgotten when it ends, however it ends: a stop answers only
     dropped.on('error', () => undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));
     dropped.cancel();
-    const deadline = Date.now() + 5_000;
-    while (server.server.callsInFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(server.server.callsInFlight, 0);
+    await untilCallsInFlight(server, 0);
   } finally {
     await server.close();
   }
