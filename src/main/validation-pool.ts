@@ -108,7 +108,7 @@ export interface ValidationPoolOptions {
    */
   slowCompileMs: number;
   /**
-   * A batch whose calls ran longer than this in its worker (their contracts' preparation left out, see slowPrepareMs) marks their calls slow
+   * A batch whose calls ran longer than this in its worker (their contracts' preparation left out: a slow compile is slowCompileMs's) marks their calls slow
    * work, like calls over maxBatchBytes: they travel alone and never take the last lane free of slow
    * work. A pattern RE2 accepts can cost 5 µs a character: 1 MB calls held both lanes 4.5 s, call
    * after call. A marked contract whose batch runs quicker is unmarked (once slowMarkTimes allows). Worker time is wall time, which
@@ -117,7 +117,7 @@ export interface ValidationPoolOptions {
   slowCallMs: number;
   /**
    * A contract marked slow (slowCallMs) stays marked for this many times its slow batch's time (a
-   * batch that overran maxRunMs, or whose preparation was slow, counts as maxRunMs),
+   * batch that overran maxRunMs counts as maxRunMs),
    * however quickly its batches run meanwhile. Calls of one contract can cost very different amounts
    * at the same size: each quick call alone unmarked a contract whose every tenth call (37 bytes,
    * anyOf nested through $ref) ran 0.9 s, and a stream of them then went in batches of up to 64 to
@@ -126,13 +126,6 @@ export interface ValidationPoolOptions {
    * time, and svc's p99 under ghz went from 3.4–3.8 to 8.1–9.3 ms.
    */
   slowMarkTimes: number;
-  /**
-   * A batch whose contracts took longer than this to prepare (built from their documents, schemas
-   * compiled on an operation's first call) marks their calls slow work as well: the next lane their
-   * calls spread to would prepare them as slowly. Quicker preparation is left out of the calls' time,
-   * so that a contract compiled in 260 ms does not count as slow work for good.
-   */
-  slowPrepareMs: number;
   /**
    * A call larger than this counts as slow work while its contract has not yet run a call at least
    * half its size quicker than slowCallMs: what it costs is unknown, and a first call of 300 KB under
@@ -175,7 +168,6 @@ export const DEFAULT_POOL_OPTIONS = Object.freeze({
   // Longer than the gaps between the slow calls of such a stream (each quick call alone takes a few
   // ms), short enough that a contract slow once soon batches on every lane again.
   slowMarkTimes: 2,
-  slowPrepareMs: 500,
   slowCallBytes: 64 * 1024, // 64 KiB: 0.3 s at the 5 µs a character a slow pattern costs
   maxRunMs: LIMITS.validationMaxMs,
   maxHeapBytes: LIMITS.validationWorkerMaxHeapBytes,
@@ -319,7 +311,7 @@ export class ValidationPool {
 
   constructor(options: Partial<ValidationPoolOptions> & Pick<ValidationPoolOptions, 'loadContract'>) {
     const merged = { ...DEFAULT_POOL_OPTIONS, ...withoutUndefined(options) } as ValidationPoolOptions;
-    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowMarkTimes', 'slowPrepareMs', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
+    for (const name of ['threads', 'concurrentTasksPerWorker', 'maxBatchItems', 'maxBatchBytes', 'lingerItems', 'minStreamItemsPerBatch', 'maxQueuedStreamItems', 'laneStallMs', 'slowCompileMs', 'slowCallMs', 'slowMarkTimes', 'slowCallBytes', 'maxRunMs', 'maxHeapBytes', 'maxQueuedBytes'] as const) {
       const value = merged[name];
       const min = name === 'threads' ? 0 : 1;
       if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`options.${name} must be an integer of at least ${min}`);
@@ -627,7 +619,7 @@ export class ValidationPool {
     const slow = callMs > this.#options.slowCallMs;
     const now = performance.now();
     const marked = this.#slowContracts.size;
-    // An overrun or a slow preparation counts as maxRunMs: as Infinity it marked the contract for good,
+    // An overrun counts as maxRunMs: as Infinity it marked the contract for good,
     // and every call of it went alone from then on (2,989 calls/s and p99 7.9 ms before one overrun,
     // 787 and 50.9 ms after).
     const markMs = this.#options.slowMarkTimes * Math.min(callMs, this.#options.maxRunMs);
@@ -918,7 +910,11 @@ export class ValidationPool {
         if (result.ok) {
           for (const hash of result.cache.evicted) lane.known.delete(hash);
           const { workerMs, prepareMs } = result;
-          this.#noteCallTime(calls, contractIndex, prepareMs > this.#options.slowPrepareMs ? Number.POSITIVE_INFINITY : workerMs - prepareMs);
+          // The calls' own cost. A slow compile is slowCompileMs's: it keeps the compile, and the
+          // contract's spreading to another lane, off the last lane free of slow work. Counted here as
+          // the calls' (over 500 ms, as validationMaxMs), it kept the contract's calls, cheap on the lane
+          // that compiled it, off that lane for 20 s, held behind any other schema's compile.
+          this.#noteCallTime(calls, contractIndex, workerMs - prepareMs);
         }
         return result;
       },
