@@ -11,7 +11,9 @@
  * host that completed the preface and sent nothing more kept every other client out for the
  * 5 minutes before they counted as idle, and the host could open them again. It may have at most
  * `maxCallsPerPeer` calls in flight, all its connections together: 256 connections of 256 streams that
- * sent only their headers held 65,536 calls (617 MB) and stalled other callers for seconds.
+ * sent only their headers held 65,536 calls (617 MB) and stalled other callers for seconds. At that
+ * limit its connections are told to open no new stream, which Node's HTTP/2 library then refuses
+ * without running any JavaScript.
  */
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -47,6 +49,8 @@ export interface GrpcListenerOptions {
   maxCallsPerPeer: number;
   /** A call reset for being one too many in flight from its address. */
   onCallRefused: (address: string) => void;
+  /** An address reached maxCallsPerPeer: its connections were told to open no new call until it is down to three quarters of it. */
+  onPeerAtCallLimit: (address: string) => void;
   partialMessages: PartialMessageLimits;
   onPartialMessageReset: (reset: PartialMessageReset) => void;
   unsentAnswers: UnsentAnswerLimits;
@@ -131,22 +135,66 @@ export function listenForGrpc(server: grpc.Server, options: GrpcListenerOptions)
 
 type Http2ServerOfGrpc = http2.Http2Server | http2.Http2SecureServer;
 
+/** An address told to open no new stream is told it may again once its calls in flight are down to this share of maxCallsPerPeer. */
+const PEER_STREAMS_REOPEN_AT = 0.75;
+/**
+ * SETTINGS frames of ours a connection may leave unacknowledged; one more closes it. Node ends a
+ * session at maxOutstandingSettings (10, its first SETTINGS frame included) with an 'error' event.
+ */
+const MAX_UNACKNOWLEDGED_SETTINGS = 4;
+
 /**
  * Resets a stream past `maxCallsPerPeer` calls in flight from its connection's address at once
  * (ENHANCE_YOUR_CALM: gRPC clients see RESOURCE_EXHAUSTED; the call's line names the limit), and
  * closes a connection that has had maxRefusedCallsPerConnection calls reset so. Listeners are per
  * connection, not per call: a stream closes once.
+ *
+ * An address at its limit is also told, on every connection, that no new stream may open
+ * (SETTINGS_MAX_CONCURRENT_STREAMS 0) until its calls in flight are down to PEER_STREAMS_REOPEN_AT of
+ * the limit. nghttp2 applies a lowered limit as soon as it is sent, and refuses the streams past it
+ * itself (REFUSED_STREAM), before any JavaScript runs for them; gRPC clients hold their next calls
+ * meanwhile. Reset here one by one, the streams of 256 connections that each opened 256 at once
+ * held every other caller's calls 3.5–3.7 s (about 130 µs a stream in Node's HTTP/2 layer and grpc-js).
  */
 function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListenerOptions): void {
   const callsByPeer = new Map<string, number>();
+  const sessionsByPeer = new Map<string, Set<http2.ServerHttp2Session>>();
+  /** Addresses whose connections are told that no new stream may open. */
+  const closedPeers = new Set<string>();
+  const reopenAt = Math.floor(options.maxCallsPerPeer * PEER_STREAMS_REOPEN_AT);
   const details = `its client address already has ${options.maxCallsPerPeer} calls in flight (maxCallsPerPeer)`;
+  /** SETTINGS frames of ours each connection has not acknowledged yet. */
+  const unacknowledged = new WeakMap<http2.ServerHttp2Session, number>();
+  const tell = (sessions: Iterable<http2.ServerHttp2Session>, maxConcurrentStreams: number) => {
+    for (const session of sessions) {
+      if (session.closed || session.destroyed) continue;
+      const pending = unacknowledged.get(session) ?? 0;
+      if (pending >= MAX_UNACKNOWLEDGED_SETTINGS) {
+        // Node would end the session with an 'error' nobody listens to, which ends the process.
+        session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+        session.destroy();
+        continue;
+      }
+      unacknowledged.set(session, pending + 1);
+      session.settings({ maxConcurrentStreams }, () => unacknowledged.set(session, unacknowledged.get(session)! - 1));
+    }
+  };
   http2Server.on('session', (session: http2.ServerHttp2Session) => {
     const peer = session.socket?.remoteAddress;
     if (peer === undefined || options.unlimitedPeer(peer)) return;
+    let sessions = sessionsByPeer.get(peer);
+    if (!sessions) sessionsByPeer.set(peer, (sessions = new Set()));
+    sessions.add(session);
+    if (closedPeers.has(peer)) tell([session], 0);
+    session.once('close', () => {
+      sessions.delete(session);
+      if (sessions.size === 0) sessionsByPeer.delete(peer);
+    });
     const release = () => {
       const left = callsByPeer.get(peer)! - 1;
       if (left === 0) callsByPeer.delete(peer);
       else callsByPeer.set(peer, left);
+      if (left <= reopenAt && closedPeers.delete(peer)) tell(sessionsByPeer.get(peer) ?? [], LIMITS.maxConcurrentStreamsPerConnection);
     };
     let refused = 0;
     session.on('stream', (stream: http2.ServerHttp2Stream) => {
@@ -163,6 +211,11 @@ function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListener
       }
       callsByPeer.set(peer, inFlight + 1);
       stream.on('close', release);
+      if (inFlight + 1 === options.maxCallsPerPeer && !closedPeers.has(peer)) {
+        closedPeers.add(peer);
+        tell(sessions, 0);
+        options.onPeerAtCallLimit(peer);
+      }
     });
   });
 }

@@ -102,6 +102,7 @@ export class Metrics {
   readonly recordedInteractions = this.#counter('svc_recorded_interactions_total', 'Interactions received by RecordInteractions, kept or not, and why not', ['outcome', 'reason']);
   readonly peerConnectionsRefused = this.#counter('svc_peer_connections_refused_total', 'Connections reset on arrival: their client address already had maxConnectionsPerPeer open', []);
   readonly peerCallsRefused = this.#counter('svc_peer_calls_refused_total', 'Calls reset on arrival (RESOURCE_EXHAUSTED): their client address already had maxCallsPerPeer calls in flight', []);
+  readonly peerCallLimitsReached = this.#counter('svc_peer_call_limit_reached_total', 'Times a client address reached maxCallsPerPeer calls in flight, and its connections were told to open no new call (SETTINGS_MAX_CONCURRENT_STREAMS 0) until it was down to three quarters of it', []);
   readonly unsentAnswerResets = this.#counter('svc_unsent_answer_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their answer waited for the client to take it, by the limit it met', ['reason']);
   readonly partialMessageResets = this.#counter('svc_partial_message_resets_total', 'Calls reset (RESOURCE_EXHAUSTED) while their request message was arriving, by the limit it met', ['reason']);
   /** The rendering in progress, which scrapes arriving meanwhile share. */

@@ -168,6 +168,8 @@ export class SvcServer {
         maxCallsPerPeer: config.maxCallsPerPeer,
         onCallRefused: peerRefusalRecorder(metrics.peerCallsRefused, logger,
           (peer) => `call refused (stream reset): ${peer} already has ${config.maxCallsPerPeer} calls in flight (maxCallsPerPeer)`),
+        onPeerAtCallLimit: peerRefusalRecorder(metrics.peerCallLimitsReached, logger,
+          (peer) => `calls held back: ${peer} has ${config.maxCallsPerPeer} calls in flight (maxCallsPerPeer); its connections may open no new call until it is down to three quarters of that`),
         partialMessages: { ...DEFAULT_PARTIAL_MESSAGE_LIMITS, ...partialMessageLimits },
         onPartialMessageReset: partialMessageResetRecorder(metrics, logger),
         unsentAnswers: { ...DEFAULT_UNSENT_ANSWER_LIMITS, ...unsentAnswerLimits },

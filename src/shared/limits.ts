@@ -91,7 +91,9 @@ export const LIMITS = Object.freeze({
   maxConnectionsPerPeer: 256,
   /**
    * Calls in flight (HTTP/2 streams) from one client address, all its connections together (trusted
-   * proxies excepted); a stream past it is reset at once (RESOURCE_EXHAUSTED). maxConnectionsPerPeer
+   * proxies excepted); at it, the address's connections may open no new stream until it is down to
+   * three quarters of it (src/main/grpc-listener.ts), and a stream that still arrives is reset
+   * (RESOURCE_EXHAUSTED). maxConnectionsPerPeer
    * times maxConcurrentStreamsPerConnection let one host hold 65,536 calls that sent only their
    * headers: the server grew from 172 to 789 MB (about 9 KB a call) and other callers' validations
    * stalled 2.4–5.0 s while they opened and when firstMessageStartMaxMs reset them all at once.

@@ -40,3 +40,74 @@ export function closedAfter(socket: net.Socket, opened: number, withinMs: number
     });
   });
 }
+
+/** HTTP/2 frame types and error codes the raw-frame tests use (RFC 9113 §6, §7). */
+export const H2 = Object.freeze({
+  HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, GOAWAY: 0x7,
+  END_HEADERS: 0x4, ACK: 0x1,
+  SETTINGS_MAX_CONCURRENT_STREAMS: 0x3,
+  CANCEL: 0x8, REFUSED_STREAM: 0x7, ENHANCE_YOUR_CALM: 0xb,
+});
+
+export interface H2Frame {
+  type: number;
+  flags: number;
+  streamId: number;
+  payload: Buffer;
+}
+
+export function h2Frame(type: number, flags: number, streamId: number, payload = Buffer.alloc(0)): Buffer {
+  const header = Buffer.alloc(9);
+  header.writeUIntBE(payload.length, 0, 3);
+  header[3] = type;
+  header[4] = flags;
+  header.writeUInt32BE(streamId, 5);
+  return Buffer.concat([header, payload]);
+}
+
+/** A string as an HPACK literal: its length (under 127) and its bytes, no Huffman coding. */
+function hpackString(text: string): Buffer {
+  return Buffer.concat([Buffer.from([text.length]), Buffer.from(text)]);
+}
+
+/**
+ * A HEADERS frame that opens a ValidateInteraction call on `streamId` and sends nothing more (HPACK
+ * static-table entries and literals never indexed, so every frame is the same whatever came before).
+ */
+export function callHeadersFrame(streamId: number): Buffer {
+  const block = Buffer.concat([
+    Buffer.from([0x83, 0x86]), // :method POST, :scheme http
+    Buffer.from([0x04]), hpackString('/svc.ContractValidator/ValidateInteraction'), // :path
+    Buffer.from([0x01]), hpackString('127.0.0.1'), // :authority
+    Buffer.from([0x0f, 0x10]), hpackString('application/grpc'), // content-type (static index 31)
+    Buffer.from([0x00]), hpackString('te'), hpackString('trailers'),
+  ]);
+  return h2Frame(H2.HEADERS, H2.END_HEADERS, streamId, block);
+}
+
+/** The frames a socket receives, parsed as they arrive (the server sends no preface magic). */
+export function collectFrames(socket: net.Socket): H2Frame[] {
+  const frames: H2Frame[] = [];
+  let buffered = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 9 && buffered.length >= 9 + buffered.readUIntBE(0, 3)) {
+      const length = buffered.readUIntBE(0, 3);
+      frames.push({ type: buffered[3]!, flags: buffered[4]!, streamId: buffered.readUInt32BE(5) & 0x7fffffff, payload: buffered.subarray(9, 9 + length) });
+      buffered = buffered.subarray(9 + length);
+    }
+  });
+  return frames;
+}
+
+/** The values of SETTINGS_MAX_CONCURRENT_STREAMS in the SETTINGS frames received, in order. */
+export function maxConcurrentStreamsSettings(frames: readonly H2Frame[]): number[] {
+  const values: number[] = [];
+  for (const frame of frames) {
+    if (frame.type !== H2.SETTINGS || (frame.flags & H2.ACK) !== 0) continue;
+    for (let offset = 0; offset + 6 <= frame.payload.length; offset += 6) {
+      if (frame.payload.readUInt16BE(offset) === H2.SETTINGS_MAX_CONCURRENT_STREAMS) values.push(frame.payload.readUInt32BE(offset + 2));
+    }
+  }
+  return values;
+}
