@@ -81,7 +81,7 @@ test('an address at maxCallsPerPeer is told to open no new call on any of its co
     const held = sessions.flatMap((session) => Array.from({ length: 40 }, () => headersOnly(session)));
     const outcomes = await Promise.all(held.map((call) => settledWithin(call.closed, 2_000)));
     assert.equal(outcomes.filter((outcome) => outcome === 'open').length, LIMIT, 'the calls within the limit stay in flight');
-    // Refused by Node's HTTP/2 layer (REFUSED_STREAM: gRPC clients retry such a call), not reset by the service.
+    // Refused by Node's HTTP/2 layer (REFUSED_STREAM: the service never saw them), not reset by the service.
     assert.equal(outcomes.filter((outcome) => outcome === http2.constants.NGHTTP2_REFUSED_STREAM).length, held.length - LIMIT, `outcomes: ${JSON.stringify(outcomes)}`);
     await until(() => sessions.every((session) => session.remoteSettings.maxConcurrentStreams === 0), 2_000, 'both connections told to open no new call');
 
