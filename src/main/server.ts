@@ -123,7 +123,7 @@ export class SvcServer {
         // Reading a registered text (tens of MB for the largest descriptions) happens off the main thread.
         intake: async (content, caller, gone) => (await tasks.run<'intake'>({ kind: 'intake', text: content }, caller, gone)).schema,
         // So are the operations ListEndpoints and RegisterConsumer list: the main thread never parses the document for them.
-        listOperations: async (document, caller) => (await tasks.run<'operations'>({ kind: 'operations', document }, caller)).operations,
+        listOperations: async (document, caller, gone) => (await tasks.run<'operations'>({ kind: 'operations', document }, caller, gone)).operations,
       });
       pool = new ValidationPool({ threads: config.workerThreads, loadContract: registryContractLoader(schemas), metrics, logger, ...poolTuning });
       await pool.start();

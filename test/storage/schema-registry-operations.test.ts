@@ -45,4 +45,39 @@ describe('SchemaRegistry.operations', () => {
     assert.equal(listed.length, 1, 'kept per version');
     assert.equal(registry.cachedDocumentBytes, textOnly, 'no parsed document was cached on this thread');
   });
+
+  it('tells listOperations when every asker of a listing has gone, and starts a new one for the next asker', async () => {
+    const listings: Array<{ allGone: () => boolean; finish: () => void }> = [];
+    const registry = await SchemaRegistry.open(new MemoryStorage(), {
+      intake: (content) => intakeSchema(content),
+      listOperations: (document, _caller, allGone) => new Promise((resolve) => {
+        listings.push({ allGone: allGone!, finish: () => resolve(summarizeOperations(JSON.parse(document.documentJson))) });
+      }),
+    });
+    await registry.register({ schemaId: 'ops', content: TEXT, version: '1.0.0', ownership: undefined }, { caller: INTERNAL_CALLER });
+    const started = async (count: number) => {
+      for (let turn = 0; listings.length < count && turn < 100; turn++) await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(listings.length, count);
+    };
+    let firstGone = false;
+    let secondGone = false;
+    void registry.operations('ops', '', 'a', () => firstGone).catch(() => undefined);
+    await started(1);
+    const second = registry.operations('ops', '', 'b', () => secondGone);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(listings.length, 1, 'one listing for both askers');
+    firstGone = true;
+    assert.equal(listings[0]!.allGone(), false, 'the second asker still waits');
+    secondGone = true;
+    assert.equal(listings[0]!.allGone(), true, 'every asker has gone');
+
+    // A listing all of whose askers have gone is being stopped: a new asker starts its own.
+    const third = registry.operations('ops', '', 'c');
+    await started(2);
+    assert.equal(listings[1]!.allGone(), false, 'an asker without a `gone` never goes');
+    listings[1]!.finish();
+    assert.equal((await third).operations.length, 2);
+    listings[0]!.finish();
+    await second;
+  });
 });

@@ -27,6 +27,8 @@ export interface RegisterConsumerInput {
   usedEndpoints: EndpointUsageRecord[];
   /** Whom listing the schema's operations is counted against (auth/principal.ts `callerOf`). */
   caller: string;
+  /** Whether the asker has gone (its call cancelled or past its deadline): the listing is then stopped. */
+  gone?: () => boolean;
   /** Runs once every check passed, just before the write (creating the environment on first use). */
   beforeWrite?: () => Promise<void>;
 }
@@ -75,7 +77,7 @@ export class ConsumerRegistry {
     checkEnvironment('environment', environment);
     const requested = checkUsedEndpoints(input.usedEndpoints);
 
-    const schema = await this.#schemas.operations(input.schemaId, input.schemaVersion, input.caller).catch((error: unknown) => {
+    const schema = await this.#schemas.operations(input.schemaId, input.schemaVersion, input.caller, input.gone).catch((error: unknown) => {
       if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) {
         throw new SvcError(error.code, `${messages.schemaVersionNotFound()}: ${input.schemaId} has no version ${input.schemaVersion.slice(0, 64)} (registered: ${recentVersions(this.#schemas.versionsOf(input.schemaId))})`);
       }

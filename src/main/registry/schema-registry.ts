@@ -22,6 +22,7 @@ import type { Logger } from '../logger';
 import { KeyedMutex } from '../storage/keyed-mutex';
 import { TaskSlots } from '../storage/task-slots';
 import { wasStoppedByTime } from '../document-task-pool';
+import { createSharedTasks } from '../shared-tasks';
 import { LIMITS } from '../../shared/limits';
 import { LruCache } from '../../shared/lru-cache';
 
@@ -113,8 +114,9 @@ export interface SchemaRegistryOptions {
   /**
    * Lists the operations of a registered document; the server runs it on a document-task thread,
    * counted against `caller`, so a large document is never parsed on the main thread for a listing.
+   * `gone` tells whether everyone waiting for the listing has gone: the task is then dropped.
    */
-  listOperations: (document: TaskDocument, caller: string) => Promise<OperationSummary[]>;
+  listOperations: (document: TaskDocument, caller: string, gone?: () => boolean) => Promise<OperationSummary[]>;
   /** Version documents kept in memory (each can be tens of MB for the largest descriptions). */
   documentCacheEntries: number;
   /** Estimated bytes those documents may hold together (see weighDocument). */
@@ -167,8 +169,8 @@ export class SchemaRegistry {
   readonly #operations = new LruCache<string, VersionOperations>(OPERATION_INDEX_ENTRIES, {
     maxWeight: LIMITS.registryOperationIndexMaxBytes, weigh: weighOperations,
   });
-  /** Listings being computed, so concurrent calls for one version start one task. */
-  readonly #listing = new Map<string, Promise<VersionOperations>>();
+  /** Listings being computed: concurrent calls for one version share one task, stopped once all of them have gone. */
+  readonly #listings = createSharedTasks<VersionOperations>();
   /** Documents being made again from their text (readAgain), by cache key: one intake for all who wait. */
   readonly #rereads = new Map<string, Promise<string>>();
   readonly #rereadSlots = new TaskSlots(REREADS_IN_FLIGHT);
@@ -323,26 +325,23 @@ export class SchemaRegistry {
   /**
    * The operations of a version (latest when `version` is empty), listed on a document-task thread
    * (`listOperations`) and kept per version: the main thread handles the text, never the parsed document.
+   * `gone` tells whether the asker has gone (its call cancelled or past its deadline): a listing all
+   * of whose askers have gone is stopped, and the next asker starts it again.
    */
-  async operations(schemaId: string, version: string, caller: string): Promise<VersionOperations> {
+  async operations(schemaId: string, version: string, caller: string, gone?: () => boolean): Promise<VersionOperations> {
     await this.readThrough(schemaId, version);
     const ref = this.versionRef(schemaId, version);
     const key = cacheKey(ref.schemaId, ref.version, ref.hash);
     const cached = this.#operations.get(key);
     if (cached) return cached;
-    let listing = this.#listing.get(key);
-    if (!listing) {
-      listing = (async () => {
-        const source = await this.documentSource(ref.schemaId, ref.version);
-        const operations = await this.#options.listOperations({ hash: source.ref.hash, documentJson: source.documentJson }, caller);
-        // Keyed by what was read: the version may have been registered again meanwhile.
-        const entry: VersionOperations = { schemaId: source.ref.schemaId, version: source.ref.version, hash: source.ref.hash, operations };
-        this.#operations.set(cacheKey(entry.schemaId, entry.version, entry.hash), entry);
-        return entry;
-      })().finally(() => this.#listing.delete(key));
-      this.#listing.set(key, listing);
-    }
-    return listing;
+    return this.#listings.run(key, gone, async (allGone) => {
+      const source = await this.documentSource(ref.schemaId, ref.version);
+      const operations = await this.#options.listOperations({ hash: source.ref.hash, documentJson: source.documentJson }, caller, allGone);
+      // Keyed by what was read: the version may have been registered again meanwhile.
+      const entry: VersionOperations = { schemaId: source.ref.schemaId, version: source.ref.version, hash: source.ref.hash, operations };
+      this.#operations.set(cacheKey(entry.schemaId, entry.version, entry.hash), entry);
+      return entry;
+    });
   }
 
   /** The version's listing when this replica holds it already (no read-through, no task): for a caller that must not wait. */

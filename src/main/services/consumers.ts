@@ -25,7 +25,7 @@ export function createConsumerHandlers(ctx: ServiceContext): Partial<ContractVal
             ctx.audit('environment_created', { environment, origin: 'consumer-registration' }, call);
           }
         };
-        const { outcome, record } = await ctx.consumers.register({ ...toRegisterInput(request, callerOf(call, ctx.trustedProxies)), beforeWrite });
+        const { outcome, record } = await ctx.consumers.register({ ...toRegisterInput(request, callerOf(call, ctx.trustedProxies)), gone: () => call.cancelled, beforeWrite });
         ctx.audit('consumer_registered', {
           consumerId: record.consumerId, consumerVersion: record.consumerVersion, schemaId: record.schemaId,
           schemaVersion: record.schemaVersion, environment: record.environment,

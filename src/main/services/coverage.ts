@@ -16,14 +16,14 @@ import { unary } from '../unary-handler';
 
 export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
-    GetCoverage: unary(ctx, 'GetCoverage', (request: GetCoverageRequest__Output, call) => coverage(ctx, request, callerOf(call, ctx.trustedProxies))),
+    GetCoverage: unary(ctx, 'GetCoverage', (request: GetCoverageRequest__Output, call) => coverage(ctx, request, callerOf(call, ctx.trustedProxies), () => call.cancelled)),
   };
 }
 
-async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output, caller: string): Promise<GetCoverageResponse> {
+async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output, caller: string, gone: () => boolean): Promise<GetCoverageResponse> {
   if (request.environment) checkEnvironment('environment', request.environment);
   // The version's operations, listed off the main thread: coverage never parses the document here.
-  const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller);
+  const listed = await ctx.schemas.operations(request.schema_id, request.schema_version, caller, gone);
   let entries = listed.operations.length;
   for (const operation of listed.operations) entries += operation.statuses.length;
   if (entries > LIMITS.coverageMaxEntries) {

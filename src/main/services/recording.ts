@@ -93,7 +93,7 @@ export function createRecordingHandlers(ctx: ServiceContext): Partial<ContractVa
           drop(overLimit);
           return;
         }
-        const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller, unknownVersions);
+        const resolved = matchers.cached(message.schema_id, message.schema_version) ?? await matchers.load(message.schema_id, message.schema_version, caller, unknownVersions, () => call.cancelled);
         if (resolved === 'server_busy') {
           drop(resolved);
           return;
@@ -240,8 +240,9 @@ function createMatcherCache(ctx: ServiceContext) {
      * Reads through to a shared store for a version this replica has not indexed yet (registered on
      * another one a moment ago), once per stream for each miss: `missed` remembers them.
      * 'server_busy' when the caller's queue of document tasks is full for the operation listing.
+     * `gone` tells whether the stream has gone: a listing nobody else waits for is then stopped.
      */
-    async load(schemaId: string, version: string, caller: string, missed: Set<string>): Promise<ResolvedMatcher | undefined | 'server_busy'> {
+    async load(schemaId: string, version: string, caller: string, missed: Set<string>, gone?: () => boolean): Promise<ResolvedMatcher | undefined | 'server_busy'> {
       // An id or version that could never be registered is just unknown here, and not remembered: V8
       // hashes a string over 16 Ki characters by its length alone, and a stream naming 1,500 ids of
       // 256 Ki characters made each look-up compare them all (the main thread held 290 ms, 406 MiB kept).
@@ -258,7 +259,7 @@ function createMatcherCache(ctx: ServiceContext) {
       let listing: VersionOperations;
       try {
         // Listed off the main thread: a recording stream never parses a document here.
-        listing = await ctx.schemas.operations(schemaId, ref.version, caller);
+        listing = await ctx.schemas.operations(schemaId, ref.version, caller, gone);
       } catch (error) {
         if (error instanceof SvcError && error.code === ErrorCode.SCHEMA_VERSION_NOT_FOUND) return undefined;
         // The caller's document-task queue is full: dropped and counted, as a large body is then.

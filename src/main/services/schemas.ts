@@ -57,7 +57,7 @@ export function createSchemaHandlers(ctx: ServiceContext): Partial<ContractValid
     ListSchemas: unary(ctx, 'ListSchemas', async (request) => listSchemas(ctx, request)),
 
     ListEndpoints: unary(ctx, 'ListEndpoints', async (request, call) => {
-      const { operations } = await ctx.schemas.operations(request.schema_id, request.schema_version, callerOf(call, ctx.trustedProxies));
+      const { operations } = await ctx.schemas.operations(request.schema_id, request.schema_version, callerOf(call, ctx.trustedProxies), () => call.cancelled);
       const endpoints = operations.map(({ method, path, operationId, summary }) => ({
         method, path, operation_id: operationId, summary,
       }));
