@@ -158,43 +158,43 @@ const MAX_UNACKNOWLEDGED_SETTINGS = 4;
  */
 function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListenerOptions): void {
   const callsByPeer = new Map<string, number>();
-  const sessionsByPeer = new Map<string, Set<http2.ServerHttp2Session>>();
+  /** Each address's open connections, with the SETTINGS frames of ours each has not acknowledged yet. */
+  const connectionsByPeer = new Map<string, Map<http2.ServerHttp2Session, { unacknowledged: number }>>();
   /** Addresses whose connections are told that no new stream may open. */
   const closedPeers = new Set<string>();
   const reopenAt = Math.floor(options.maxCallsPerPeer * PEER_STREAMS_REOPEN_AT);
   const details = `its client address already has ${options.maxCallsPerPeer} calls in flight (maxCallsPerPeer)`;
-  /** SETTINGS frames of ours each connection has not acknowledged yet. */
-  const unacknowledged = new WeakMap<http2.ServerHttp2Session, number>();
-  const tell = (sessions: Iterable<http2.ServerHttp2Session>, maxConcurrentStreams: number) => {
-    for (const session of sessions) {
+  const tell = (connections: Iterable<[http2.ServerHttp2Session, { unacknowledged: number }]>, maxConcurrentStreams: number) => {
+    for (const [session, settings] of connections) {
       if (session.closed || session.destroyed) continue;
-      const pending = unacknowledged.get(session) ?? 0;
-      if (pending >= MAX_UNACKNOWLEDGED_SETTINGS) {
-        // Node would end the session with an 'error' nobody listens to, which ends the process.
-        session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-        session.destroy();
+      // Node would end the session with an 'error' nobody listens to, which ends the process.
+      if (settings.unacknowledged >= MAX_UNACKNOWLEDGED_SETTINGS) {
+        closeForCalm(session);
         continue;
       }
-      unacknowledged.set(session, pending + 1);
-      session.settings({ maxConcurrentStreams }, () => unacknowledged.set(session, unacknowledged.get(session)! - 1));
+      settings.unacknowledged++;
+      session.settings({ maxConcurrentStreams }, () => settings.unacknowledged--);
     }
   };
   http2Server.on('session', (session: http2.ServerHttp2Session) => {
     const peer = session.socket?.remoteAddress;
     if (peer === undefined || options.unlimitedPeer(peer)) return;
-    let sessions = sessionsByPeer.get(peer);
-    if (!sessions) sessionsByPeer.set(peer, (sessions = new Set()));
-    sessions.add(session);
-    if (closedPeers.has(peer)) tell([session], 0);
+    let connections = connectionsByPeer.get(peer);
+    if (!connections) connectionsByPeer.set(peer, (connections = new Map()));
+    const settings = { unacknowledged: 0 };
+    connections.set(session, settings);
+    if (closedPeers.has(peer)) tell([[session, settings]], 0);
     session.once('close', () => {
-      sessions.delete(session);
-      if (sessions.size === 0) sessionsByPeer.delete(peer);
+      connections.delete(session);
+      if (connections.size === 0) connectionsByPeer.delete(peer);
     });
     const release = () => {
       const left = callsByPeer.get(peer)! - 1;
       if (left === 0) callsByPeer.delete(peer);
       else callsByPeer.set(peer, left);
-      if (left <= reopenAt && closedPeers.delete(peer)) tell(sessionsByPeer.get(peer) ?? [], LIMITS.maxConcurrentStreamsPerConnection);
+      if (closedPeers.size > 0 && left <= reopenAt && closedPeers.delete(peer)) {
+        tell(connectionsByPeer.get(peer) ?? [], LIMITS.maxConcurrentStreamsPerConnection);
+      }
     };
     let refused = 0;
     session.on('stream', (stream: http2.ServerHttp2Stream) => {
@@ -202,22 +202,25 @@ function limitCallsPerPeer(http2Server: Http2ServerOfGrpc, options: GrpcListener
       if (inFlight >= options.maxCallsPerPeer) {
         resetForLimit(stream, details);
         options.onCallRefused(peer);
-        if (++refused === LIMITS.maxRefusedCallsPerConnection) {
-          // GOAWAY first: destroy(error, code) would emit the error on a session grpc-js listens to for none.
-          session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-          session.destroy();
-        }
+        if (++refused === LIMITS.maxRefusedCallsPerConnection) closeForCalm(session);
         return;
       }
       callsByPeer.set(peer, inFlight + 1);
       stream.on('close', release);
       if (inFlight + 1 === options.maxCallsPerPeer && !closedPeers.has(peer)) {
         closedPeers.add(peer);
-        tell(sessions, 0);
+        tell(connections, 0);
         options.onPeerAtCallLimit(peer);
       }
     });
   });
+}
+
+/** Closes a connection that broke a limit: GOAWAY ENHANCE_YOUR_CALM, then the session ends. */
+function closeForCalm(session: http2.ServerHttp2Session): void {
+  // GOAWAY first: destroy(error, code) would emit the error on a session grpc-js listens to for none.
+  session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+  session.destroy();
 }
 
 /**

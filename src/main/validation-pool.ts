@@ -910,10 +910,8 @@ export class ValidationPool {
         if (result.ok) {
           for (const hash of result.cache.evicted) lane.known.delete(hash);
           const { workerMs, prepareMs } = result;
-          // The calls' own cost. A slow compile is slowCompileMs's: it keeps the compile, and the
-          // contract's spreading to another lane, off the last lane free of slow work. Counted here as
-          // the calls' (over 500 ms, as validationMaxMs), it kept the contract's calls, cheap on the lane
-          // that compiled it, off that lane for 20 s, held behind any other schema's compile.
+          // The calls' own cost: a slow compile is judged by slowCompileMs (#isSlowCompile), which keeps
+          // the contract's compiles off the last lane; counted here, it made its cheap calls slow work too.
           this.#noteCallTime(calls, contractIndex, workerMs - prepareMs);
         }
         return result;

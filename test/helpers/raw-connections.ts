@@ -1,13 +1,38 @@
 /**
  * Raw TCP connections to a test server, for the tests of connections that never complete the HTTP/2
  * preface (plaintext and TLS alike) or, on the metrics port, a request: open one and write some bytes,
- * then time when the server closes it.
+ * then time when the server closes it. And raw HTTP/2 frames, for clients that ignore what the server
+ * asks of them (its SETTINGS).
  */
 import net from 'node:net';
 
+/** HTTP/2 frame types and error codes the raw-frame tests use (RFC 9113 §6, §7). */
+export const H2 = Object.freeze({
+  HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, GOAWAY: 0x7,
+  END_HEADERS: 0x4, ACK: 0x1,
+  SETTINGS_MAX_CONCURRENT_STREAMS: 0x3,
+  CANCEL: 0x8, REFUSED_STREAM: 0x7, ENHANCE_YOUR_CALM: 0xb,
+});
+
+export interface H2Frame {
+  type: number;
+  flags: number;
+  streamId: number;
+  payload: Buffer;
+}
+
+export function h2Frame(type: number, flags: number, streamId: number, payload = Buffer.alloc(0)): Buffer {
+  const header = Buffer.alloc(9);
+  header.writeUIntBE(payload.length, 0, 3);
+  header[3] = type;
+  header[4] = flags;
+  header.writeUInt32BE(streamId, 5);
+  return Buffer.concat([header, payload]);
+}
+
 /** The 24 bytes every HTTP/2 client sends first (RFC 9113 §3.4), and an empty SETTINGS frame, which completes the preface. */
 export const CLIENT_MAGIC = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
-export const EMPTY_SETTINGS_FRAME = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+export const EMPTY_SETTINGS_FRAME = h2Frame(H2.SETTINGS, 0, 0);
 
 /** A raw TCP connection to the server that writes `bytes` once connected, and the time it was opened. */
 export function connectAndWrite(port: number, bytes: Buffer): Promise<{ socket: net.Socket; opened: number }> {
@@ -39,30 +64,6 @@ export function closedAfter(socket: net.Socket, opened: number, withinMs: number
       resolve(performance.now() - opened);
     });
   });
-}
-
-/** HTTP/2 frame types and error codes the raw-frame tests use (RFC 9113 §6, §7). */
-export const H2 = Object.freeze({
-  HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, GOAWAY: 0x7,
-  END_HEADERS: 0x4, ACK: 0x1,
-  SETTINGS_MAX_CONCURRENT_STREAMS: 0x3,
-  CANCEL: 0x8, REFUSED_STREAM: 0x7, ENHANCE_YOUR_CALM: 0xb,
-});
-
-export interface H2Frame {
-  type: number;
-  flags: number;
-  streamId: number;
-  payload: Buffer;
-}
-
-export function h2Frame(type: number, flags: number, streamId: number, payload = Buffer.alloc(0)): Buffer {
-  const header = Buffer.alloc(9);
-  header.writeUIntBE(payload.length, 0, 3);
-  header[3] = type;
-  header[4] = flags;
-  header.writeUInt32BE(streamId, 5);
-  return Buffer.concat([header, payload]);
 }
 
 /** A string as an HPACK literal: its length (under 127) and its bytes, no Huffman coding. */

@@ -10,6 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { SHUTDOWN_DETAILS } from '../../src/main/call-observer';
 import { minimalDocument } from '../helpers/documents';
 import { captureLogs } from '../helpers/log-capture';
+import { waitUntil } from '../helpers/polling';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { rawClient, rawUnary } from '../helpers/validation';
 
@@ -26,8 +27,7 @@ function openStream(server: TestServer): Promise<grpc.StatusObject> {
  * pause was too short for a stream to arrive on a loaded machine.
  */
 async function untilCallsInFlight(server: TestServer, calls: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (server.server.callsInFlight !== calls && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitUntil(() => server.server.callsInFlight === calls, 5_000);
   assert.equal(server.server.callsInFlight, calls);
 }
 

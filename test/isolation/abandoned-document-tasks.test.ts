@@ -7,10 +7,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { SLOW_FIXTURE_DOCUMENT, minimalDocument } from '../helpers/documents';
 import { apiKeyMetadata } from '../helpers/api-keys';
+import { waitUntil } from '../helpers/polling';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY_A = 'team-a-key-Vb7Nm2Qw4Er6';
@@ -51,7 +51,7 @@ test("fixtures whose callers' deadlines passed are dropped and stopped: another 
   assert.deepEqual(abandoned, Array(ABANDONED).fill(grpc.status.DEADLINE_EXCEEDED));
   // Looked at every goneCheckMs (250 ms).
   const pool = server.server.context.documentTasks;
-  for (const waitUntil = Date.now() + 2_000; pool.waiting > 0 && Date.now() < waitUntil;) await sleep(25);
+  await waitUntil(() => pool.waiting === 0, 2_000, 25);
   assert.equal(pool.waiting, 0, 'abandoned fixtures still wait for the thread');
 
   for (const attempt of [1, 2]) {

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { largeApiDocument } from '../helpers/large-documents';
 import { SLOW_FIXTURE_DOCUMENT, minimalDocument } from '../helpers/documents';
 import { apiKeyMetadata } from '../helpers/api-keys';
+import { waitUntil } from '../helpers/polling';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const KEY_A = 'team-a-key-Lk3Jh5Gf7Ds9';
@@ -54,7 +55,7 @@ test("a caller's small registration answers promptly while another caller's slow
   t.after(() => Promise.allSettled([fixture, ...registrations]));
   // A's tasks are all in the pool (one or two of them running) before B asks.
   const pool = server.server.context.documentTasks;
-  for (const waitUntil = Date.now() + QUEUE_WAIT_MS; pool.waiting < A_REGISTRATIONS - 1 && Date.now() < waitUntil;) await sleep(10);
+  await waitUntil(() => pool.waiting >= A_REGISTRATIONS - 1, QUEUE_WAIT_MS);
   assert.ok(pool.waiting >= A_REGISTRATIONS - 1, `only ${pool.waiting} of caller A's tasks reached the queue`);
 
   const started = performance.now();
@@ -79,7 +80,7 @@ test("a caller's own small registration does not wait for its slow fixture while
     .finally(() => { fixtureDone = true; });
   const pool = server.server.context.documentTasks;
   // The fixture holds caller A's share (one of the two threads) before A registers.
-  for (const waitUntil = Date.now() + QUEUE_WAIT_MS; pool.workers.length < 1 && Date.now() < waitUntil;) await sleep(10);
+  await waitUntil(() => pool.workers.length >= 1, QUEUE_WAIT_MS);
   await sleep(200);
   const started = performance.now();
   const answer = await server.client.call('RegisterSchema', { schema_id: 'own', schema_content: minimalDocument('3.0.0') }, { metadata: a });

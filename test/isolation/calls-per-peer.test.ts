@@ -21,6 +21,7 @@ import { captureLogs } from '../helpers/log-capture';
 import { scrapeMetrics } from '../helpers/metrics-scrape';
 import * as grpc from '@grpc/grpc-js';
 import { CLIENT_MAGIC, EMPTY_SETTINGS_FRAME, H2, callHeadersFrame, collectFrames, h2Frame, maxConcurrentStreamsSettings } from '../helpers/raw-connections';
+import { waitUntil } from '../helpers/polling';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
 
@@ -53,12 +54,9 @@ function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'open'> 
   return Promise.race([promise, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), ms))]);
 }
 
-/** Resolves once `condition` holds, polling every 10 ms; rejects after `withinMs`. */
+/** Asserts that `condition` comes to hold within `withinMs`. */
 async function until(condition: () => boolean, withinMs: number, what: string): Promise<void> {
-  for (const waitUntil = Date.now() + withinMs; !condition();) {
-    if (Date.now() > waitUntil) throw new Error(`${what}: not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  assert.ok(await waitUntil(condition, withinMs), `${what}: not within ${withinMs} ms`);
 }
 
 async function neighbourValidations(server: TestServer, count: number): Promise<void> {
