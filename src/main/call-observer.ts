@@ -13,6 +13,7 @@ import * as grpc from '@grpc/grpc-js';
 import { status } from '@grpc/grpc-js';
 import { SERVICE_NAME, contractValidatorDefinition } from '@svc/client/protocol';
 import { LIMITS } from '../shared/limits';
+import { LinkedMap } from '../shared/linked-map';
 import { clip } from '../shared/text';
 import { MAX_LOGGED_CHARS, contextOf } from './call-log-context';
 import { statusName } from './grpc-status';
@@ -57,14 +58,14 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
     logRefusal: rateLimited(LIMITS.refusedCallLogLinesPerMinute, 60_000),
     logFailure: new Map(),
     cancelledBy: 'call ended by the client',
-    live: new Set(),
+    live: new LinkedMap(),
   };
   const interceptor: grpc.ServerInterceptor = (descriptor, call) => {
     const operation = operationOf(descriptor.path);
     if (operation === undefined) return new grpc.ServerInterceptingCall(call); // health, reflection
     const observed: ObservedCall = { observer, operation, started: process.hrtime.bigint(), firstMessage: undefined, ended: false };
     observeEnding(call, observed);
-    observer.live.add(call);
+    observer.live.set(call, true);
     const listener = new grpc.ServerListenerBuilder()
       .withOnReceiveMessage((message, next) => {
         observed.firstMessage ??= message;
@@ -84,7 +85,7 @@ export function createCallObserver(metrics: Metrics, logger: Logger): CallObserv
     interceptor,
     endAtShutdown: () => {
       observer.cancelledBy = 'call cancelled by the server at shutdown';
-      const live = [...observer.live];
+      const live = observer.live.keys();
       for (const call of live) call.sendStatus({ code: status.UNAVAILABLE, details: SHUTDOWN_DETAILS, metadata: new grpc.Metadata() });
       return live.length;
     },
@@ -100,8 +101,12 @@ interface Observer {
   logFailure: Map<status, RateLimitedWrite>;
   /** The details of a call that reaches onCancel: who ended it. */
   cancelledBy: string;
-  /** The calls in flight, each until it ends (endCall): what a stop answers when its grace is over. */
-  live: Set<grpc.ServerInterceptingCallInterface>;
+  /**
+   * The calls in flight, each until it ends (endCall): what a stop answers when its grace is over.
+   * Not a Set: one call in and one out per call kept ended calls alive through young-generation
+   * collections (linked-map.ts).
+   */
+  live: LinkedMap<grpc.ServerInterceptingCallInterface, true>;
 }
 
 /** What a call's metrics and log line need when it ends. Holds nothing that reaches the call (see observeEnding). */

@@ -23,6 +23,7 @@
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
+import { LinkedMap } from '../shared/linked-map';
 import { resetForLimit } from './limit-resets';
 
 export interface PartialMessageLimits {
@@ -99,9 +100,10 @@ export function guardPartialMessages(
 ): PartialMessageGuard {
   checkLimits(limits);
   const largeMessageMaxBytes = Math.floor(limits.maxBytes * limits.largeMessageShare);
-  const partial = new Map<http2.ServerHttp2Stream, PartialMessage>();
+  // Streams come and go with every call: not Maps (linked-map.ts).
+  const partial = new LinkedMap<http2.ServerHttp2Stream, PartialMessage>();
   /** Streams that have sent no byte of a message yet, with when their headers came (performance.now()). */
-  const awaitingFirstByte = new Map<http2.ServerHttp2Stream, number>();
+  const awaitingFirstByte = new LinkedMap<http2.ServerHttp2Stream, number>();
   const heldByConnection = new Map<http2.Http2Session, number>();
   let heldBytes = 0;
 
@@ -215,15 +217,15 @@ export function guardPartialMessages(
   const sweep = setInterval(() => {
     const now = performance.now();
     const oldest = now - limits.maxReceiveMs;
-    for (const [stream, message] of partial) {
-      if (message.startedAt < oldest) {
+    for (const [stream, message] of partial.entries()) {
+      if (message.startedAt < oldest && partial.get(stream) === message) {
         refuse(stream, message, 'receive_time', `${describe(message)} was not whole ${limits.maxReceiveMs / 1000} s after its first byte (messageReceiveMaxMs)`);
       }
     }
     const latestHeaders = now - limits.firstMessageStartMaxMs;
-    for (const [stream, openedAt] of awaitingFirstByte) {
-      // Insertion order is the order headers came: the first one still in time ends the look.
-      if (openedAt >= latestHeaders) break;
+    // Insertion order is the order headers came: the first one still in time ends the look.
+    for (let oldest = awaitingFirstByte.first(); oldest !== undefined && oldest[1] < latestHeaders; oldest = awaitingFirstByte.first()) {
+      const [stream] = oldest;
       awaitingFirstByte.delete(stream);
       const details = `a call sent no request message ${limits.firstMessageStartMaxMs / 1000} s after its headers (firstMessageStartMaxMs)`;
       const peer = stream.session?.socket?.remoteAddress;

@@ -17,6 +17,7 @@
  */
 import http2 from 'node:http2';
 import { LIMITS, formatBytes } from '../shared/limits';
+import { LinkedMap } from '../shared/linked-map';
 import { resetForLimit } from './limit-resets';
 
 export interface UnsentAnswerLimits {
@@ -63,8 +64,11 @@ export function guardUnsentAnswers(
   limits: UnsentAnswerLimits,
   onReset: (reset: UnsentAnswerReset) => void,
 ): UnsentAnswerGuard {
-  /** Open streams; what a sweep has seen of each, from the first sweep that found it open (none per call before). */
-  const streams = new Map<http2.ServerHttp2Stream, Followed | undefined>();
+  /**
+   * Open streams; what a sweep has seen of each, from the first sweep that found it open (none per call
+   * before). Streams come and go with every call: not a Map (linked-map.ts).
+   */
+  const streams = new LinkedMap<http2.ServerHttp2Stream, Followed | undefined>();
 
   function onClose(this: http2.ServerHttp2Stream): void {
     streams.delete(this);
@@ -98,7 +102,7 @@ export function guardUnsentAnswers(
     };
     const byConnection = new Map<http2.Http2Session | undefined, Array<[http2.ServerHttp2Stream, number]>>();
     let total = 0;
-    for (const [stream, seen] of streams) {
+    for (const [stream, seen] of streams.entries()) {
       const unsent = stream.writableLength;
       let followed = seen;
       if (followed === undefined) streams.set(stream, (followed = { unsent, progressAt: now }));
