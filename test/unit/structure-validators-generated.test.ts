@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { STRUCTURE_VALIDATOR_MODULES, structureValidatorModules } from '../../src/shared/openapi/structure-schemas';
@@ -29,4 +30,14 @@ test('the precompiled 3.0 validator finds duplicate parameters by hashing, with 
     [['must NOT have duplicate items (items ## 7 and 20000 are identical)', { i: 20000, j: 7 }]]);
   parameters.pop();
   assert.equal(validate(document), true);
+});
+
+test('intake checks 3.0 and 3.1 documents without loading AJV: nothing is compiled on the thread', () => {
+  // A process of its own: this one has loaded AJV already.
+  const loaded = execFileSync(process.execPath, ['-e', `
+    const { assertValidOpenApiStructure } = require(${JSON.stringify(path.join(__dirname, '../../src/shared/openapi/structure-check.js'))});
+    for (const openapi of ['3.0.3', '3.1.0']) assertValidOpenApiStructure({ openapi, info: { title: 't', version: '1' }, paths: {} });
+    process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((file) => /node_modules[\\/]ajv/.test(file))));
+  `], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(loaded), []);
 });
