@@ -29,6 +29,7 @@ import type { SchemaText } from '../shared/schema-records';
 import { RAW_VALIDATION_OPERATIONS } from '../shared/pool-protocol/validation-codec';
 import { WireReader, WireType, varintSize, writeVarint } from '../shared/pool-protocol/protobuf-wire';
 import { decodeRecordedInteraction } from './evidence/recorded-interaction-codec';
+import { eventLoopTurns } from './event-loop-turns';
 import { requestWireCheck } from './wire-type-check';
 
 const MALFORMED = Symbol('malformed request');
@@ -142,13 +143,12 @@ export async function encodedInTurns(operation: string, answer: unknown, call: {
   const encode = answerEncoders()[operation];
   if (!encode) throw new TypeError(`${operation} is not an operation of the service`);
   const parts = [encode({ ...answer, ...Object.fromEntries(lists.map(([field]) => [field, []])) })];
-  let turnStarted = performance.now();
+  const turns = eventLoopTurns(ENCODING_TURN_MS);
   for (const [field, list] of lists) {
     for (const entry of list) {
-      if (performance.now() - turnStarted > ENCODING_TURN_MS) {
-        await nextTurn();
+      if (turns.due()) {
+        await turns.next();
         if (call.cancelled) return answer; // grpc-js sends nothing on a cancelled call
-        turnStarted = performance.now();
       }
       parts.push(encode({ [field]: [entry] }));
     }

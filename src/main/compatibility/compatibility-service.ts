@@ -4,7 +4,6 @@
  * (version-comparisons.ts): off the main thread, cached by the pair of content hashes.
  */
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ErrorCode, SvcError, messages } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { changesRelevantToEndpoints, toBreakingChangeWire, type BreakingChangeRecord } from '../../shared/compare';
@@ -13,6 +12,7 @@ import type { BreakingChange__Output, CanIDeployRequest__Output, CanIDeployRespo
 import { callerOf } from '../auth/principal';
 import { recentVersions } from '../registry/consumer-registry';
 import type { SchemaCandidate } from '../registry/schema-registry';
+import { eventLoopTurns } from '../event-loop-turns';
 import { unary } from '../unary-handler';
 import type { ServiceContext } from '../service-context';
 import { toSchemaMetadata } from '../services/schema-wire';
@@ -154,12 +154,9 @@ async function canIDeploy(
   // turns of the event loop of at most JUDGING_TURN_MS: 300 consumers of 1,000 endpoints each meeting
   // 9,000 changes held other callers 260-360 ms in one piece, 680-1,070 ms with field-level impact.
   const judged: Array<{ consumer: ConsumerRecord; relevant: number; listed: ConsumerChangeLists }> = [];
-  let turnStarted = performance.now();
+  const turns = eventLoopTurns(JUDGING_TURN_MS);
   for (const consumer of consumers) {
-    if (performance.now() - turnStarted > JUDGING_TURN_MS) {
-      await nextTurn();
-      turnStarted = performance.now();
-    }
+    if (turns.due()) await turns.next();
     const version = versionOf(consumer);
     const endpointsKey = `${version}\n${consumer.usedEndpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`).join('\n')}`;
     let onEndpoints = onEndpointsOf.get(endpointsKey);

@@ -4,15 +4,24 @@
  * seen in traffic are listed too. Coverage is documented (operation, status) pairs exercised, of all.
  */
 import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
-import { limitExceeded } from '../../shared/errors';
+import { ErrorCode, SvcError, limitExceeded } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
 import { callerOf } from '../auth/principal';
+import { eventLoopTurns, type EventLoopTurns } from '../event-loop-turns';
 import { documentedStatusKey } from '../evidence/operation-matcher';
+import type { VersionOperations } from '../registry/schema-registry';
 import type { ServiceContext } from '../service-context';
 import type { UsageCountRecord } from '../storage/storage';
 import { operationKey } from '../storage/usage-keys';
 import { unary } from '../unary-handler';
+
+/**
+ * Longest GetCoverage builds its answer in one turn of the event loop before it lets other calls in:
+ * built in one piece, an answer of 29,290 entries and 10,000 usage rows held a neighbour's validation
+ * up to 104 ms (35–69 ms in turns).
+ */
+const BUILDING_TURN_MS = 5;
 
 export function createCoverageHandlers(ctx: ServiceContext): Partial<ContractValidatorHandlers> {
   return {
@@ -33,8 +42,24 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
     );
   }
   const usage = await ctx.usage.counts({ schemaId: request.schema_id, ...(request.environment ? { environment: request.environment } : {}) });
+  return coverageAnswer(listed, usage, request.environment, eventLoopTurns(BUILDING_TURN_MS), gone);
+}
+
+/**
+ * The answer from the version's operations and its recorded usage, built in turns of the event loop
+ * (`turns`): between usage rows and between operations, once a turn has run its time. A caller that
+ * has gone by then gets no answer (CANCELLED), and nothing more is built for it.
+ */
+export async function coverageAnswer(
+  listed: VersionOperations, usage: readonly UsageCountRecord[], environment: string, turns: EventLoopTurns, gone: () => boolean,
+): Promise<GetCoverageResponse> {
+  const nextTurn = async () => {
+    await turns.next();
+    if (gone()) throw new SvcError(ErrorCode.CANCELLED, 'the caller cancelled GetCoverage or its deadline passed; its answer was not built');
+  };
   const byOperation = new Map<string, UsageCountRecord[]>();
   for (const record of usage) {
+    if (turns.due()) await nextTurn();
     const key = operationKey(record.method, record.path);
     // Pushed in place: copying the group per record made 10,000 keys on one operation quadratic.
     const group = byOperation.get(key);
@@ -43,7 +68,9 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
   }
   let documented = 0;
   let exercised = 0;
-  const operations: OperationCoverage[] = listed.operations.map((operation) => {
+  const operations: OperationCoverage[] = [];
+  for (const operation of listed.operations) {
+    if (turns.due()) await nextTurn();
     const records = byOperation.get(operationKey(operation.method, operation.path)) ?? [];
     const statuses = new Map<string, StatusCoverage & { consumers: NonNullable<StatusCoverage['consumers']> }>();
     for (const key of operation.statuses) {
@@ -64,16 +91,16 @@ async function coverage(ctx: ServiceContext, request: GetCoverageRequest__Output
       documented++;
       if (Number(entry.call_count) > 0) exercised++;
     }
-    return {
+    operations.push({
       method: operation.method, path: operation.path, operation_id: operation.operationId,
       call_count: records.reduce((sum, record) => sum + record.callCount, 0),
       statuses: [...statuses.values()],
-    };
-  });
+    });
+  }
   return {
     schema_id: listed.schemaId,
     schema_version: listed.version,
-    environment: request.environment,
+    environment,
     operations,
     exercised_statuses: exercised,
     documented_statuses: documented,
