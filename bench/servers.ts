@@ -32,6 +32,11 @@ export interface BenchServerOptions {
   nodeOptions?: readonly string[];
   /** Record where the server's time goes (bench/server-diagnostics.ts); default: BENCH_DIAGNOSTICS=1 in the environment. */
   diagnostics?: boolean;
+  /**
+   * Each line the server writes on stdout besides its own (what `--trace-gc-nvp` prints, for one);
+   * default: shown on stderr.
+   */
+  onOutputLine?: (line: string) => void;
 }
 
 /** `BENCH_DIAGNOSTICS=1 npm run bench -- <suite>`: every bench server records diagnostics, and suites that read them print them. */
@@ -49,7 +54,10 @@ const DIAGNOSTICS_TIMEOUT_MS = 10_000;
 
 export async function startBenchServer(
   mode: ServerMode,
-  { workerThreads, nodeOptions = [], diagnostics = DIAGNOSTICS_BY_DEFAULT }: BenchServerOptions = {},
+  {
+    workerThreads, nodeOptions = [], diagnostics = DIAGNOSTICS_BY_DEFAULT,
+    onOutputLine = (line) => process.stderr.write(`[${mode} server stdout] ${line}\n`),
+  }: BenchServerOptions = {},
 ): Promise<BenchServer> {
   const script = path.join(__dirname, 'server-process.js');
   const args = [...nodeOptions, ...EXTRA_SERVER_NODE_OPTIONS, script, mode, ...(workerThreads ? [String(workerThreads)] : []), ...(diagnostics ? ['--diagnostics'] : [])];
@@ -68,7 +76,7 @@ export async function startBenchServer(
         buffered = buffered.slice(newline + 1);
         const line = parseLine(text);
         if (line === undefined) {
-          process.stderr.write(`[${mode} server stdout] ${text}\n`); // not ours: shown, not parsed
+          onOutputLine(text); // not ours: not parsed
           continue;
         }
         if (line.port !== undefined) {

@@ -34,7 +34,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
 import type { DocumentTask, DocumentTaskAnswer, DocumentTaskResult } from '../shared/document-task-protocol';
-import { ErrorCode, SvcError, errorMessage } from '../shared/errors';
+import { ErrorCode, SvcError, callerGone, errorMessage } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import type { Logger } from './logger';
 import { heapLimits, isOutOfHeap } from './worker-heap';
@@ -420,7 +420,7 @@ function threadShare(options: DocumentTaskPoolOptions, name: 'fixtureThreads' | 
 }
 
 function cancelled(task: DocumentTask): SvcError {
-  return new SvcError(ErrorCode.CANCELLED, `the caller cancelled the call or its deadline passed; ${WHAT[task.kind].undone}`);
+  return callerGone(WHAT[task.kind].undone);
 }
 
 function unavailable(message: string): SvcError {

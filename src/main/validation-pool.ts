@@ -50,7 +50,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import Piscina from 'piscina';
-import { ErrorCode, SvcError, errorMessage, limitExceeded } from '../shared/errors';
+import { ErrorCode, SvcError, callerGone, errorMessage, limitExceeded } from '../shared/errors';
 import { LIMITS, formatBytes } from '../shared/limits';
 import {
   OUTCOME_FIELDS, OutcomeField, OutcomeStatus, encodeBatch, newBatchStartMark,
@@ -483,7 +483,7 @@ export class ValidationPool {
         this.#retryOverrun(running.calls, running.contracts, 'time');
       } else {
         this.#noteCallTime(running.calls, running.contracts, ranMs);
-        for (const call of running.calls) call.reject(cancelledError());
+        for (const call of running.calls) call.reject(callerGone('it was not validated'));
       }
     }
     this.#publishCacheGauges();
@@ -550,7 +550,7 @@ export class ValidationPool {
         // such a compile had its thread replaced once it passed slowCallMs, the lane's cache lost.
         const waiting: PendingCall[] = [];
         for (const call of group.calls) {
-          if (isCancelled(call)) call.reject(cancelledError());
+          if (isCancelled(call)) call.reject(callerGone('it was not validated'));
           else waiting.push(call);
         }
         group.calls = waiting;
@@ -727,7 +727,7 @@ export class ValidationPool {
     for (let i = 0; i < queue.length; i++) {
       const call = queue[i]!;
       if (isCancelled(call)) {
-        call.reject(cancelledError());
+        call.reject(callerGone('it was not validated'));
         continue;
       }
       const hash = call.contract.hash;
@@ -1124,10 +1124,6 @@ function runningBatch(held: readonly SentBatch[], startMark: BatchStartMark): Se
  */
 function never(): Promise<never> {
   return new Promise(() => {});
-}
-
-function cancelledError(): SvcError {
-  return new SvcError(ErrorCode.CANCELLED, 'the caller cancelled the call or its deadline passed; it was not validated');
 }
 
 function unavailable(message: string): SvcError {

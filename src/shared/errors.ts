@@ -76,6 +76,9 @@ export const invalidSchema = (details: string, cause?: unknown) =>
   new SvcError(ErrorCode.INVALID_SCHEMA, messages.invalidSchema(details), { cause });
 export const invalidArgument = (message: string) => new SvcError(ErrorCode.INVALID_ARGUMENT, message);
 export const limitExceeded = (message: string) => new SvcError(ErrorCode.LIMIT_EXCEEDED, message);
+/** Work stopped for a caller that went away (cancelled, or past its deadline); `undone` says what was not done. */
+export const callerGone = (undone: string) =>
+  new SvcError(ErrorCode.CANCELLED, `the caller cancelled the call or its deadline passed; ${undone}`);
 /**
  * A store's refusal of a write into an environment it does not hold: one deleted after the caller
  * checked it (by another call, or another replica), so the write would depend on a removed environment.

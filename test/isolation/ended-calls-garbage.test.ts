@@ -9,8 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { startBenchServer, type BenchServer } from '../../bench/servers';
 import { createTestClient, type TestClient } from '../helpers/server';
 import { USERS_SCHEMA_TEXT, VALID_USER, getUserInteraction, registerSchema } from '../helpers/validation';
 
@@ -26,34 +25,27 @@ interface Scavenge {
   allocated: number;
 }
 
-let child: ChildProcess;
+let server: BenchServer;
 let client: TestClient;
 const scavenges: Scavenge[] = [];
 
 before(async () => {
-  child = spawn(process.execPath, ['--trace-gc-nvp', path.join(__dirname, '../helpers/gc-traced-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (line.startsWith('{')) resolve((JSON.parse(line) as { port: number }).port);
-        const scavenge = parseScavenge(line);
-        if (scavenge) scavenges.push(scavenge);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  // The bench's svc server, in a process of its own, with the garbage collector's trace on its stdout.
+  server = await startBenchServer('svc', {
+    workerThreads: 2,
+    nodeOptions: ['--trace-gc-nvp'],
+    diagnostics: false,
+    onOutputLine: (line) => {
+      const scavenge = parseScavenge(line);
+      if (scavenge) scavenges.push(scavenge);
+    },
   });
-  client = createTestClient(`127.0.0.1:${port}`);
+  client = createTestClient(server.address);
 });
 
 after(async () => {
   client?.close();
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.stdin!.end();
-  await exited;
+  await server?.stop();
 });
 
 /** One young-generation collection's line of `--trace-gc-nvp` (`[pid:isolate] N ms: pause=… gc=s … promoted=… allocated=…`). */

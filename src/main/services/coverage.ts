@@ -4,7 +4,7 @@
  * seen in traffic are listed too. Coverage is documented (operation, status) pairs exercised, of all.
  */
 import type { ContractValidatorHandlers, GetCoverageRequest__Output, GetCoverageResponse, OperationCoverage, StatusCoverage } from '@svc/client/protocol';
-import { ErrorCode, SvcError, limitExceeded } from '../../shared/errors';
+import { callerGone, limitExceeded } from '../../shared/errors';
 import { checkEnvironment } from '../../shared/identifiers';
 import { LIMITS } from '../../shared/limits';
 import { callerOf } from '../auth/principal';
@@ -55,7 +55,7 @@ export async function coverageAnswer(
 ): Promise<GetCoverageResponse> {
   const nextTurn = async () => {
     await turns.next();
-    if (gone()) throw new SvcError(ErrorCode.CANCELLED, 'the caller cancelled GetCoverage or its deadline passed; its answer was not built');
+    if (gone()) throw callerGone('its GetCoverage answer was not built');
   };
   const byOperation = new Map<string, UsageCountRecord[]>();
   for (const record of usage) {
